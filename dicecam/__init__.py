@@ -1,0 +1,3 @@
+"""dicecam: a webcam companion for dice games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Colour profiles per dice set and zone maps per table."""

@@ -1,0 +1,1 @@
+"""One module per ``dicecam`` subcommand (see ``dicecam.cli``)."""

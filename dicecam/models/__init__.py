@@ -1,0 +1,1 @@
+"""The shipped ONNX models, their training code and their model cards."""

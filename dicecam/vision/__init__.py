@@ -1,0 +1,1 @@
+"""Camera to readings: source -> detect -> read -> track (settle) -> zones."""

@@ -1,0 +1,104 @@
+"""The one reading type that crosses from vision to the rest of dicecam.
+
+A ``FrameReading`` is what the pipeline makes of one frame; a ``SettledRoll`` is published
+once per real roll, when the dice have stopped. The web app and the per-game adapters only
+ever see these: never pixels. All are frozen so they can cross threads safely, and all
+convert to the flat JSON the ``dicecam read --json`` command and the tablet use.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: Below this confidence a reading is shown to the user for tap-to-correct.
+LOW_CONFIDENCE = 0.90
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die in one frame.
+
+    ``x, y`` is the centre of the die's top face and ``w, h`` its box size, in pixels of
+    the original frame. ``value`` is 1-6, or None when the die cannot be read (cocked, half
+    hidden); ``colour`` is a name from the dice set's profile, or None when unknown.
+    ``confidence`` is the lower of the value and colour confidences, in [0, 1].
+    """
+
+    x: float
+    y: float
+    w: float
+    h: float
+    value: int | None
+    colour: str | None
+    confidence: float
+    zone: str | None = None
+    value_confidence: float = 1.0
+    colour_confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("x", "y", "w", "h", "confidence", "value_confidence", "colour_confidence"):
+            number = getattr(self, name)
+            if not isinstance(number, int | float) or not math.isfinite(number):
+                raise ValueError(f"DieReading.{name} must be a finite number, got {number!r}")
+        if self.w <= 0 or self.h <= 0:
+            raise ValueError(f"DieReading box must have positive size, got w={self.w} h={self.h}")
+        if self.value is not None and self.value not in range(1, 7):
+            raise ValueError(f"DieReading.value must be 1-6 or None, got {self.value!r}")
+        for name in ("confidence", "value_confidence", "colour_confidence"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"DieReading.{name} must be in [0, 1], got {getattr(self, name)}")
+
+    @property
+    def needs_check(self) -> bool:
+        """True when the user should confirm this die (unreadable or unsure)."""
+        return self.value is None or self.colour is None or self.confidence < LOW_CONFIDENCE
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """Everything read from one frame.
+
+    ``moving`` is True while dice roll or something (a hand) is in view; such a reading is
+    shown live but never scored.
+    """
+
+    width: int
+    height: int
+    dice: tuple[DieReading, ...] = ()
+    moving: bool = False
+    hand_in_view: bool = False
+    frame_index: int = 0
+    timestamp: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.width <= 0 or self.height <= 0:
+            raise ValueError(f"FrameReading size must be positive, got {self.width}x{self.height}")
+        if not isinstance(self.dice, tuple):
+            raise ValueError(f"FrameReading.dice must be a tuple, got {type(self.dice).__name__}")
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["dice"] = [d.to_json() for d in self.dice]
+        return data
+
+
+@dataclass(frozen=True)
+class SettledRoll:
+    """The dice of one finished roll, each value voted over the still frames."""
+
+    roll_id: int
+    width: int
+    height: int
+    dice: tuple[DieReading, ...] = field(default_factory=tuple)
+    frame_index: int = 0
+    timestamp: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["dice"] = [d.to_json() for d in self.dice]
+        return data

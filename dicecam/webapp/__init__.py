@@ -1,0 +1,1 @@
+"""Flask + Flask-SocketIO server and the tablet view."""

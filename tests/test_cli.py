@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from dicecam.cli import COMMAND_MODULES, main
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dicecam", *args],
+        input=stdin, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for module_name in COMMAND_MODULES:
+        name = module_name.rsplit(".", 1)[-1]
+        assert name in out
+
+
+def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2", "nonsense"])
+def test_score_rejects_text_that_is_not_json_in_one_line(text: str) -> None:
+    from dicecam.commands.score import SCORERS
+
+    if not SCORERS:
+        pytest.skip("no scorer registered yet")
+    game = sorted(SCORERS)[0]
+    result = run_cli("score", game, stdin=text)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "not valid JSON" in result.stderr
