@@ -18,6 +18,7 @@ from dicecam.errors import DicecamError
 # The order here is the order ``dicecam --help`` lists them.
 COMMAND_MODULES = (
     "dicecam.commands.score",
+    "dicecam.commands.bench",
 )
 
 

@@ -1,0 +1,30 @@
+"""``dicecam bench TARGET``: print the speed and accuracy figures an issue asks for.
+
+Benchmarks live here, not in timed tests: tests assert correctness only. Each target module
+defines ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+NAME = "bench"
+HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
+
+# target name -> module with HELP, add_arguments(parser), run(args)
+BENCHES = {
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
+    for name, module_name in BENCHES.items():
+        module = importlib.import_module(module_name)
+        sub = targets.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        sub.set_defaults(_bench=module.run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return int(args._bench(args) or 0)
