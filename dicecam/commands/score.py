@@ -19,6 +19,7 @@ HELP = "score one position of a game: JSON in on stdin, JSON out on stdout"
 
 # game name on the command line -> module with score(payload) -> dict
 SCORERS = {
+    "diceparty": "dicecam.scorer.diceparty_json",
     "charidice": "dicecam.scorer.charidice_json",
     "charidice-sheet": "dicecam.scorer.charidice_sheet_json",
 }

@@ -17,6 +17,7 @@ from dicecam.errors import InputError
 
 # game name -> codec module. The web app, `dicecam score` and replays use this table.
 GAME_CODECS: dict[str, str] = {
+    "diceparty": "dicecam.scorer.diceparty_json",
     "charidice": "dicecam.scorer.charidice_json",
 }
 

@@ -1,0 +1,331 @@
+"""Dice Party over JSON: the web app's game codec and ``dicecam score diceparty``.
+
+Formats are documented in docs/diceparty.md. Every field is checked with
+``dicecam.jsoncheck``; a bad one raises ``InputError`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dicecam.errors import InputError
+from dicecam.jsoncheck import (
+    reject_unknown_keys,
+    require_bool,
+    require_choice,
+    require_int,
+    require_list,
+    require_object,
+    require_str,
+)
+from dicecam.scorer import diceparty as rules
+from dicecam.scorer.diceparty_verdict import (
+    DICE_PER_COLOUR,
+    KIND_OF_COLOUR,
+    KINDS,
+    Counts,
+    Die,
+    Escalation,
+    Group,
+    GrowthOption,
+    GrowthOutcome,
+    Kind,
+    MobArrival,
+    escalation,
+    full_stock_minus,
+    growth_outcomes,
+    millionaire,
+    pickpocketable,
+    provokable,
+)
+
+TITLE = "Dice Party"
+KIND_NAMES = tuple(k.value for k in KINDS)
+MAX_DICE = len(KINDS) * DICE_PER_COLOUR
+
+# --- reading JSON -------------------------------------------------------------------------
+
+
+def die_from_json(data: Any, where: str) -> Die:
+    obj = require_object(data, where)
+    reject_unknown_keys(obj, where, ("kind", "pips"))
+    kind = require_choice(obj.get("kind"), f"{where}.kind", KIND_NAMES)
+    pips = require_int(obj.get("pips"), f"{where}.pips", 1, 6)
+    return Die(Kind(kind), pips)
+
+
+def dice_from_json(data: Any, where: str) -> tuple[Die, ...]:
+    items = require_list(data, where, max_len=MAX_DICE)
+    dice = tuple(die_from_json(item, f"{where}[{i}]") for i, item in enumerate(items))
+    counts = Counts.of(dice)
+    for kind in KINDS:
+        if counts[kind] > DICE_PER_COLOUR:
+            raise InputError(f"{where} holds {counts[kind]} dice of kind {kind.value}, more "
+                             f"than the {DICE_PER_COLOUR} of one set")
+    return dice
+
+
+def counts_from_json(data: Any, where: str) -> Counts:
+    obj = require_object(data, where)
+    reject_unknown_keys(obj, where, KIND_NAMES)
+    return Counts(*(require_int(obj.get(k, 0), f"{where}.{k}", 0, DICE_PER_COLOUR)
+                    for k in KIND_NAMES))
+
+
+def new_game(config: Mapping[str, Any]) -> rules.State:
+    obj = require_object(config, "config")
+    reject_unknown_keys(obj, "config", ("players", "party_animal"))
+    names = require_list(obj.get("players"), "config.players", min_len=rules.MIN_PLAYERS,
+                         max_len=rules.MAX_PLAYERS)
+    players = tuple(require_str(n, f"config.players[{i}]", max_len=rules.MAX_NAME_LENGTH)
+                    for i, n in enumerate(names))
+    animal = require_bool(obj.get("party_animal", False), "config.party_animal")
+    return rules.new_game(rules.Config(players, animal))
+
+
+ACTION_TYPES = ("preparty", "throw", "pickpocket", "provoke", "grow", "next_round")
+
+
+def action_from_json(data: Mapping[str, Any]) -> rules.Action:
+    obj = require_object(data, "action")
+    kind = require_choice(obj.get("type"), "action.type", ACTION_TYPES)
+    if kind == "preparty":
+        reject_unknown_keys(obj, "action", ("type", "throws"))
+        throws = require_object(obj.get("throws"), "action.throws")
+        return rules.PrepartyThrow(tuple(
+            (require_str(name, "action.throws key", max_len=rules.MAX_NAME_LENGTH),
+             dice_from_json(dice, f"action.throws.{name}"))
+            for name, dice in throws.items()))
+    if kind == "throw":
+        reject_unknown_keys(obj, "action", ("type", "dice"))
+        return rules.Throw(dice_from_json(obj.get("dice"), "action.dice"))
+    if kind == "pickpocket":
+        reject_unknown_keys(obj, "action", ("type", "count"))
+        return rules.Pickpocket(require_int(obj.get("count"), "action.count", 0,
+                                            DICE_PER_COLOUR))
+    if kind == "provoke":
+        reject_unknown_keys(obj, "action", ("type", "count", "order"))
+        order = require_list(obj.get("order", []), "action.order", max_len=rules.MAX_PLAYERS)
+        return rules.Provoke(
+            require_int(obj.get("count"), "action.count", 0, DICE_PER_COLOUR),
+            tuple(require_str(n, f"action.order[{i}]", max_len=rules.MAX_NAME_LENGTH)
+                  for i, n in enumerate(order)))
+    if kind == "grow":
+        reject_unknown_keys(obj, "action", ("type", "option"))
+        option = require_choice(obj.get("option"), "action.option",
+                                tuple(o.value for o in GrowthOption))
+        return rules.Grow(GrowthOption(option))
+    reject_unknown_keys(obj, "action", ("type",))
+    return rules.NextRound()
+
+
+def action_to_json(action: rules.Action) -> dict[str, Any]:
+    if isinstance(action, rules.PrepartyThrow):
+        return {"type": "preparty",
+                "throws": {name: [die_to_json(d) for d in dice] for name, dice in action.throws}}
+    if isinstance(action, rules.Throw):
+        return {"type": "throw", "dice": [die_to_json(d) for d in action.dice]}
+    if isinstance(action, rules.Pickpocket):
+        return {"type": "pickpocket", "count": action.count}
+    if isinstance(action, rules.Provoke):
+        return {"type": "provoke", "count": action.count, "order": list(action.order)}
+    if isinstance(action, rules.Grow):
+        return {"type": "grow", "option": action.option.value}
+    if isinstance(action, rules.NextRound):
+        return {"type": "next_round"}
+    raise InputError(f"not a Dice Party action: {action!r}")
+
+
+def apply(state: rules.State, action: rules.Action) -> rules.State:
+    return rules.apply(state, action)
+
+
+def action_from_roll(state: rules.State, dice: list[Mapping[str, Any]]) -> rules.Action | None:
+    """A settled roll as the throw the game waits for.
+
+    Zones are named after the players; a die counts for a party when it lies in that
+    player's zone, and its colour gives the guest kind (yellow Party People, orange VIP,
+    red Mob). Dice outside the parties' zones (the counter die, the stock) are ignored.
+    """
+    if state.phase == rules.Phase.PREPARTY:
+        names = [state.players[i].name for i in rules.in_round(state)]
+        return rules.PrepartyThrow(tuple((n, _zone_dice(dice, n)) for n in names))
+    if state.phase == rules.Phase.THROW:
+        assert state.active is not None
+        return rules.Throw(_zone_dice(dice, state.players[state.active].name))
+    return None
+
+
+def _zone_dice(dice: Sequence[Mapping[str, Any]], zone: str) -> tuple[Die, ...]:
+    found = []
+    for i, item in enumerate(dice):
+        where = f"roll[{i}]"
+        obj = require_object(item, where)
+        if obj.get("zone") != zone:
+            continue
+        value = obj.get("value")
+        if value is None:
+            raise InputError(f"{where} in {zone}'s zone could not be read; tap it to enter "
+                             f"its value")
+        pips = require_int(value, f"{where}.value", 1, 6)
+        colour = obj.get("colour")
+        if colour not in KIND_OF_COLOUR:
+            raise InputError(f"{where} in {zone}'s zone has colour {colour!r}, not one of "
+                             f"{', '.join(KIND_OF_COLOUR)}; tap it to correct the colour")
+        found.append(Die(KIND_OF_COLOUR[colour], pips))
+    return tuple(found)
+
+
+# --- writing JSON -------------------------------------------------------------------------
+
+
+def die_to_json(die: Die) -> dict[str, Any]:
+    return {"kind": die.kind.value, "pips": die.pips}
+
+
+def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
+    return {
+        "checked": verdict.checked,
+        "escalated": verdict.escalated,
+        "mob_level": verdict.mob_level,
+        "guest_level": verdict.guest_level,
+        "groups": [{"guests": [die_to_json(d) for d in g.guests],
+                    "mobs": [die_to_json(d) for d in g.mobs],
+                    "guest_level": g.guest_level, "mob_level": g.mob_level, "exact": g.exact,
+                    "text": group_text(g)}
+                   for g in verdict.groups],
+        "uncovered_mobs": [die_to_json(d) for d in verdict.uncovered],
+        "spare_guests": [die_to_json(d) for d in verdict.spare],
+        "explanation": verdict.explanation(),
+    }
+
+
+def group_text(group: Group) -> str:
+    """A group as players lay it out, e.g. "Party People 2 + VIP 1 = Mob 3"."""
+    sign = "=" if group.exact else ">"
+    guests = " + ".join(str(d) for d in group.guests)
+    return f"{guests} {sign} {' + '.join(str(d) for d in group.mobs)}"
+
+
+def removed_to_json(removed: Counts) -> dict[str, int]:
+    return {"party_people": removed.party_people, "vip": removed.vip}
+
+
+def arrival_to_json(arrival: MobArrival) -> dict[str, Any]:
+    return {"due_mobs": arrival.due, "new_mobs": arrival.added,
+            "removed": removed_to_json(arrival.removed), "unfilled_mobs": arrival.unfilled}
+
+
+def growth_to_json(outcome: GrowthOutcome) -> dict[str, Any]:
+    noun = outcome.kind.value + ("s" if outcome.kind == Kind.VIP else "")
+    return {"option": outcome.option.value, "points": outcome.points,
+            f"due_{noun}": outcome.due_guests, f"new_{noun}": outcome.new_guests,
+            **arrival_to_json(outcome.mobs)}
+
+
+def growth_options_to_json(options: Mapping[GrowthOption, GrowthOutcome]) -> dict[str, Any]:
+    return {f"{option.value}_option": growth_to_json(outcome)
+            for option, outcome in options.items()}
+
+
+def _turn_to_json(state: rules.State, turn: rules.Turn) -> dict[str, Any]:
+    rich = turn.millionaire
+    return {
+        "player": state.players[turn.player].name,
+        "thrown": [die_to_json(d) for d in turn.thrown],
+        "dice": [die_to_json(d) for d in turn.dice],
+        "escalation": escalation_to_json(turn.escalation),
+        "millionaire": {"arrived": rich.arrived, "levels": list(rich.levels),
+                        "reasons": list(rich.reasons), "cancelled_turn": turn.cancelled},
+        "pickpocketable": pickpocketable(turn.dice),
+        "provokable": provokable(turn.dice),
+        "stolen": turn.stolen,
+        "provoked": [die_to_json(d) for d in turn.provoked],
+        "deliveries": [{"player": d.player, **arrival_to_json(d.arrival)}
+                       for d in turn.deliveries],
+        "growth": growth_to_json(turn.growth) if turn.growth else None,
+    }
+
+
+def _player_to_json(state: rules.State, player: rules.Player) -> dict[str, Any]:
+    return {
+        "name": player.name,
+        "in_round": player.in_round,
+        "party": player.party.to_json(),
+        "stock": player.stock.to_json(),
+        "counter_die": player.counter_die,
+        "wallets": player.wallets,
+        "set_total": player.set_total().to_json(),
+        "escalations": player.escalations,
+        "out": state.config.party_animal and player.out,
+        "wins": [v.value for v in player.wins],
+        "crowned": player.crowned,
+    }
+
+
+def state_to_json(state: rules.State) -> dict[str, Any]:
+    def name(index: int | None) -> str | None:
+        return None if index is None else state.players[index].name
+
+    grow = state.phase == rules.Phase.GROW
+    return {
+        "game": "diceparty",
+        "title": TITLE,
+        "party_animal": state.config.party_animal,
+        "round": state.round,
+        "phase": state.phase.value,
+        "waiting_for": rules.waiting_for(state),
+        "active": name(state.active),
+        "players": [_player_to_json(state, p) for p in state.players],
+        "preparty": None if state.preparty is None else {
+            "totals": dict(state.preparty.totals), "tied": list(state.preparty.tied)},
+        "turn": _turn_to_json(state, state.turn) if state.turn else None,
+        "last_turn": _turn_to_json(state, state.last_turn) if state.last_turn else None,
+        "growth_options": growth_options_to_json(rules.growth_options(state)) if grow else None,
+        "round_result": None if state.round_outcome is None else {
+            "winner": name(state.round_winner), "outcome": state.round_outcome.value},
+        "game_result": None if state.game_outcome is None else {
+            "winner": name(state.champion), "outcome": state.game_outcome.value},
+        "events": list(state.events),
+        "legal": [{"type": legal.type, "min": legal.min, "max": legal.max,
+                   "options": list(legal.options)} for legal in rules.legal_actions(state)],
+    }
+
+
+# --- dicecam score diceparty --------------------------------------------------------------
+
+
+def score(payload: Any) -> dict[str, Any]:
+    """One thrown party: every check of steps 2-6, worked out on the party as given."""
+    obj = require_object(payload, "input")
+    reject_unknown_keys(obj, "input", ("party", "stock"))
+    if "party" not in obj:
+        raise InputError("input needs a \"party\": a list of {\"kind\", \"pips\"} dice")
+    dice = dice_from_json(obj["party"], "party")
+    party = Counts.of(dice)
+    if "stock" in obj:
+        stock = counts_from_json(obj["stock"], "stock")
+        for kind in KINDS:
+            if party[kind] + stock[kind] > DICE_PER_COLOUR:
+                raise InputError(f"party and stock hold {party[kind] + stock[kind]} dice of "
+                                 f"kind {kind.value}, more than the {DICE_PER_COLOUR} of one "
+                                 f"set")
+    else:
+        stock = full_stock_minus(party)
+    verdict = escalation(dice)
+    rich = millionaire(dice)
+    return {
+        "escalated": verdict.escalated,
+        "mob_level": verdict.mob_level,
+        "guest_level": verdict.guest_level,
+        "millionaire": rich.arrived,
+        "pickpocketable": pickpocketable(dice),
+        "provokable": provokable(dice),
+        "growth": growth_options_to_json(growth_outcomes(dice, stock)),
+        "party": party.to_json(),
+        "stock": stock.to_json(),
+        "escalation": escalation_to_json(verdict),
+        "millionaire_levels": list(rich.levels),
+        "millionaire_reasons": list(rich.reasons),
+    }
