@@ -1,0 +1,128 @@
+"""The app factory: Flask serves the page and its assets, Flask-SocketIO the live updates.
+
+``socketio`` is created bare at module level and wired by ``create_app``, as in
+Flask-SocketIO's own examples. The async mode is ``threading``: it runs on the plain
+Python 3.11 here with a real WebSocket transport (through simple-websocket), and the
+camera reader is a normal thread that needs no monkey-patching.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, render_template, request
+from flask_socketio import SocketIO
+
+from dicecam.webapp import events, sockets
+from dicecam.webapp.live import LiveOutput, LiveReader
+from dicecam.webapp.session import GameSession
+from dicecam.webapp.store import GameStore
+
+socketio = SocketIO()
+
+#: game name (or None when no game runs) -> the live outputs to show for it
+OutputsFactory = Callable[[str | None], Iterable[LiveOutput]]
+
+LANGUAGES = ("en", "de")
+
+DEFAULTS: dict[str, Any] = {
+    "DB_PATH": None,  # None: the per-user data folder (see default_db_path)
+    "OUTPUTS": None,  # an OutputsFactory, or None for no camera at all
+    "FRAME_FPS": 12.0,  # frames per second sent to tablets (readings go with each)
+    "FRAME_MAX_WIDTH": 960,
+    "JPEG_QUALITY": 70,
+    "AUTO_APPLY": True,  # score a roll at once when every die was read with confidence
+    "GAMES": None,  # None: every registered game
+    "MAX_HTTP_BUFFER": 64 * 1024,  # the largest event a tablet may send, in bytes
+}
+
+
+def default_db_path() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "dicecam" / "games.sqlite"
+
+
+class Services:
+    """What one app instance runs: the store, the game session and the camera reader."""
+
+    def __init__(self, app: Flask) -> None:
+        db_path = app.config["DB_PATH"]
+        if db_path is None:
+            db_path = default_db_path()
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.store = GameStore(db_path)
+        self.session = GameSession(
+            self.store, publish, games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
+        )
+        outputs: OutputsFactory | None = app.config["OUTPUTS"]
+        self.reader = None if outputs is None else LiveReader(
+            self.session,
+            publish,
+            outputs,
+            frame_fps=app.config["FRAME_FPS"],
+            frame_max_width=app.config["FRAME_MAX_WIDTH"],
+            jpeg_quality=app.config["JPEG_QUALITY"],
+        )
+        self.stop = threading.Event()
+        self._started = False
+        self._start_lock = threading.Lock()
+
+    def start_reader(self) -> None:
+        """Start the one background reader task (once; later calls do nothing)."""
+        with self._start_lock:
+            if self._started or self.reader is None:
+                return
+            self._started = True
+            socketio.start_background_task(self.reader.run, self.stop)
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.reader is not None:
+            self.reader.join(timeout=5.0)
+        self.store.close()
+
+
+def publish(event: str, payload: dict[str, Any]) -> None:
+    """Send one event to every connected tablet."""
+    socketio.emit(event, payload)
+
+
+def services(app: Flask | None = None) -> Services:
+    return (app or current_app).extensions["dicecam"]
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_HTTP_BUFFER"]
+    socketio.init_app(
+        app,
+        async_mode="threading",
+        max_http_buffer_size=app.config["MAX_HTTP_BUFFER"],
+        # the page is served by this app; tablets never connect from another origin
+        cors_allowed_origins=None,
+    )
+    app.extensions["dicecam"] = Services(app)
+
+    @app.get("/")
+    def index() -> str:
+        lang = request.accept_languages.best_match(LANGUAGES, default="en")
+        return render_template("index.html", lang=lang, event_names=event_names())
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"ok": True, "game": services().session.game_name}
+
+    return app
+
+
+def event_names() -> dict[str, str]:
+    return {name: getattr(events, name) for name in dir(events) if name.isupper()}
+
+
+sockets.register(socketio, services)

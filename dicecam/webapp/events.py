@@ -1,0 +1,25 @@
+"""Every Socket.IO event name, in one place (the page's app.js mirrors this list).
+
+Tablet -> server events are answered through the Socket.IO acknowledgement with
+``{"ok": true, ...}`` or ``{"ok": false, "error": "a sentence"}``; server -> tablet events
+are broadcast to every connected tablet.
+"""
+
+from __future__ import annotations
+
+# server -> tablets
+STATE = "state"  # the active game: its state_to_json, undo possible, the current roll
+ROLL = "roll"  # the current roll: dice, which need a check, pending / applied / shown
+FRAME = "frame"  # a live camera frame (JPEG bytes) with the reading drawn over it
+GAMES = "games"  # games this server offers and the stored games to resume
+CAMERA = "camera"  # the reader's status: running, ended, lost (with a sentence)
+
+# tablets -> server
+NEW_GAME = "new_game"  # {"game": name, "config": {...}}
+OPEN_GAME = "open_game"  # {"game_id": n}
+ACTION = "action"  # one of state["legal"], as JSON
+UNDO = "undo"  # {}
+CORRECT_DIE = "correct_die"  # {"roll_id", "index", "value": 1-6 | null, "colour"}
+CONFIRM_ROLL = "confirm_roll"  # {"roll_id"}
+ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
+SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)

@@ -1,0 +1,237 @@
+"""The SQLite store: every game is its config plus an append-only log of entries.
+
+A log entry is either a confirmed game action (with where it came from: a tap, the camera,
+a correction) or an undo, which cancels the latest action not yet cancelled. The game's
+state is what the rules make of the surviving actions (``effective_actions``), so a restart
+resumes every game exactly, and the full log stays for settling a disputed score.
+
+Each write is one transaction, committed before the caller acknowledges anything to a
+tablet. One connection is shared by the server's threads behind a lock: SQLite is fast
+enough for a game table, and a single writer keeps the log strictly ordered.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from dicecam.errors import InputError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    action TEXT,
+    source TEXT NOT NULL,
+    dice TEXT,
+    created REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+class EntryKind(StrEnum):
+    ACTION = "action"
+    UNDO = "undo"
+
+
+class Source(StrEnum):
+    """Who made an action: it is shown in the log and decides nothing."""
+
+    TAP = "tap"
+    CAMERA = "camera"
+    CORRECTION = "correction"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    config: dict[str, Any]
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    kind: EntryKind
+    action: dict[str, Any] | None
+    source: Source
+    dice: list[dict[str, Any]] | None
+    created: float
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """One entry to append; a correction appends an undo and an action in one go."""
+
+    kind: EntryKind
+    source: Source
+    action: Mapping[str, Any] | None = None
+    dice: Sequence[Mapping[str, Any]] | None = None
+
+
+class GameStore:
+    """Games and their logs in one SQLite file (``":memory:"`` for tests)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            parent = Path(self.path).expanduser().resolve().parent
+            if not parent.is_dir():
+                raise InputError(
+                    f"the database folder {parent} does not exist; create it or pass "
+                    "another --db path"
+                )
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InputError(
+                f"cannot open the game database {self.path} ({exc}); move it away to start "
+                "a fresh one"
+            ) from None
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- games ---------------------------------------------------------------------------
+
+    def create_game(self, game: str, config: Mapping[str, Any]) -> int:
+        now = time.time()
+        with self._lock, self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (game, config, created, updated) VALUES (?, ?, ?, ?)",
+                (game, json.dumps(config, ensure_ascii=False), now, now),
+            )
+            return int(cursor.lastrowid)
+
+    def get_game(self, game_id: int) -> GameRecord:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, game, config, created, updated FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            raise InputError(f"there is no game {game_id}; pick one from the list of games")
+        return _game_record(row)
+
+    def list_games(self, limit: int = 50) -> list[GameRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, config, created, updated FROM games "
+                "ORDER BY updated DESC, id DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [_game_record(row) for row in rows]
+
+    # -- the log -------------------------------------------------------------------------
+
+    def append(self, game_id: int, entries: Sequence[NewEntry]) -> None:
+        """Append entries to a game's log in one transaction (all or nothing)."""
+        now = time.time()
+        with self._lock, self._transaction():
+            (last,) = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            for offset, entry in enumerate(entries, start=1):
+                self._db.execute(
+                    "INSERT INTO log (game_id, seq, kind, action, source, dice, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        last + offset,
+                        entry.kind.value,
+                        None if entry.action is None else json.dumps(entry.action),
+                        entry.source.value,
+                        None if entry.dice is None else json.dumps(list(entry.dice)),
+                        now,
+                    ),
+                )
+            self._db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+
+    def log(self, game_id: int) -> list[LogEntry]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, action, source, dice, created FROM log "
+                "WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [
+            LogEntry(
+                seq=seq,
+                kind=EntryKind(kind),
+                action=None if action is None else json.loads(action),
+                source=Source(source),
+                dice=None if dice is None else json.loads(dice),
+                created=created,
+            )
+            for seq, kind, action, source, dice, created in rows
+        ]
+
+    def effective_actions(self, game_id: int) -> list[LogEntry]:
+        """The action entries that still count: each undo cancels the latest survivor."""
+        survivors: list[LogEntry] = []
+        for entry in self.log(game_id):
+            if entry.kind is EntryKind.UNDO:
+                if survivors:
+                    survivors.pop()
+            else:
+                survivors.append(entry)
+        return survivors
+
+    # -- settings (the active game, survives restarts) ------------------------------------
+
+    def get_setting(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._lock, self._transaction():
+            self._db.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value)
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error (autocommit connection)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _game_record(row: tuple[Any, ...]) -> GameRecord:
+    game_id, game, config, created, updated = row
+    return GameRecord(int(game_id), str(game), json.loads(config), created, updated)

@@ -1,0 +1,1 @@
+"""The tablet page's HTML template (a package so that setuptools ships it)."""
