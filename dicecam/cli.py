@@ -19,6 +19,7 @@ from dicecam.errors import DicecamError
 COMMAND_MODULES = (
     "dicecam.commands.score",
     "dicecam.commands.bench",
+    "dicecam.commands.missions",
 )
 
 

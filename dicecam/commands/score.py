@@ -22,6 +22,7 @@ SCORERS = {
     "diceparty": "dicecam.scorer.diceparty_json",
     "charidice": "dicecam.scorer.charidice_json",
     "charidice-sheet": "dicecam.scorer.charidice_sheet_json",
+    "dicetopia": "dicecam.scorer.dicetopia_json",
 }
 
 

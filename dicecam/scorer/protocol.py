@@ -19,6 +19,7 @@ from dicecam.errors import InputError
 GAME_CODECS: dict[str, str] = {
     "diceparty": "dicecam.scorer.diceparty_json",
     "charidice": "dicecam.scorer.charidice_json",
+    "dicetopia": "dicecam.scorer.dicetopia_json",
 }
 
 
