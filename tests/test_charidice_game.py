@@ -303,3 +303,13 @@ def test_cli_refuses_bad_dice_in_one_line(payload: object, message: str) -> None
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert message in result.stderr
+
+
+def test_charity_bonus_waits_for_the_end_but_the_race_is_shown() -> None:
+    start = codec.state_to_json(play([]))
+    assert [p["total"] for p in start["players"]] == [0, 0, 0]
+    assert start["charity_leaders"] == []
+    data = codec.state_to_json(play(ROUND_ONE))
+    assert [p["charity_bonus"] for p in data["players"]] == [0, 0, 0]
+    assert [p["total"] for p in data["players"]] == [15 + 15 + 2, 10 + 25 + 13, 18 + 24]
+    assert data["charity_leaders"] == ["Marko"]

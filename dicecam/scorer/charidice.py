@@ -216,12 +216,21 @@ def apply(state: State, action: Action) -> State:
 
 
 def result(state: State) -> Result:
-    """Totals from the sheets as they stand (charity bonus included); final once over."""
+    """Totals from the sheets as they stand; the charity bonus counts once the game is over."""
     return tally({
         name: [SheetRow(r.rolled or 0, r.bonus or 0, r.received or 0, r.given or 0)
                for r in rows]
         for name, rows in zip(state.config.players, state.sheets, strict=True)
-    })
+    }, final=state.turn is None)
+
+
+def charity_leaders(state: State) -> tuple[str, ...]:
+    """Who has given the most so far (nobody before the first gift): the charity race."""
+    given = [sum(r.given or 0 for r in rows) for rows in state.sheets]
+    most = max(given)
+    if most == 0:
+        return ()
+    return tuple(name for name, g in zip(state.config.players, given, strict=True) if g == most)
 
 
 def _throw(state: State, turn: Turn, action: Throw) -> State:

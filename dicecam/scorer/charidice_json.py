@@ -181,6 +181,7 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
         },
         "legal": [{"type": t, "why": why} for t, why in legal.items()],
         "last": None if state.last is None else _scoring_json(state, state.last),
+        "charity_leaders": list(rules.charity_leaders(state)),
         "winners": list(outcome.winners) if turn is None else None,
     }
     data.update(options_json(rules.options(state)))

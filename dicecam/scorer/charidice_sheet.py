@@ -61,15 +61,16 @@ def charity_bonuses(given: Sequence[int]) -> tuple[int, ...]:
     return tuple(bonus if g == most else 0 for g in given)
 
 
-def tally(sheets: Mapping[str, Sequence[SheetRow]]) -> Result:
-    """Final results of a finished game's sheets, players in the mapping's order."""
+def tally(sheets: Mapping[str, Sequence[SheetRow]], *, final: bool = True) -> Result:
+    """Results of the sheets, players in the mapping's order. The charity bonus is only
+    given at the end, so a game still being played (``final=False``) shows none."""
     names = list(sheets)
     sums = [
         tuple(sum(getattr(row, column) for row in sheets[name])
               for column in ("rolled", "bonus", "received", "given"))
         for name in names
     ]
-    charity = charity_bonuses([s[3] for s in sums])
+    charity = charity_bonuses([s[3] for s in sums]) if final else (0,) * len(names)
     players = tuple(PlayerResult(name, *s, c) for name, s, c in zip(names, sums, charity,
                                                                     strict=True))
     best = max(p.total for p in players)
