@@ -186,7 +186,8 @@ def check_position(position: Position) -> None:
         used = len(dice) + sum(agents)
         if used > fields:
             raise RuleError(
-                f"{district.value} holds {len(dice)} dice and {sum(agents)} agents, but with "
+                f"{district.value} holds {_count(len(dice), 'die', 'dice')} and "
+                f"{_count(sum(agents), 'agent', 'agents')}, but with "
                 f"{n} players a district has only {fields} fields; check that district"
             )
     for p, name in enumerate(names):
@@ -220,6 +221,10 @@ def check_position(position: Position) -> None:
                     "but the deck has one of each card"
                 )
             seen[mission] = player.name
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def board_pips(board: Sequence[Die]) -> int:
