@@ -28,6 +28,7 @@ socketio = SocketIO()
 OutputsFactory = Callable[[str | None], Iterable[LiveOutput]]
 
 LANGUAGES = ("en", "de")
+STATIC = Path(__file__).parent / "static"
 
 DEFAULTS: dict[str, Any] = {
     "DB_PATH": None,  # None: the per-user data folder (see default_db_path)
@@ -112,13 +113,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.get("/")
     def index() -> str:
         lang = request.accept_languages.best_match(LANGUAGES, default="en")
-        return render_template("index.html", lang=lang, event_names=event_names())
+        return render_template("index.html", lang=lang, event_names=event_names(),
+                               game_scripts=game_scripts(services().session.games))
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:
         return {"ok": True, "game": services().session.game_name}
 
     return app
+
+
+def game_scripts(games: Iterable[str]) -> list[str]:
+    """Each offered game's view script (a game without one shows its legal actions)."""
+    return [f"{game}.js" for game in games if (STATIC / f"{game}.js").is_file()]
 
 
 def event_names() -> dict[str, str]:

@@ -14,6 +14,7 @@ JSON, under its lock, so every tablet sees the updates in the order they happene
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -428,6 +429,7 @@ class GameSession:
             "game": active.game,
             "title": self._title(active.game),
             "config": active.config,
+            "colours": dice_colours(active.game),
             "state": active.codec.state_to_json(active.state),
             "actions": len(active.actions),
             "can_undo": bool(active.actions),
@@ -437,6 +439,23 @@ class GameSession:
     def _publish_state(self) -> None:
         self._version += 1
         self._publish(events.STATE, self._state_payload())
+
+
+@functools.lru_cache(maxsize=16)
+def _profile_colours(game: str) -> tuple[str, ...]:
+    try:
+        from dicecam.calibration.profile import load_profile
+    except ImportError:  # calibration is optional for scoring: taps then name the colours
+        return ()
+    try:
+        return load_profile(game).colours
+    except InputError:
+        return ()
+
+
+def dice_colours(game: str) -> list[str]:
+    """The colour names of a game's dice set (its built-in profile), for tap-to-correct."""
+    return list(_profile_colours(game))
 
 
 def _optional_str(value: Any, where: str) -> str | None:

@@ -1,0 +1,469 @@
+/* dicecam tablet page: the live frame with its dice, the current roll, and the game view.
+ *
+ * The server is the only source of truth: every tap becomes a Socket.IO event, and the
+ * page redraws from the "state" and "roll" events it receives back. Each game's view
+ * (diceparty.js, charidice.js, dicetopia.js, v6.js) registers itself in DicecamGames and
+ * renders the game's state_to_json, offering only the actions in state.legal.
+ */
+(function () {
+  "use strict";
+  const E = window.DICECAM_EVENTS;
+  const I18N = window.DicecamI18n;
+  const t = I18N.t;
+  const GAMES = (window.DicecamGames = window.DicecamGames || {});
+  const $ = (id) => document.getElementById(id);
+
+  // Settled-roll -> page-updated latencies (ms), read by `dicecam bench web`.
+  window.dicecamLatency = [];
+
+  const app = {
+    view: null, // the last "state" payload
+    roll: null, // the current roll
+    reading: null, // the live frame's reading
+    games: { available: [], stored: [] },
+    frameShown: false,
+    selectedDie: null,
+  };
+
+  // A real WebSocket first; long-polling only where a proxy refuses WebSockets.
+  const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true });
+
+  // --- small DOM helper shared with the game views --------------------------------------
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "onclick") el.addEventListener("click", value);
+      else if (key === "text") el.textContent = value;
+      else el.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return el;
+  }
+
+  function toast(message) {
+    const el = $("toast");
+    el.textContent = message;
+    el.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => (el.hidden = true), 6000);
+  }
+
+  /* Send one event; resolves with the acknowledgement, shows the error sentence if any. */
+  function send(event, payload) {
+    return new Promise((resolve, reject) => {
+      socket.timeout(10000).emit(event, payload || {}, (err, ack) => {
+        if (err) {
+          toast(t("no_answer"));
+          reject(err);
+        } else if (!ack || !ack.ok) {
+          toast((ack && ack.error) || t("no_answer"));
+          reject(new Error((ack && ack.error) || "refused"));
+        } else {
+          resolve(ack);
+        }
+      });
+    });
+  }
+
+  function legal(view) {
+    const list = (view && view.state && view.state.legal) || [];
+    return list;
+  }
+
+  function legalOf(view, type) {
+    return legal(view).find((item) => item.type === type) || null;
+  }
+
+  const ctx = {
+    h,
+    t,
+    legal,
+    legalOf,
+    act: (action) => send(E.ACTION, action).catch(() => null),
+    openEntry: () => openEntry(),
+    colours: () => (app.view && app.view.colours) || [],
+    lang: () => I18N.lang(),
+  };
+  window.DicecamPage = { ctx, app, send };
+
+  // --- incoming events -------------------------------------------------------------------
+  socket.on(E.GAMES, (payload) => {
+    app.games = payload;
+    renderGamesList();
+    renderNewGameChoices();
+  });
+
+  socket.on(E.STATE, (payload) => {
+    if (app.view && payload.version < app.view.version && payload.game_id === app.view.game_id) {
+      return; // an older update that overtook a newer one
+    }
+    app.view = payload;
+    if (payload.roll !== undefined) app.roll = payload.roll;
+    renderAll();
+  });
+
+  socket.on(E.ROLL, (roll) => {
+    app.roll = roll;
+    renderRoll();
+    drawOverlay();
+    // Measured once the browser has painted the new roll (the bench reads these).
+    requestAnimationFrame(() => {
+      const ms = Date.now() - roll.settled_at * 1000;
+      window.dicecamLatency.push({ roll_id: roll.roll_id, status: roll.status, ms });
+    });
+  });
+
+  socket.on(E.CAMERA, (payload) => {
+    const el = $("camera-status");
+    el.dataset.status = payload.status;
+    el.textContent = t("camera_" + payload.status);
+    el.title = payload.message || "";
+  });
+
+  let decoding = false;
+  socket.on(E.FRAME, (payload) => {
+    app.reading = payload.reading;
+    if (decoding) return; // drop frames while one is still decoding: stay live, not late
+    decoding = true;
+    const img = $("frame");
+    const url = URL.createObjectURL(new Blob([payload.jpeg], { type: "image/jpeg" }));
+    img.onload = () => {
+      URL.revokeObjectURL(url);
+      decoding = false;
+      if (!app.frameShown) {
+        app.frameShown = true;
+        document.body.classList.add("has-frame");
+      }
+      drawOverlay();
+    };
+    img.onerror = () => {
+      URL.revokeObjectURL(url);
+      decoding = false;
+    };
+    img.src = url;
+  });
+
+  socket.on("connect", () => document.body.classList.remove("offline"));
+  socket.on("disconnect", () => {
+    document.body.classList.add("offline");
+    const el = $("camera-status");
+    el.dataset.status = "offline";
+    el.textContent = t("server_lost");
+  });
+
+  // --- rendering -------------------------------------------------------------------------
+  function renderAll() {
+    const view = app.view;
+    const active = view && view.game;
+    $("no-game").hidden = Boolean(active);
+    $("undo").disabled = !(view && view.can_undo);
+    $("game-title").textContent = active ? view.title : "";
+    const container = $("game-view");
+    container.replaceChildren();
+    if (active) {
+      const module = GAMES[view.game];
+      container.dataset.game = view.game;
+      if (module) module.render(container, view, ctx);
+      else container.append(h("pre", {}, JSON.stringify(view.state, null, 2)));
+    } else {
+      delete container.dataset.game;
+    }
+    renderRoll();
+    drawOverlay();
+  }
+
+  function renderRoll() {
+    const panel = $("roll-panel");
+    const roll = app.roll;
+    const view = app.view;
+    const entry = view && view.game && GAMES[view.game] && GAMES[view.game].entry
+      ? GAMES[view.game].entry(view, ctx) : null;
+    $("enter-dice").hidden = !entry;
+    panel.dataset.status = roll ? roll.status : "none";
+    $("confirm-roll").hidden = !(roll && roll.status === "pending");
+    if (!roll) {
+      $("roll-text").textContent = entry ? t("roll_waiting") : "";
+      $("roll-error").textContent = "";
+      return;
+    }
+    const unsure = roll.dice.filter((d) => d.needs_check).length;
+    let text = t("roll_" + roll.status, { n: roll.dice.length });
+    if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
+    $("roll-text").textContent = text;
+    $("roll-error").textContent = roll.error || "";
+  }
+
+  const CSS_COLOURS = {
+    yellow: "#f5c400", orange: "#ff8c1a", red: "#e0301e", purple: "#8e44ad",
+    white: "#f4f4f4", turquoise: "#1abc9c", black: "#111", grey: "#8a8a8a", gray: "#8a8a8a",
+    blue: "#2b6cdf", green: "#27a444",
+  };
+  const cssColour = (name) => CSS_COLOURS[name] || "#bbb";
+  window.DicecamPage.cssColour = cssColour;
+
+  /* The frame and the overlay share one coordinate system: the reading's frame pixels. */
+  function drawOverlay() {
+    const canvas = $("overlay");
+    const img = $("frame");
+    const wrap = $("frame-wrap");
+    const roll = app.roll;
+    const reading = app.reading;
+    const base = app.frameShown ? reading : roll;
+    if (!base) {
+      canvas.width = canvas.width; // clears
+      return;
+    }
+    const width = app.frameShown ? img.clientWidth : wrap.clientWidth;
+    const scale = width / base.width;
+    const height = app.frameShown ? img.clientHeight : base.height * scale;
+    const ratio = window.devicePixelRatio || 1;
+    canvas.style.width = width + "px";
+    canvas.style.height = height + "px";
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    const g = canvas.getContext("2d");
+    g.scale(ratio, ratio);
+    if (!app.frameShown) {
+      g.fillStyle = "#1d2a22";
+      g.fillRect(0, 0, width, height);
+    }
+    g.lineWidth = 1.5;
+    if (reading && app.frameShown) {
+      for (const d of reading.dice) {
+        g.strokeStyle = "rgba(255,255,255,0.55)";
+        g.strokeRect((d.x - d.w / 2) * scale, (d.y - d.h / 2) * scale, d.w * scale, d.h * scale);
+      }
+    }
+    if (!roll) return;
+    const rollScale = width / roll.width;
+    roll.dice.forEach((d, index) => {
+      const x = (d.x - d.w / 2) * rollScale;
+      const y = (d.y - d.h / 2) * rollScale;
+      const w = d.w * rollScale;
+      const hh = d.h * rollScale;
+      g.setLineDash(d.needs_check ? [6, 4] : []);
+      g.lineWidth = d.needs_check ? 4 : 2.5;
+      g.strokeStyle = d.needs_check ? "#ff2d55" : d.corrected ? "#2ecc71" : cssColour(d.colour);
+      g.strokeRect(x, y, w, hh);
+      g.setLineDash([]);
+      const label = d.value === null ? "?" : String(d.value);
+      const size = Math.max(14, Math.min(28, w * 0.55));
+      g.font = `bold ${size}px system-ui, sans-serif`;
+      g.fillStyle = "rgba(0,0,0,0.65)";
+      g.fillRect(x, y - size - 4, size + 8, size + 4);
+      g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
+      g.fillText(label, x + 4, y - 6);
+      if (index === app.selectedDie) {
+        g.strokeStyle = "#00d1ff";
+        g.lineWidth = 3;
+        g.strokeRect(x - 4, y - 4, w + 8, hh + 8);
+      }
+    });
+  }
+  window.addEventListener("resize", drawOverlay);
+
+  // --- tap to correct -------------------------------------------------------------------
+  $("overlay").addEventListener("click", (ev) => {
+    const roll = app.roll;
+    if (!roll || !roll.dice.length) return;
+    const rect = ev.currentTarget.getBoundingClientRect();
+    const scale = rect.width / roll.width;
+    const x = (ev.clientX - rect.left) / scale;
+    const y = (ev.clientY - rect.top) / scale;
+    let best = null;
+    let bestDistance = Infinity;
+    roll.dice.forEach((d, index) => {
+      const distance = Math.hypot(d.x - x, d.y - y);
+      // a generous target: fingers are wider than small dice on a phone screen
+      if (distance < Math.max(d.w, d.h, 44 / scale) && distance < bestDistance) {
+        best = index;
+        bestDistance = distance;
+      }
+    });
+    if (best !== null) openDieDialog(best);
+  });
+
+  function openDieDialog(index) {
+    const roll = app.roll;
+    const die = roll.dice[index];
+    app.selectedDie = index;
+    drawOverlay();
+    const choice = { value: die.value, colour: die.colour };
+    const values = $("die-values");
+    const colours = $("die-colours");
+    const palette = Array.from(new Set([...ctx.colours(), ...(die.colour ? [die.colour] : [])]));
+    const submit = () => {
+      if (choice.value === null) return;
+      if (palette.length && !choice.colour) return;
+      $("die-dialog").close();
+      send(E.CORRECT_DIE, { roll_id: roll.roll_id, index, value: choice.value,
+        colour: choice.colour }).catch(() => null);
+    };
+    const paint = () => {
+      values.replaceChildren(...[1, 2, 3, 4, 5, 6].map((v) => h("button", {
+        type: "button", class: "die-face" + (choice.value === v ? " chosen" : ""),
+        "data-value": v, onclick: () => { choice.value = v; paint(); if (palette.length <= 1) submit(); },
+      }, String(v))));
+      colours.replaceChildren(...palette.map((c) => h("button", {
+        type: "button", class: "colour" + (choice.colour === c ? " chosen" : ""),
+        "data-colour": c, style: `--swatch:${cssColour(c)}`,
+        onclick: () => { choice.colour = c; paint(); },
+      }, I18N.colour(c))));
+      colours.hidden = palette.length <= 1;
+      if (palette.length === 1) choice.colour = palette[0];
+    };
+    paint();
+    $("die-save").onclick = submit;
+    $("die-not-a-die").onclick = () => {
+      $("die-dialog").close();
+      send(E.CORRECT_DIE, { roll_id: roll.roll_id, index, value: null, colour: null })
+        .catch(() => null);
+    };
+    $("die-dialog").addEventListener("close", () => {
+      app.selectedDie = null;
+      drawOverlay();
+    }, { once: true });
+    $("die-dialog").showModal();
+  }
+
+  $("confirm-roll").addEventListener("click", () => {
+    if (app.roll) send(E.CONFIRM_ROLL, { roll_id: app.roll.roll_id }).catch(() => null);
+  });
+
+  // --- entering dice by hand (no camera, or the camera saw the wrong dice) ----------------
+  /* A game's entry(view) gives {title, hint, groups: [{zone, colour, label, count}]}: the
+   * pad counts dice per value in each group (tap a value to add one). */
+  function openEntry() {
+    const view = app.view;
+    const module = view && GAMES[view.game];
+    const spec = module && module.entry ? module.entry(view, ctx) : null;
+    if (!spec) return;
+    $("entry-title").textContent = spec.title || t("enter_dice");
+    $("entry-hint").textContent = spec.hint || "";
+    const counts = spec.groups.map(() => [0, 0, 0, 0, 0, 0]);
+    const body = $("entry-dice");
+    const paint = () => {
+      body.replaceChildren(...spec.groups.map((group, gi) => {
+        const total = counts[gi].reduce((a, b) => a + b, 0);
+        const full = group.count !== undefined && group.count !== null && total >= group.count;
+        return h("div", { class: "entry-group", "data-zone": group.zone || "",
+          "data-colour": group.colour || "" },
+        h("span", { class: "entry-label", style: `--swatch:${cssColour(group.colour)}` },
+          group.label, " ", h("small", {}, group.count !== undefined && group.count !== null
+            ? `${total}/${group.count}` : String(total))),
+        ...[1, 2, 3, 4, 5, 6].map((v) => h("button", {
+          type: "button", class: "entry-cell" + (counts[gi][v - 1] ? " some" : ""),
+          "data-value": v, disabled: full && !counts[gi][v - 1] ? true : null,
+          onclick: () => {
+            if (full) counts[gi][v - 1] = Math.max(0, counts[gi][v - 1] - 1);
+            else counts[gi][v - 1] += 1;
+            paint();
+          },
+        }, h("b", {}, String(v)), h("small", {}, counts[gi][v - 1] ? "×" + counts[gi][v - 1] : ""))),
+        h("button", { type: "button", class: "entry-clear", onclick: () => {
+          counts[gi] = [0, 0, 0, 0, 0, 0]; paint();
+        } }, "⟲"));
+      }));
+    };
+    paint();
+    $("entry-submit").onclick = () => {
+      const dice = [];
+      spec.groups.forEach((group, gi) => counts[gi].forEach((n, vi) => {
+        for (let k = 0; k < n; k++) {
+          dice.push({ value: vi + 1, colour: group.colour || null, zone: group.zone || null });
+        }
+      }));
+      if (!dice.length) { toast(t("no_dice_entered")); return; }
+      send(E.ENTER_ROLL, { dice }).then(() => $("entry-dialog").close()).catch(() => null);
+    };
+    $("entry-dialog").showModal();
+  }
+  $("enter-dice").addEventListener("click", openEntry);
+
+  // --- undo, games, new game, language --------------------------------------------------
+  $("undo").addEventListener("click", () => send(E.UNDO, {}).catch(() => null));
+
+  function renderGamesList() {
+    const list = $("games-list");
+    list.replaceChildren(...app.games.stored.map((g) => h("li", {},
+      h("button", { type: "button", "data-game-id": g.id, onclick: () => {
+        send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
+          .catch(() => null);
+      } }, `#${g.id} ${g.title}`),
+      " ", h("span", { class: "hint" }, g.players.join(", "), " · ",
+        new Date(g.updated * 1000).toLocaleString(I18N.lang())))));
+    if (!app.games.stored.length) list.append(h("li", { class: "hint" }, t("no_stored_games")));
+  }
+  $("open-games").addEventListener("click", () => $("games-dialog").showModal());
+
+  function renderNewGameChoices() {
+    const select = $("new-game-name");
+    const current = select.value;
+    select.replaceChildren(...app.games.available.map((g) =>
+      h("option", { value: g.game }, g.title)));
+    if (current) select.value = current;
+    renderNewGameOptions();
+  }
+
+  /* Player fields and each game's variants (a game module may declare options()). */
+  function renderNewGameOptions() {
+    const game = $("new-game-name").value;
+    const module = GAMES[game];
+    const setup = (module && module.setup) || { min: 2, max: 6, options: [] };
+    const fieldset = $("new-game-players");
+    const old = Array.from(fieldset.querySelectorAll("input")).map((i) => i.value);
+    fieldset.replaceChildren(h("legend", {}, t("players")));
+    for (let i = 0; i < setup.max; i++) {
+      fieldset.append(h("input", { type: "text", name: "player", maxlength: 40,
+        placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
+        value: old[i] || "" }));
+    }
+    const options = $("new-game-options");
+    options.replaceChildren(...(setup.options || []).map((opt) => h("label", { class: "option" },
+      opt.type === "number"
+        ? h("input", { type: "number", name: opt.key, value: opt.value, min: opt.min, max: opt.max })
+        : h("input", { type: "checkbox", name: opt.key, checked: opt.value ? true : null }),
+      " ", t(opt.label))));
+  }
+  $("new-game-name").addEventListener("change", renderNewGameOptions);
+  $("open-new-game").addEventListener("click", () => {
+    $("new-game-error").textContent = "";
+    renderNewGameOptions();
+    $("new-game-dialog").showModal();
+  });
+  $("new-game-start").addEventListener("click", () => {
+    const game = $("new-game-name").value;
+    const module = GAMES[game];
+    const setup = (module && module.setup) || { options: [] };
+    const players = Array.from($("new-game-players").querySelectorAll("input"))
+      .map((i) => i.value.trim()).filter(Boolean);
+    const config = { players };
+    for (const opt of setup.options || []) {
+      const input = $("new-game-options").querySelector(`[name="${opt.key}"]`);
+      config[opt.key] = opt.type === "number" ? Number(input.value) : input.checked;
+    }
+    const finish = module && module.config ? module.config(config) : config;
+    socket.timeout(10000).emit(E.NEW_GAME, { game, config: finish }, (err, ack) => {
+      if (err || !ack || !ack.ok) {
+        $("new-game-error").textContent = (ack && ack.error) || t("no_answer");
+      } else {
+        $("new-game-dialog").close();
+      }
+    });
+  });
+
+  for (const button of document.querySelectorAll("[data-set-lang]")) {
+    button.addEventListener("click", () => {
+      I18N.setLang(button.dataset.setLang);
+      renderAll();
+      renderGamesList();
+      renderNewGameOptions();
+    });
+  }
+  I18N.apply(document);
+})();

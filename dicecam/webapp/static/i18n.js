@@ -1,0 +1,101 @@
+/* German and English for the page. Each game view adds its own words with DicecamI18n.add.
+ * The language is the one chosen with the DE/EN switch (remembered on this tablet), else
+ * the one the server picked from the browser's preferences (German if it prefers German).
+ * Sentences that come from the rules engines (why an action is legal, rule errors) are
+ * shown as the engines write them.
+ */
+(function () {
+  "use strict";
+  const WORDS = {
+    en: {
+      undo: "Undo", games: "Games", new_game: "New game", no_frame: "No camera picture yet.",
+      confirm_roll: "Dice are right: score", enter_dice: "Enter dice by hand",
+      welcome: "Welcome", welcome_text: "Start a new game, or open one of the stored games.",
+      correct_die: "What does this die show?", not_a_die: "Not a die", cancel: "Cancel",
+      save: "Save", score_dice: "Score these dice", game: "Game", players: "Players",
+      start: "Start", stored_games: "Stored games", close: "Close",
+      no_stored_games: "No games stored yet.", player_n: "Player {n}",
+      player_optional: "(optional)", no_answer: "The server did not answer; try again.",
+      no_dice_entered: "Tap the values of the dice first.",
+      camera_starting: "camera starting", camera_running: "camera live",
+      camera_ended: "video ended", camera_lost: "camera lost, reconnecting",
+      server_lost: "server lost, reconnecting",
+      roll_waiting: "Waiting for the dice to settle.",
+      roll_pending: "Roll of {n} dice waits for a check.",
+      roll_applied: "Roll of {n} dice scored.",
+      roll_shown: "Roll of {n} dice seen: the game waits for no dice now.",
+      roll_check: "Tap each die marked red to correct it ({n}).",
+      yellow: "yellow", orange: "orange", red: "red", purple: "purple", white: "white",
+      turquoise: "turquoise", black: "black", grey: "grey", blue: "blue", green: "green",
+      total: "Total", round: "Round", player: "Player", winner: "Winner",
+      print: "Print", why: "Why", game_over: "Game over",
+    },
+    de: {
+      undo: "Zurück", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
+      confirm_roll: "Würfel stimmen: werten", enter_dice: "Würfel von Hand eingeben",
+      welcome: "Willkommen", welcome_text: "Starte ein neues Spiel oder öffne ein gespeichertes.",
+      correct_die: "Was zeigt dieser Würfel?", not_a_die: "Kein Würfel", cancel: "Abbrechen",
+      save: "Speichern", score_dice: "Diese Würfel werten", game: "Spiel", players: "Spieler",
+      start: "Los", stored_games: "Gespeicherte Spiele", close: "Schließen",
+      no_stored_games: "Noch keine Spiele gespeichert.", player_n: "Spieler {n}",
+      player_optional: "(optional)", no_answer: "Der Server antwortet nicht; bitte nochmal.",
+      no_dice_entered: "Tippe zuerst die Augenzahlen der Würfel an.",
+      camera_starting: "Kamera startet", camera_running: "Kamera live",
+      camera_ended: "Video zu Ende", camera_lost: "Kamera verloren, verbinde neu",
+      server_lost: "Server verloren, verbinde neu",
+      roll_waiting: "Warte, bis die Würfel liegen.",
+      roll_pending: "Wurf mit {n} Würfeln wartet auf Prüfung.",
+      roll_applied: "Wurf mit {n} Würfeln gewertet.",
+      roll_shown: "Wurf mit {n} Würfeln gesehen: das Spiel erwartet gerade keine Würfel.",
+      roll_check: "Tippe jeden rot markierten Würfel an, um ihn zu korrigieren ({n}).",
+      yellow: "gelb", orange: "orange", red: "rot", purple: "lila", white: "weiß",
+      turquoise: "türkis", black: "schwarz", grey: "grau", blue: "blau", green: "grün",
+      total: "Summe", round: "Runde", player: "Spieler", winner: "Sieger",
+      print: "Drucken", why: "Warum", game_over: "Spielende",
+    },
+  };
+  const STORAGE_KEY = "dicecam.lang";
+  let current = null;
+  try {
+    current = localStorage.getItem(STORAGE_KEY);
+  } catch (e) {
+    current = null;
+  }
+  if (!WORDS[current]) current = WORDS[document.body.dataset.lang] ? document.body.dataset.lang : "en";
+
+  function t(key, params) {
+    let text = (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key;
+    for (const [name, value] of Object.entries(params || {})) {
+      text = text.split("{" + name + "}").join(String(value));
+    }
+    return text;
+  }
+
+  function apply(root) {
+    document.documentElement.lang = current;
+    for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of root.querySelectorAll("[data-set-lang]")) {
+      el.classList.toggle("chosen", el.dataset.setLang === current);
+    }
+  }
+
+  window.DicecamI18n = {
+    t,
+    apply,
+    lang: () => current,
+    colour: (name) => (name ? t(name) : "?"),
+    add(words) {
+      for (const [lang, table] of Object.entries(words)) Object.assign(WORDS[lang], table);
+    },
+    setLang(lang) {
+      if (!WORDS[lang]) return;
+      current = lang;
+      try {
+        localStorage.setItem(STORAGE_KEY, lang);
+      } catch (e) {
+        /* private mode: the choice lasts until reload */
+      }
+      apply(document);
+    },
+  };
+})();
