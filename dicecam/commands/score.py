@@ -23,6 +23,7 @@ SCORERS = {
     "charidice": "dicecam.scorer.charidice_json",
     "charidice-sheet": "dicecam.scorer.charidice_sheet_json",
     "dicetopia": "dicecam.scorer.dicetopia_json",
+    "v6": "dicecam.scorer.v6_json",
 }
 
 

@@ -20,6 +20,7 @@ GAME_CODECS: dict[str, str] = {
     "diceparty": "dicecam.scorer.diceparty_json",
     "charidice": "dicecam.scorer.charidice_json",
     "dicetopia": "dicecam.scorer.dicetopia_json",
+    "v6": "dicecam.scorer.v6_json",
 }
 
 

@@ -1,0 +1,41 @@
+"""Drawing the V6 groups of four from a seed the caller passes (section 4: "zugeloste
+Vierer-Gruppen").
+
+Pure: the same players and seed always give the same groups, on every machine and Python
+version (the draw orders players by a SHA-256 of seed and name, no random module), so a
+stored evening can be replayed. The web app picks the seed (for example from the clock)
+and stores it with the evening; scorer/ itself never draws anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from dicecam.errors import InputError
+
+GROUP_SIZE = 4
+MIN_GROUP = 2
+
+
+def form_groups(players: Sequence[str], seed: str | int,
+                size: int = GROUP_SIZE) -> tuple[tuple[str, ...], ...]:
+    """Players drawn into groups of ``size``; when the count does not divide, the groups are
+    as even as possible (10 players: 4, 3, 3), larger groups first."""
+    names = list(players)
+    if len(set(names)) != len(names):
+        raise InputError("player names must be distinct to draw groups")
+    if len(names) < MIN_GROUP:
+        raise InputError(f"a V6 evening needs at least {MIN_GROUP} players, got {len(names)}")
+    if size < MIN_GROUP:
+        raise InputError(f"groups hold at least {MIN_GROUP} players, got size {size}")
+    drawn = sorted(names, key=lambda name: hashlib.sha256(f"{seed}\x00{name}".encode())
+                   .hexdigest())
+    count = -(-len(drawn) // size)
+    base, extra = divmod(len(drawn), count)
+    groups, start = [], 0
+    for index in range(count):
+        length = base + (1 if index < extra else 0)
+        groups.append(tuple(drawn[start:start + length]))
+        start += length
+    return tuple(groups)
