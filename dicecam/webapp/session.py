@@ -284,7 +284,7 @@ class GameSession:
                                 value, colour, 1.0, zone, corrected=True))
         with self._lock:
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
-            current = CurrentRoll(roll_id, 640, max(480, 60 + 70 * (len(dice) // 8 + 1)),
+            current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
                                   tuple(dice), RollStatus.PENDING, time.time())
             self._roll = self._evaluate(current, auto=True)
             self._publish(events.ROLL, self._roll.to_json())

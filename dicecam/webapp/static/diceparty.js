@@ -1,0 +1,209 @@
+/* Dice Party: every party with its stock, whose turn, the six steps, pickpocket / provoke /
+ * growth as buttons (both growth outcomes shown before choosing), the escalation verdict
+ * with the grouping that explains it, millionaire and victory banners, and the Party
+ * Animal record. Renders diceparty_json.state_to_json; only state.legal is offered. */
+(function () {
+  "use strict";
+  const KINDS = ["party_people", "vip", "mob"];
+  const COLOUR = { party_people: "yellow", vip: "orange", mob: "red" };
+  window.DicecamI18n.add({
+    en: {
+      party_people: "Party People", vip: "VIP", mob: "Mob", dp_party: "party", dp_stock: "stock",
+      dp_wallets: "wallets", dp_escalations: "escalations", dp_wins: "wins",
+      dp_steps: ["Throw", "Escalation?", "Millionaire?", "Pickpocket", "Provoke", "Grow"],
+      dp_pickpocket: "Steal wallets from level-6 Party People", dp_steal: "Steal {n}",
+      dp_provoke: "Provoke VIPs at level 4+", dp_provoke_n: "Provoke {n}",
+      dp_order: "Who gets the Mobs (tap in order):", dp_gets: "{n} Mob(s)",
+      dp_send: "Provoke", dp_grow: "How the party grows",
+      dp_option_vip: "a) VIPs for Party People points", dp_option_party_people: "b) Party People for VIP points",
+      dp_points: "points", dp_new_guests: "new guests", dp_new_mobs: "new Mobs", dp_unfilled: "Mobs missing",
+      dp_removed: "guests leave", dp_next_round: "Next round", dp_escalated: "ESCALATION! {p}'s party escalates",
+      dp_calm: "No escalation", dp_millionaire: "MILLIONAIRE! {p} wins", dp_victory: "{p} wins ({how})",
+      dp_round_over: "Round {r} goes to {p} ({how})", dp_champion: "PARTY ANIMAL: {p}",
+      escalation: "escalation", millionaire: "millionaire", wallets: "wallets", stalled: "no one can act",
+      dp_preparty_totals: "Preparty totals", dp_tied: "Tie: everyone throws again",
+      dp_entry_preparty: "Every party, as thrown", dp_entry_throw: "{p}'s party, as thrown",
+      dp_entry_hint: "Count the dice of each colour by their pips (tap a value once per die).",
+      dp_waiting: "Waiting for", dp_party_animal: "Party Animal mode",
+    },
+    de: {
+      party_people: "Partyvolk", vip: "VIP", mob: "Mob", dp_party: "Party", dp_stock: "Vorrat",
+      dp_wallets: "Geldbörsen", dp_escalations: "Eskalationen", dp_wins: "Siege",
+      dp_steps: ["Werfen", "Eskalation?", "Millionär?", "Taschendiebstahl", "Provozieren", "Wachsen"],
+      dp_pickpocket: "Geldbörsen von Partyvolk auf 6 stehlen", dp_steal: "{n} stehlen",
+      dp_provoke: "VIPs ab Stufe 4 provozieren", dp_provoke_n: "{n} provozieren",
+      dp_order: "Wer bekommt die Mobs (der Reihe nach antippen):", dp_gets: "{n} Mob(s)",
+      dp_send: "Provozieren", dp_grow: "Wie die Party wächst",
+      dp_option_vip: "a) VIPs für Partyvolk-Punkte", dp_option_party_people: "b) Partyvolk für VIP-Punkte",
+      dp_points: "Punkte", dp_new_guests: "neue Gäste", dp_new_mobs: "neue Mobs", dp_unfilled: "fehlende Mobs",
+      dp_removed: "Gäste gehen", dp_next_round: "Nächste Runde", dp_escalated: "ESKALATION! Die Party von {p} eskaliert",
+      dp_calm: "Keine Eskalation", dp_millionaire: "MILLIONÄR! {p} gewinnt", dp_victory: "{p} gewinnt ({how})",
+      dp_round_over: "Runde {r} geht an {p} ({how})", dp_champion: "PARTY ANIMAL: {p}",
+      escalation: "Eskalation", millionaire: "Millionär", wallets: "Geldbörsen", stalled: "niemand kann handeln",
+      dp_preparty_totals: "Vorparty-Summen", dp_tied: "Gleichstand: alle werfen nochmal",
+      dp_entry_preparty: "Alle Partys, wie geworfen", dp_entry_throw: "Party von {p}, wie geworfen",
+      dp_entry_hint: "Zähle die Würfel jeder Farbe nach Augen (pro Würfel einmal tippen).",
+      dp_waiting: "Es wartet", dp_party_animal: "Party-Animal-Modus",
+    },
+  });
+  const STEP_OF_PHASE = { throw: 0, pickpocket: 3, provoke: 4, grow: 5 };
+
+  function die(ctx, d) {
+    return ctx.h("span", { class: "die", style: `--swatch:${window.DicecamPage.cssColour(COLOUR[d.kind])}`,
+      title: ctx.t(d.kind) }, String(d.pips));
+  }
+
+  function counts(ctx, c) {
+    return KINDS.map((k) => ctx.h("span", { class: "swatch num", style: `--swatch:${window.DicecamPage.cssColour(COLOUR[k])}`,
+      title: ctx.t(k) }, String(c[k]), " "));
+  }
+
+  function render(el, view, ctx) {
+    const { h, t } = ctx;
+    const s = view.state;
+    const turn = s.turn || s.last_turn;
+    if (s.game_result && s.game_result.winner) {
+      el.append(h("div", { class: "banner", id: "dp-champion" }, s.party_animal
+        ? t("dp_champion", { p: s.game_result.winner })
+        : t("dp_victory", { p: s.game_result.winner, how: t(s.game_result.outcome) })));
+    } else if (s.round_result && s.round_result.winner) {
+      el.append(h("div", { class: "banner", id: "dp-round-over" },
+        t("dp_round_over", { r: s.round, p: s.round_result.winner, how: t(s.round_result.outcome) })));
+    }
+    if (turn && turn.millionaire.arrived) {
+      el.append(h("div", { class: "banner", id: "dp-millionaire" }, t("dp_millionaire", { p: turn.player }),
+        h("div", { class: "hint" }, turn.millionaire.reasons.join(" "))));
+    }
+    if (turn && turn.escalation.escalated) {
+      el.append(h("div", { class: "banner bad", id: "dp-escalated" }, t("dp_escalated", { p: turn.player })));
+    }
+
+    const status = h("div", { class: "card", id: "dp-status" },
+      h("h3", {}, `${t("round")} ${s.round}`, s.party_animal ? ` · ${t("dp_party_animal")}` : ""),
+      h("p", {}, `${t("dp_waiting")}: ${s.waiting_for}`));
+    if (s.active) {
+      const current = STEP_OF_PHASE[s.phase];
+      const steps = t("dp_steps");
+      status.append(h("ol", { class: "actions", id: "dp-steps", style: "list-style:none;padding:0" },
+        (Array.isArray(steps) ? steps : []).map((name, i) => h("li", {
+          class: "pill", style: i === current ? "background:var(--accent);color:#111" : "" }, `${i + 1} ${name}`))));
+    }
+    if (s.preparty) {
+      status.append(h("p", { id: "dp-preparty" }, `${t("dp_preparty_totals")}: `,
+        Object.entries(s.preparty.totals).map(([n, v]) => `${n} ${v}`).join(", "),
+        s.preparty.tied.length ? ` · ${t("dp_tied")}` : ""));
+    }
+    for (const text of s.events || []) status.append(h("p", { class: "hint" }, text));
+    el.append(status);
+
+    const controls = h("div", { class: "card actions", id: "dp-actions" });
+    for (const item of ctx.legal(view)) addControl(controls, item, view, ctx);
+    if (controls.childElementCount) el.append(controls);
+
+    if (turn) {
+      const esc = turn.escalation;
+      el.append(h("div", { class: "card", id: "dp-turn" },
+        h("h3", {}, turn.player),
+        h("div", { class: "dice" }, turn.dice.map((d) => die(ctx, d))),
+        h("p", { id: "dp-verdict" }, h("b", {}, esc.escalated ? t("dp_escalated", { p: turn.player }) : t("dp_calm")),
+          " · ", esc.explanation),
+        esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, g.text))) : null,
+        turn.deliveries.length ? h("ul", {}, turn.deliveries.map((d) =>
+          h("li", {}, `${d.player}: +${d.new_mobs} ${t("mob")}`))) : null));
+    }
+
+    const table = h("table", { id: "dp-players" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("dp_party")), h("th", {}, t("dp_stock")),
+        h("th", {}, t("dp_wallets")), h("th", {}, t("dp_escalations")), h("th", {}, t("dp_wins")))),
+      h("tbody", {}, s.players.map((p) => h("tr", { class: p.name === s.active ? "active" : "", "data-player": p.name },
+        h("td", {}, p.name, p.crowned ? " 👑" : "", p.in_round ? "" : " ✗"),
+        h("td", {}, counts(ctx, p.party)), h("td", {}, counts(ctx, p.stock)),
+        h("td", { class: "num" }, String(p.wallets)), h("td", { class: "num" }, String(p.escalations)),
+        h("td", {}, p.wins.map((w) => t(w)).join(", "))))));
+    el.append(h("div", { class: "card" }, table));
+  }
+
+  function addControl(box, item, view, ctx) {
+    const { h, t } = ctx;
+    const s = view.state;
+    if (item.type === "pickpocket") {
+      box.append(h("p", { class: "why" }, t("dp_pickpocket")));
+      for (let n = item.min; n <= item.max; n++) {
+        box.append(h("button", { type: "button", "data-action": "pickpocket", "data-count": n,
+          onclick: () => ctx.act({ type: "pickpocket", count: n }) }, t("dp_steal", { n })));
+      }
+    } else if (item.type === "provoke") {
+      box.append(h("p", { class: "why" }, t("dp_provoke")));
+      const chooser = h("div", { class: "row", id: "dp-order" });
+      const start = (n) => {
+        const needed = Math.min(n, item.options.length);
+        if (n === 0) return ctx.act({ type: "provoke", count: 0, order: [] });
+        if (item.options.length === 1) return ctx.act({ type: "provoke", count: n, order: item.options });
+        const order = [];
+        const paint = () => {
+          chooser.replaceChildren(h("span", {}, t("dp_order")), ...item.options.map((name) => h("button", {
+            type: "button", "data-target": name, disabled: order.includes(name) ? true : null,
+            onclick: () => {
+              order.push(name);
+              if (order.length >= needed) ctx.act({ type: "provoke", count: n, order: order.slice() });
+              else paint();
+            },
+          }, name, order.includes(name) ? ` (${t("dp_gets", { n: n - order.indexOf(name) })})` : "")));
+        };
+        paint();
+        return null;
+      };
+      for (let n = item.min; n <= item.max; n++) {
+        box.append(h("button", { type: "button", "data-action": "provoke", "data-count": n,
+          onclick: () => start(n) }, t("dp_provoke_n", { n })));
+      }
+      box.append(chooser);
+    } else if (item.type === "grow") {
+      box.append(h("p", { class: "why" }, t("dp_grow")));
+      const options = s.growth_options || {};
+      for (const option of item.options) {
+        const o = options[option + "_option"] || {};
+        const newGuests = o.new_vips !== undefined ? o.new_vips : o.new_party_people;
+        const removed = o.removed ? (o.removed.party_people || 0) + (o.removed.vip || 0) : 0;
+        box.append(h("button", { type: "button", class: "grow-option", "data-action": "grow", "data-option": option,
+          onclick: () => ctx.act({ type: "grow", option }) },
+        h("b", {}, t("dp_option_" + option)), h("br"),
+        `${o.points} ${t("dp_points")} → +${newGuests} ${t("dp_new_guests")}, +${o.new_mobs} ${t("dp_new_mobs")}`,
+        removed ? `, −${removed} ${t("dp_removed")}` : "",
+        o.unfilled_mobs ? `, ${o.unfilled_mobs} ${t("dp_unfilled")}` : ""));
+      }
+    } else if (item.type === "next_round") {
+      box.append(h("button", { type: "button", class: "primary", "data-action": "next_round",
+        onclick: () => ctx.act({ type: "next_round" }) }, t("dp_next_round")));
+    }
+    // "preparty" and "throw" come from the camera, or from the dice entry pad.
+  }
+
+  function entry(view, ctx) {
+    const s = view.state;
+    const preparty = ctx.legalOf(view, "preparty");
+    const thrower = ctx.legalOf(view, "throw");
+    if (!preparty && !thrower) return null;
+    const names = preparty ? preparty.options : [s.active];
+    const groups = [];
+    for (const name of names) {
+      const player = s.players.find((p) => p.name === name);
+      for (const kind of KINDS) {
+        if (!player.party[kind]) continue;
+        groups.push({ zone: name, colour: COLOUR[kind], count: player.party[kind],
+          label: `${name}: ${ctx.t(kind)}` });
+      }
+    }
+    return {
+      title: preparty ? ctx.t("dp_entry_preparty") : ctx.t("dp_entry_throw", { p: s.active }),
+      hint: ctx.t("dp_entry_hint"),
+      groups,
+    };
+  }
+
+  window.DicecamGames.diceparty = {
+    render,
+    entry,
+    setup: { min: 2, max: 6, options: [{ key: "party_animal", label: "dp_party_animal", value: false }] },
+  };
+})();
