@@ -211,6 +211,17 @@ def escalation(dice: Sequence[Die]) -> Escalation:
                       tuple(spare), checked=True)
 
 
+def _combos_by_sum(n: int) -> dict[int, list[tuple[int, ...]]]:
+    table: dict[int, list[tuple[int, ...]]] = {}
+    for values in combinations_with_replacement(range(6, 0, -1), n):
+        table.setdefault(sum(values), []).append(values)
+    return table
+
+
+# Level combinations of 1 to 3 dice, by their total, highest levels first.
+_COMBOS = {n: _combos_by_sum(n) for n in range(1, SMALL_GROUP_DICE)}
+
+
 def _exact_small_groups(
     guests: list[Die], mobs: list[Die]
 ) -> tuple[list[Group], list[Die], list[Die]]:
@@ -233,20 +244,24 @@ def _exact_small_groups(
 
 
 def _available(pool: dict[int, list[Die]], values: tuple[int, ...]) -> bool:
-    need = Counter(values)
-    return all(len(pool[v]) >= n for v, n in need.items())
+    return all(len(pool[v]) >= values.count(v) for v in values)
 
 
 def _find_exact(
     pool_g: dict[int, list[Die]], pool_m: dict[int, list[Die]], n_guests: int, n_mobs: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    levels = range(6, 0, -1)
-    for m_values in combinations_with_replacement(levels, n_mobs):
-        if not _available(pool_m, m_values):
+    if sum(map(len, pool_g.values())) < n_guests or sum(map(len, pool_m.values())) < n_mobs:
+        return None
+    for total, m_options in sorted(_COMBOS[n_mobs].items(), reverse=True):
+        g_options = _COMBOS[n_guests].get(total, [])
+        if not g_options:
             continue
-        for g_values in combinations_with_replacement(levels, n_guests):
-            if sum(g_values) == sum(m_values) and _available(pool_g, g_values):
-                return g_values, m_values
+        for m_values in m_options:
+            if not _available(pool_m, m_values):
+                continue
+            for g_values in g_options:
+                if _available(pool_g, g_values):
+                    return g_values, m_values
     return None
 
 

@@ -1,0 +1,496 @@
+"""Dice Party: the game engine, turn by turn (rulebook sections and FAQ items cited)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from dicecam.errors import InputError, RuleError
+from dicecam.scorer import diceparty as dp
+from dicecam.scorer.diceparty_verdict import DICE_PER_COLOUR, Counts, Die, GrowthOption, Kind
+
+KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
+
+
+def dice(text: str) -> tuple[Die, ...]:
+    return tuple(Die(KIND_OF_LETTER[w[0]], int(w[1:])) for w in text.split())
+
+
+def started(names: tuple[str, ...] = ("Anna", "Ben"), starter: int = 0,
+            party_animal: bool = False) -> dp.State:
+    state = dp.new_game(dp.Config(names, party_animal))
+    throws = tuple((name, dice("P6 P6 V6 V6") if i == starter else dice("P1 P1 V1 V1"))
+                   for i, name in enumerate(names))
+    return dp.apply(state, dp.PrepartyThrow(throws))
+
+
+def seat(state: dp.State, name: str) -> int:
+    return [p.name for p in state.players].index(name)
+
+
+def with_party(state: dp.State, name: str, party: str | Counts, wallets: int = 0,
+               **player_fields: object) -> dp.State:
+    """Give a player a party (and the matching stock), as if the game had got there."""
+    counts = Counts.of(dice(party)) if isinstance(party, str) else party
+    counter = 1 if wallets else 0
+    stock = Counts(DICE_PER_COLOUR - counts.party_people - counter,
+                   DICE_PER_COLOUR - counts.vip, DICE_PER_COLOUR - counts.mob)
+    index = seat(state, name)
+    players = list(state.players)
+    players[index] = replace(players[index], party=counts, stock=stock, wallets=wallets,
+                             **player_fields)
+    return replace(state, players=tuple(players))
+
+
+def throw(state: dp.State, text: str) -> dp.State:
+    return dp.apply(state, dp.Throw(dice(text)))
+
+
+def player(state: dp.State, name: str) -> dp.Player:
+    return state.players[seat(state, name)]
+
+
+def assert_sets_complete(state: dp.State) -> None:
+    for p in state.players:
+        assert p.set_total() == Counts(DICE_PER_COLOUR, DICE_PER_COLOUR, DICE_PER_COLOUR), p
+        for kind in Kind:
+            assert p.party[kind] >= 0 and p.stock[kind] >= 0, p
+
+
+# --- start of the evening and the preparty -------------------------------------------------
+
+
+def test_start_parties_are_two_party_people_and_two_vips() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
+    assert state.phase == dp.Phase.PREPARTY
+    for p in state.players:
+        assert p.party == Counts(2, 2, 0) and p.stock == Counts(18, 18, 20)
+    assert_sets_complete(state)
+
+
+def test_preparty_highest_total_starts() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
+    state = dp.apply(state, dp.PrepartyThrow((
+        ("Anna", dice("P1 P2 V3 V4")), ("Ben", dice("P6 P5 V4 V3")),
+        ("Cleo", dice("P6 P1 V1 V1")))))
+    assert state.phase == dp.Phase.THROW and state.active == 1
+    assert dict(state.preparty.totals) == {"Anna": 10, "Ben": 18, "Cleo": 9}
+
+
+def test_preparty_tie_for_highest_means_everyone_throws_again() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
+    state = dp.apply(state, dp.PrepartyThrow((
+        ("Anna", dice("P6 P6 V1 V1")), ("Ben", dice("P3 P3 V4 V4")),
+        ("Cleo", dice("P1 P1 V1 V1")))))
+    assert state.phase == dp.Phase.PREPARTY and state.preparty.tied == ("Anna", "Ben")
+    assert [legal.type for legal in dp.legal_actions(state)] == ["preparty"]
+    state = dp.apply(state, dp.PrepartyThrow((
+        ("Anna", dice("P1 P1 V1 V1")), ("Ben", dice("P1 P1 V1 V2")),
+        ("Cleo", dice("P1 P1 V1 V1")))))
+    assert state.phase == dp.Phase.THROW and state.active == 1
+
+
+def test_preparty_tie_below_the_highest_does_not_matter() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
+    state = dp.apply(state, dp.PrepartyThrow((
+        ("Anna", dice("P2 P2 V2 V2")), ("Ben", dice("P2 P2 V2 V2")),
+        ("Cleo", dice("P3 P3 V3 V3")))))
+    assert state.active == 2
+
+
+def test_preparty_needs_every_party() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben")))
+    with pytest.raises(RuleError, match="one throw from each of Anna, Ben"):
+        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),)))
+    with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP, 0 Mob"):
+        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
+                                          ("Ben", dice("P1 V1 V1")))))
+
+
+def test_config_is_checked() -> None:
+    with pytest.raises(InputError, match="2 to 8 players"):
+        dp.Config(("Solo",))
+    with pytest.raises(InputError, match="must differ"):
+        dp.Config(("Anna", "Anna"))
+
+
+# --- a turn's six steps --------------------------------------------------------------------
+
+
+def test_throw_must_be_the_whole_party() -> None:
+    state = started()
+    with pytest.raises(RuleError, match="throw exactly the party's dice"):
+        throw(state, "P1 P2 V3")
+    with pytest.raises(RuleError, match="not possible now"):
+        dp.apply(state, dp.Pickpocket(0))
+
+
+def test_a_full_turn_goes_through_every_step() -> None:
+    state = started(("Anna", "Ben", "Cleo"))
+    state = with_party(state, "Anna", "P6 P6 P3 V6 V5 V4 V1")
+    state = throw(state, "P6 P6 P3 V6 V5 V4 V1")
+    assert state.phase == dp.Phase.PICKPOCKET
+    assert dp.legal_actions(state) == (dp.Legal("pickpocket", max=2),)
+    state = dp.apply(state, dp.Pickpocket(1))
+    assert player(state, "Anna").wallets == 1 and state.phase == dp.Phase.PROVOKE
+    assert dp.legal_actions(state) == (dp.Legal("provoke", max=3, options=("Ben", "Cleo")),)
+    state = dp.apply(state, dp.Provoke(2, ("Cleo", "Ben")))
+    # the two highest VIPs left; Cleo got 2 Mobs, Ben 1
+    assert state.turn.provoked == dice("V6 V5")
+    assert player(state, "Cleo").party.mob == 2 and player(state, "Ben").party.mob == 1
+    assert state.phase == dp.Phase.GROW
+    options = dp.growth_options(state)
+    # Party People left: 6 + 3 = 9 points -> 1 VIP; VIPs left: 4 + 1 = 5 points -> nobody
+    assert options[GrowthOption.VIP].new_guests == 1
+    assert options[GrowthOption.PARTY_PEOPLE].new_guests == 0
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    assert player(state, "Anna").party == Counts(2, 3, 0)
+    assert state.phase == dp.Phase.THROW and state.active == 1
+    assert_sets_complete(state)
+
+
+def test_steps_four_to_six_accept_zero() -> None:
+    state = throw(started(), "P1 P1 V1 V1")
+    state = dp.apply(state, dp.Pickpocket(0))
+    state = dp.apply(state, dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.PARTY_PEOPLE))
+    assert player(state, "Anna").party == Counts(2, 2, 0) and state.active == 1
+
+
+def test_growth_is_all_or_nothing() -> None:
+    """FAQ 2: exactly the guests the chosen option's points bring, with their Mobs."""
+    state = with_party(started(), "Anna", "P6 P6 P6 V2")
+    state = throw(state, "P6 P6 P6 V2")
+    state = dp.apply(dp.apply(state, dp.Pickpocket(0)), dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    assert player(state, "Anna").party == Counts(3, 4, 2)
+
+
+def test_pickpocketing_reduces_the_growth() -> None:
+    """FAQ 2: pickpocketing first is the way to bring fewer guests."""
+    state = with_party(started(), "Anna", "P6 P6 P6 V2")
+    state = throw(state, "P6 P6 P6 V2")
+    state = dp.apply(dp.apply(state, dp.Pickpocket(2)), dp.Provoke(0))
+    assert dp.growth_options(state)[GrowthOption.VIP].new_guests == 1
+
+
+# --- step 2: escalation --------------------------------------------------------------------
+
+
+def test_escalation_loses_at_once_and_the_last_party_wins() -> None:
+    state = with_party(started(), "Anna", "P1 V1 M3")
+    state = throw(state, "P1 V1 M3")
+    assert state.phase == dp.Phase.GAME_OVER
+    assert state.round_outcome == dp.Outcome.ESCALATION
+    assert state.champion == seat(state, "Ben")
+    assert [str(d) for d in state.last_turn.escalation.uncovered] == ["Mob 3"]
+
+
+def test_escalated_party_drops_out_of_the_round() -> None:
+    state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 V1 M3")
+    state = throw(state, "P1 V1 M3")
+    assert state.phase == dp.Phase.THROW and state.active == 1
+    assert not player(state, "Anna").in_round
+    state = with_party(state, "Ben", "P1 V6")
+    state = dp.apply(dp.apply(throw(state, "P1 V6"), dp.Pickpocket(0)), dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    assert state.active == 2  # Cleo, then Ben again: Anna takes no more turns
+    state = dp.apply(dp.apply(throw(state, "P1 P1 V1 V1"), dp.Pickpocket(0)), dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    assert state.active == 1
+
+
+def test_escalated_party_gets_no_provoked_mobs() -> None:
+    state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 V1 M3")
+    state = throw(state, "P1 V1 M3")
+    state = with_party(state, "Ben", "P1 V6 V6")
+    state = dp.apply(throw(state, "P1 V6 V6"), dp.Pickpocket(0))
+    with pytest.raises(RuleError, match="from Cleo"):
+        dp.apply(state, dp.Provoke(2, ("Anna", "Cleo")))
+    state = dp.apply(state, dp.Provoke(2, ("Cleo",)))
+    assert player(state, "Cleo").party.mob == 2 and player(state, "Anna").party.mob == 1
+
+
+# --- step 3: millionaire -------------------------------------------------------------------
+
+
+def test_millionaire_wins_at_once() -> None:
+    state = with_party(started(), "Anna", "P1 V3 V3 V3 V3 M2")
+    state = throw(state, "P1 V3 V3 V3 V3 M2")
+    assert state.phase == dp.Phase.GAME_OVER and state.round_outcome == dp.Outcome.MILLIONAIRE
+    assert state.champion == 0
+
+
+def test_escalation_comes_before_millionaire() -> None:
+    state = with_party(started(), "Anna", "V1 V1 V1 V1 V1 M6")
+    state = throw(state, "V1 V1 V1 V1 V1 M6")
+    assert state.round_outcome == dp.Outcome.ESCALATION and state.champion == 1
+
+
+# --- step 4: pickpocket --------------------------------------------------------------------
+
+
+def test_first_theft_turns_a_yellow_stock_die_into_the_counter() -> None:
+    state = with_party(started(), "Anna", "P6 P6 P6 V1")
+    state = dp.apply(throw(state, "P6 P6 P6 V1"), dp.Pickpocket(2))
+    anna = player(state, "Anna")
+    assert anna.party.party_people == 1 and anna.counter_die == 2
+    assert anna.stock.party_people == 20 - 1 - 1  # two back in, one became the counter
+    assert_sets_complete(state)
+
+
+def test_later_thefts_turn_the_counter_up() -> None:
+    state = with_party(started(), "Anna", "P6 P6 V1", wallets=3)
+    state = dp.apply(throw(state, "P6 P6 V1"), dp.Pickpocket(1))
+    anna = player(state, "Anna")
+    assert anna.counter_die == 4 and anna.stock.party_people == 20 - 1 - 1
+    assert_sets_complete(state)
+
+
+def test_six_wallets_win() -> None:
+    state = with_party(started(), "Anna", "P6 P6 V1", wallets=4)
+    state = dp.apply(throw(state, "P6 P6 V1"), dp.Pickpocket(2))
+    assert state.phase == dp.Phase.GAME_OVER and state.round_outcome == dp.Outcome.WALLETS
+    assert player(state, "Anna").counter_die == 6
+
+
+def test_only_level_six_party_people_can_be_robbed() -> None:
+    state = with_party(started(), "Anna", "P6 P5 V6")
+    state = throw(state, "P6 P5 V6")
+    with pytest.raises(RuleError, match="0 to 1 wallets"):
+        dp.apply(state, dp.Pickpocket(2))
+
+
+def test_counter_die_never_joins_the_party() -> None:
+    """FAQ 1: with no yellow die left in stock, growth brings no Party People even though
+    the counter die is yellow."""
+    full = Counts(party_people=19, vip=2, mob=0)
+    state = with_party(started(), "Anna", full, wallets=1)
+    assert player(state, "Anna").stock.party_people == 0
+    state = throw(state, " ".join(["P1"] * 19 + ["V6", "V6"]))
+    state = dp.apply(dp.apply(state, dp.Pickpocket(0)), dp.Provoke(0))
+    option = dp.growth_options(state)[GrowthOption.PARTY_PEOPLE]
+    assert option.due_guests == 2 and option.new_guests == 0
+    state = dp.apply(state, dp.Grow(GrowthOption.PARTY_PEOPLE))
+    assert player(state, "Anna").party.party_people == 19
+    assert_sets_complete(state)
+
+
+# --- step 5: provoke -----------------------------------------------------------------------
+
+
+def test_provoke_sends_n_then_fewer_in_the_chosen_order() -> None:
+    names = ("Anna", "Ben", "Cleo", "Dora")
+    state = with_party(started(names), "Anna", "P1 V6 V5 V4")
+    state = dp.apply(throw(state, "P1 V6 V5 V4"), dp.Pickpocket(0))
+    state = dp.apply(state, dp.Provoke(3, ("Dora", "Ben", "Cleo")))
+    assert [player(state, n).party.mob for n in ("Dora", "Ben", "Cleo")] == [3, 2, 1]
+    assert player(state, "Anna").party.vip == 0 and player(state, "Anna").stock.vip == 20
+    assert_sets_complete(state)
+
+
+def test_provoke_stops_when_the_count_reaches_zero() -> None:
+    names = ("Anna", "Ben", "Cleo", "Dora")
+    state = with_party(started(names), "Anna", "P1 V6")
+    state = dp.apply(throw(state, "P1 V6"), dp.Pickpocket(0))
+    state = dp.apply(state, dp.Provoke(1, ("Cleo",)))
+    assert [player(state, n).party.mob for n in ("Ben", "Cleo", "Dora")] == [0, 1, 0]
+
+
+def test_provoke_needs_an_order_of_distinct_opponents() -> None:
+    state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 V6 V6")
+    state = dp.apply(throw(state, "P1 V6 V6"), dp.Pickpocket(0))
+    for order in [(), ("Ben",), ("Ben", "Ben"), ("Anna", "Ben"), ("Ben", "Zed")]:
+        with pytest.raises(RuleError, match="order of the opponents"):
+            dp.apply(state, dp.Provoke(2, order))
+    with pytest.raises(RuleError, match="0 to 2 VIPs"):
+        dp.apply(state, dp.Provoke(3, ("Ben", "Cleo")))
+    with pytest.raises(RuleError, match="only matters"):
+        dp.apply(state, dp.Provoke(0, ("Ben",)))
+
+
+def test_provoked_mobs_follow_the_stock_shortfall_rule() -> None:
+    """Issue: provoked Mobs come from each opponent's own stock, with FAQ 3's rule."""
+    state = with_party(started(), "Anna", "P1 V6 V6 V6")
+    state = with_party(state, "Ben", Counts(party_people=2, vip=1, mob=19))
+    state = dp.apply(throw(state, "P1 V6 V6 V6"), dp.Pickpocket(0))
+    state = dp.apply(state, dp.Provoke(3, ("Ben",)))
+    ben = player(state, "Ben")
+    assert ben.party == Counts(party_people=1, vip=0, mob=20)
+    arrival = state.turn.deliveries[0].arrival
+    assert (arrival.added, arrival.removed) == (1, Counts(1, 1, 0))
+    assert_sets_complete(state)
+
+
+# --- FAQ 5: an empty party -----------------------------------------------------------------
+
+
+def test_empty_party_passes_its_turn_and_escalates_once_mobs_arrive() -> None:
+    state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", Counts())
+    state = throw(state, "")
+    assert state.active == 1 and player(state, "Anna").in_round
+    state = with_party(state, "Ben", "P1 V6")
+    state = dp.apply(throw(state, "P1 V6"), dp.Pickpocket(0))
+    state = dp.apply(dp.apply(state, dp.Provoke(1, ("Anna",))), dp.Grow(GrowthOption.VIP))
+    state = dp.apply(dp.apply(throw(state, "P1 P1 V1 V1"), dp.Pickpocket(0)), dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    state = throw(state, "M2")
+    assert not player(state, "Anna").in_round and state.active == 1
+
+
+def test_every_party_empty_ends_the_round_without_a_winner() -> None:
+    state = with_party(with_party(started(), "Anna", Counts()), "Ben", Counts())
+    state = throw(state, "")
+    assert state.phase == dp.Phase.GAME_OVER and state.round_outcome == dp.Outcome.STALLED
+    assert state.champion is None
+
+
+def test_party_emptied_by_pickpocketing_and_provoking() -> None:
+    state = with_party(started(), "Anna", "P6 V6")
+    state = dp.apply(dp.apply(throw(state, "P6 V6"), dp.Pickpocket(1)), dp.Provoke(1, ("Ben",)))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    assert player(state, "Anna").party == Counts() and state.active == 1
+    assert_sets_complete(state)
+
+
+# --- Party Animal --------------------------------------------------------------------------
+
+
+def _win_by_millionaire(state: dp.State, name: str) -> dp.State:
+    state = with_party(state, name, "V2 V2 V2 V2 V2")
+    return throw(state, "V2 V2 V2 V2 V2")
+
+
+def test_single_game_ends_after_one_round() -> None:
+    state = _win_by_millionaire(started(), "Anna")
+    assert state.phase == dp.Phase.GAME_OVER and dp.legal_actions(state) == ()
+    with pytest.raises(RuleError, match="game is over"):
+        dp.apply(state, dp.NextRound())
+
+
+def test_party_animal_plays_rounds_until_crowned() -> None:
+    state = _win_by_millionaire(started(party_animal=True), "Anna")
+    assert state.phase == dp.Phase.ROUND_OVER
+    assert player(state, "Anna").wins == (dp.Victory.MILLIONAIRE,)
+    state = dp.apply(state, dp.NextRound())
+    assert state.round == 2 and state.phase == dp.Phase.PREPARTY
+    assert player(state, "Anna").party == Counts(2, 2, 0) and player(state, "Anna").wallets == 0
+    state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P6 P6 V6 V6")),
+                                              ("Ben", dice("P1 P1 V1 V1")))))
+    state = with_party(state, "Anna", "P6 P6 P6 P6 P6 P6 V1")
+    state = dp.apply(throw(state, "P6 P6 P6 P6 P6 P6 V1"), dp.Pickpocket(6))
+    assert state.phase == dp.Phase.ROUND_OVER
+    state = dp.apply(state, dp.NextRound())
+    state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
+                                              ("Ben", dice("P6 P6 V6 V6")))))
+    state = with_party(state, "Ben", "P1 V1 M6")
+    state = throw(state, "P1 V1 M6")
+    assert state.phase == dp.Phase.GAME_OVER and state.game_outcome == dp.Outcome.CROWNED
+    assert state.champion == 0 and player(state, "Anna").crowned
+    assert player(state, "Ben").escalations == 1
+
+
+def test_second_millionaire_cancels_the_turn() -> None:
+    state = _win_by_millionaire(started(party_animal=True), "Anna")
+    state = dp.apply(state, dp.NextRound())
+    state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P6 P6 V6 V6")),
+                                              ("Ben", dice("P1 P1 V1 V1")))))
+    state = with_party(state, "Anna", "P6 V4 V4 V4 V4 V4")
+    state = throw(state, "P6 V4 V4 V4 V4 V4")
+    assert state.phase == dp.Phase.THROW and state.active == 1
+    assert state.last_turn.cancelled and player(state, "Anna").wallets == 0
+    assert player(state, "Anna").party == Counts(1, 5, 0)  # no pickpocket, no growth
+    assert player(state, "Anna").wins == (dp.Victory.MILLIONAIRE,)
+
+
+def test_first_millionaire_in_party_animal_wins() -> None:
+    state = _win_by_millionaire(started(party_animal=True), "Anna")
+    assert state.round_outcome == dp.Outcome.MILLIONAIRE
+
+
+def test_third_escalation_is_out_and_last_standing_wins() -> None:
+    state = started(("Anna", "Ben", "Cleo"), party_animal=True)
+    state = with_party(state, "Anna", "P1 M6", escalations=2)
+    state = with_party(state, "Cleo", "P1 M6", escalations=2)
+    state = throw(state, "P1 M6")
+    assert player(state, "Anna").out and not player(state, "Anna").in_round
+    state = dp.apply(dp.apply(throw(state, "P1 P1 V1 V1"), dp.Pickpocket(0)), dp.Provoke(0))
+    state = dp.apply(state, dp.Grow(GrowthOption.VIP))
+    state = throw(state, "P1 M6")
+    assert state.phase == dp.Phase.GAME_OVER
+    assert state.game_outcome == dp.Outcome.LAST_STANDING and state.champion == 1
+    assert player(state, "Ben").wins == (dp.Victory.ESCALATION,)
+
+
+def test_out_players_sit_out_the_following_rounds() -> None:
+    state = started(("Anna", "Ben", "Cleo"), party_animal=True)
+    state = with_party(state, "Anna", "P1 M6", escalations=2)
+    state = throw(state, "P1 M6")
+    state = _win_by_millionaire(state, "Ben")
+    assert state.phase == dp.Phase.ROUND_OVER
+    state = dp.apply(state, dp.NextRound())
+    assert [p.in_round for p in state.players] == [False, True, True]
+    assert dp.legal_actions(state) == (dp.Legal("preparty", options=("Ben", "Cleo")),)
+    with pytest.raises(RuleError, match="each of Ben, Cleo"):
+        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
+                                          ("Ben", dice("P1 P1 V1 V1")),
+                                          ("Cleo", dice("P1 P1 V1 V2")))))
+
+
+def test_escalations_only_count_in_party_animal() -> None:
+    state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 M6")
+    state = throw(state, "P1 M6")
+    assert player(state, "Anna").escalations == 0
+
+
+# --- random play ---------------------------------------------------------------------------
+
+
+def _random_action(state: dp.State, rng: random.Random) -> dp.Action:
+    if state.phase == dp.Phase.PREPARTY:
+        return dp.PrepartyThrow(tuple(
+            (p.name, tuple(Die(k, rng.randint(1, 6)) for k in Kind for _ in range(p.party[k])))
+            for p in state.players if p.in_round))
+    if state.phase == dp.Phase.THROW:
+        p = state.players[state.active]
+        return dp.Throw(tuple(Die(k, rng.randint(1, 6)) for k in Kind for _ in range(p.party[k])))
+    (legal,) = dp.legal_actions(state)
+    if state.phase == dp.Phase.PICKPOCKET:
+        return dp.Pickpocket(rng.randint(0, legal.max))
+    if state.phase == dp.Phase.PROVOKE:
+        count = rng.randint(0, legal.max)
+        order = list(legal.options)
+        rng.shuffle(order)
+        return dp.Provoke(count, tuple(order) if count else ())
+    if state.phase == dp.Phase.GROW:
+        return dp.Grow(rng.choice(list(GrowthOption)))
+    return dp.NextRound()
+
+
+@pytest.mark.parametrize("party_animal", [False, True])
+def test_random_play_keeps_every_set_at_twenty_per_colour(party_animal: bool) -> None:
+    rng = random.Random(20261121 + party_animal)
+    endings: dict[dp.Outcome, int] = {}
+    for game in range(60 if party_animal else 300):
+        names = tuple(f"P{i}" for i in range(rng.randint(2, 5)))
+        state = dp.new_game(dp.Config(names, party_animal))
+        for _ in range(20000):
+            if state.phase == dp.Phase.GAME_OVER:
+                break
+            state = dp.apply(state, _random_action(state, rng))
+            assert_sets_complete(state)
+            if state.turn is not None:
+                assert dp.Counts.of(state.turn.dice) == state.players[state.active].party
+        else:
+            pytest.fail(f"game {game} did not end")
+        endings[state.game_outcome] = endings.get(state.game_outcome, 0) + 1
+        assert dp.legal_actions(state) == ()
+    if party_animal:
+        # Random hosts rarely win all three ways; crowning has its own tests above.
+        assert dp.Outcome.LAST_STANDING in endings
+        assert set(endings) <= {dp.Outcome.CROWNED, dp.Outcome.LAST_STANDING}, endings
+    else:
+        assert {dp.Outcome.ESCALATION, dp.Outcome.MILLIONAIRE, dp.Outcome.WALLETS} <= set(
+            endings), endings
