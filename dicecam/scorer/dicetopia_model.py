@@ -179,6 +179,21 @@ def check_position(position: Position) -> None:
                 f"{name}'s faction board holds {len(board)} dice, but it has only "
                 f"{BOARD_FIELDS} fields; check that board's dice"
             )
+    all_dice = [d for board in position.boards for d in board]
+    all_dice += [d for dice in position.district_dice for d in dice]
+    limit = dice_per_colour(n)
+    if len(all_dice) > 3 * limit:
+        raise RuleError(
+            f"{len(all_dice)} dice are in play, but a {n}-player game uses {3 * limit}; "
+            "check for dice read twice"
+        )
+    counts = Counter(d.colour for d in all_dice)
+    for colour in Colour:
+        if counts[colour] > limit:
+            raise RuleError(
+                f"{counts[colour]} {colour.value} dice are in play, but a {n}-player game uses "
+                f"{limit}; check the colours read"
+            )
     fields = fields_per_district(n)
     for district, dice, agents in zip(
         DISTRICTS, position.district_dice, position.agents, strict=True
@@ -196,21 +211,6 @@ def check_position(position: Position) -> None:
             raise RuleError(
                 f"{name} has {placed} agents in the districts, but a player places only "
                 f"{AGENTS_PER_PLAYER}; check the agent counts"
-            )
-    all_dice = [d for board in position.boards for d in board]
-    all_dice += [d for dice in position.district_dice for d in dice]
-    limit = dice_per_colour(n)
-    if len(all_dice) > 3 * limit:
-        raise RuleError(
-            f"{len(all_dice)} dice are in play, but a {n}-player game uses {3 * limit}; "
-            "check for dice read twice"
-        )
-    counts = Counter(d.colour for d in all_dice)
-    for colour in Colour:
-        if counts[colour] > limit:
-            raise RuleError(
-                f"{counts[colour]} {colour.value} dice are in play, but a {n}-player game uses "
-                f"{limit}; check the colours read"
             )
     seen: dict[str, str] = {}
     for player in position.players:
