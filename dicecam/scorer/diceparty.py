@@ -489,14 +489,17 @@ def _provoke(state: State, action: Provoke) -> State:
 
 
 def _arrival_text(name: str, arrival: MobArrival) -> str:
-    text = f"{name} gets {arrival.added} Mob(s)"
+    return f"{name} gets {_mobs_text(arrival)}."
+
+
+def _mobs_text(arrival: MobArrival) -> str:
+    text = f"{arrival.added} Mob(s)"
     if arrival.added < arrival.due:
-        text += f" of {arrival.due} (the stock ran out)"
+        text += f" of {arrival.due} (the stock ran out"
         gone = [f"{arrival.removed[k]} {LABEL[k]}" for k in (Kind.VIP, Kind.PARTY_PEOPLE)
                 if arrival.removed[k]]
-        if gone:
-            text += f" and loses {' and '.join(gone)} instead"
-    return text + "."
+        text += f"; {' and '.join(gone)} leave instead)" if gone else ")"
+    return text
 
 
 def growth_options(state: State) -> dict[GrowthOption, GrowthOutcome]:
@@ -513,12 +516,12 @@ def _grow(state: State, action: Grow) -> State:
     player = replace(player, party=party, stock=stock)
     turn = replace(state.turn, growth=outcome)
     state = replace(state, players=_set_player(state, state.active, player), turn=turn)
-    arriving = LABEL[outcome.kind]
-    text = (f"{player.name}'s party grows by {outcome.new_guests} {arriving} "
-            f"({outcome.points} points)")
+    source = "VIP" if outcome.option == GrowthOption.PARTY_PEOPLE else "Party People"
+    text = (f"{player.name}'s party grows by {outcome.new_guests} {LABEL[outcome.kind]} "
+            f"({outcome.points} {source} points)")
     if outcome.new_guests < outcome.due_guests:
         text += f", {outcome.due_guests - outcome.new_guests} fewer than due (stock empty)"
-    text += " and " + _arrival_text("it", outcome.mobs).removeprefix("it gets ")
+    text += f" and {_mobs_text(outcome.mobs)}." if outcome.mobs.due else "."
     return _end_turn(state, (text,))
 
 
