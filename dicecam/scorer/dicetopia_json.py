@@ -20,7 +20,7 @@ from dicecam.jsoncheck import (
 )
 from dicecam.scorer import dicetopia_session as session
 from dicecam.scorer.dicetopia import ScoreResult, score_position
-from dicecam.scorer.dicetopia_missions import MISSIONS
+from dicecam.scorer.dicetopia_missions import DRAW_MISSION, MISSIONS
 from dicecam.scorer.dicetopia_model import (
     BOARD_FIELDS,
     DISTRICT_NAMES,
@@ -240,10 +240,10 @@ def score(payload: Any) -> dict[str, Any]:
     """``dicecam score dicetopia``: the table as JSON in, the full breakdown out."""
     position = position_from_json(payload)
     for player in position.players:
-        if "risiko" in player.missions and player.risk_draw is None:
+        if DRAW_MISSION in player.missions and player.risk_draw is None:
             raise InputError(
-                f"{player.name} holds risiko: give risk_draw, the mission card drawn before "
-                "final scoring"
+                f"{player.name} holds {DRAW_MISSION}: give risk_draw, the mission card drawn "
+                "before final scoring"
             )
     return result_to_json(score_position(position), position)
 
