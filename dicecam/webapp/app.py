@@ -18,6 +18,7 @@ from flask import Flask, current_app, render_template, request
 from flask_socketio import SocketIO
 
 from dicecam.webapp import events, sockets
+from dicecam.webapp.catalogue import catalogue
 from dicecam.webapp.live import LiveOutput, LiveReader
 from dicecam.webapp.session import GameSession
 from dicecam.webapp.store import GameStore
@@ -114,7 +115,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def index() -> str:
         lang = request.accept_languages.best_match(LANGUAGES, default="en")
         return render_template("index.html", lang=lang, event_names=event_names(),
-                               game_scripts=game_scripts(services().session.games))
+                               game_scripts=game_scripts(services().session.games),
+                               catalogue=catalogue(services().session.games))
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

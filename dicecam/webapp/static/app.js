@@ -85,7 +85,8 @@
     legal,
     legalOf,
     act: (action) => send(E.ACTION, action).catch(() => null),
-    openEntry: () => openEntry(),
+    openEntry: (spec) => openEntry(spec),
+    catalogue: (game) => (window.DICECAM_CATALOGUE || {})[game] || {},
     colours: () => (app.view && app.view.colours) || [],
     lang: () => I18N.lang(),
   };
@@ -338,10 +339,10 @@
   // --- entering dice by hand (no camera, or the camera saw the wrong dice) ----------------
   /* A game's entry(view) gives {title, hint, groups: [{zone, colour, label, count}]}: the
    * pad counts dice per value in each group (tap a value to add one). */
-  function openEntry() {
+  function openEntry(explicit) {
     const view = app.view;
     const module = view && GAMES[view.game];
-    const spec = module && module.entry ? module.entry(view, ctx) : null;
+    const spec = explicit || (module && module.entry ? module.entry(view, ctx) : null);
     if (!spec) return;
     $("entry-title").textContent = spec.title || t("enter_dice");
     $("entry-hint").textContent = spec.hint || "";
@@ -378,12 +379,13 @@
           dice.push({ value: vi + 1, colour: group.colour || null, zone: group.zone || null });
         }
       }));
-      if (!dice.length) { toast(t("no_dice_entered")); return; }
-      send(E.ENTER_ROLL, { dice }).then(() => $("entry-dialog").close()).catch(() => null);
+      if (!dice.length && !spec.submit) { toast(t("no_dice_entered")); return; }
+      const sent = spec.submit ? spec.submit(dice) : send(E.ENTER_ROLL, { dice });
+      sent.then(() => $("entry-dialog").close()).catch(() => null);
     };
     $("entry-dialog").showModal();
   }
-  $("enter-dice").addEventListener("click", openEntry);
+  $("enter-dice").addEventListener("click", () => openEntry(null));
 
   // --- undo, games, new game, language --------------------------------------------------
   $("undo").addEventListener("click", () => send(E.UNDO, {}).catch(() => null));
@@ -418,10 +420,15 @@
     const fieldset = $("new-game-players");
     const old = Array.from(fieldset.querySelectorAll("input")).map((i) => i.value);
     fieldset.replaceChildren(h("legend", {}, t("players")));
+    const extra = setup.perPlayer ? setup.perPlayer(ctx) : null;
     for (let i = 0; i < setup.max; i++) {
-      fieldset.append(h("input", { type: "text", name: "player", maxlength: 40,
-        placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
-        value: old[i] || "" }));
+      fieldset.append(h("div", { class: "player-row" },
+        h("input", { type: "text", name: "player", maxlength: 40,
+          placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
+          value: old[i] || "" }),
+        extra ? h("select", { name: extra.key, "aria-label": t(extra.label) },
+          h("option", { value: "" }, t(extra.label)),
+          extra.options.map((o) => h("option", { value: o.value }, o.label))) : null));
     }
     const options = $("new-game-options");
     options.replaceChildren(...(setup.options || []).map((opt) => h("label", { class: "option" },
@@ -440,8 +447,15 @@
     const game = $("new-game-name").value;
     const module = GAMES[game];
     const setup = (module && module.setup) || { options: [] };
-    const players = Array.from($("new-game-players").querySelectorAll("input"))
-      .map((i) => i.value.trim()).filter(Boolean);
+    const extra = setup.perPlayer ? setup.perPlayer(ctx) : null;
+    const players = [];
+    for (const row of $("new-game-players").querySelectorAll(".player-row")) {
+      const name = row.querySelector("input").value.trim();
+      if (!name) continue;
+      if (!extra) { players.push(name); continue; }
+      const choice = row.querySelector("select").value;
+      players.push(Object.assign({ name }, choice ? { [extra.key]: choice } : {}));
+    }
     const config = { players };
     for (const opt of setup.options || []) {
       const input = $("new-game-options").querySelector(`[name="${opt.key}"]`);

@@ -1,0 +1,188 @@
+/* Dicetopia endgame scoring: the dice read in each zone (or entered per zone), agent counts
+ * and mission cards entered by tapping, the breakdown per player, the winner and the
+ * tie-breaks. Renders dicetopia_json.state_to_json; the pickers offer state.legal only. */
+(function () {
+  "use strict";
+  const COLOURS = ["purple", "white", "turquoise"];
+  window.DicecamI18n.add({
+    en: {
+      dt_winner: "Winner: {w}", dt_missing: "Still missing", dt_districts: "Districts",
+      dt_dice: "dice", dt_agents: "agents", dt_control: "control", dt_stars: "★ each",
+      dt_breakdown: "Breakdown", dt_loot: "loot", dt_missions: "missions", dt_rank: "rank",
+      dt_boards: "Faction boards", dt_enter_zone: "Dice in {z}", dt_set_dice: "Enter dice",
+      dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "RISIKO: the card drawn",
+      dt_copy: "TRITTBRETTGÄNGER copies", dt_faction: "Faction", dt_none: "none",
+      dt_zone_hint: "Count the dice of each colour by their pips; an empty pad clears the zone.",
+      dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
+      dt_tied: "tied", dt_decided_by: "decided for {p}",
+    },
+    de: {
+      dt_winner: "Sieger: {w}", dt_missing: "Es fehlt noch", dt_districts: "Bezirke",
+      dt_dice: "Würfel", dt_agents: "Agenten", dt_control: "Kontrolle", dt_stars: "★ je",
+      dt_breakdown: "Wertung", dt_loot: "Beute", dt_missions: "Missionen", dt_rank: "Platz",
+      dt_boards: "Fraktionstafeln", dt_enter_zone: "Würfel in {z}", dt_set_dice: "Würfel eingeben",
+      dt_missions_of: "Missionen von {p}", dt_save: "Missionen speichern", dt_risk: "RISIKO: gezogene Karte",
+      dt_copy: "TRITTBRETTGÄNGER kopiert", dt_faction: "Fraktion", dt_none: "keine",
+      dt_zone_hint: "Zähle die Würfel jeder Farbe nach Augen; ein leeres Feld leert die Zone.",
+      dt_provisional: "Vorläufig (der Tisch ist noch nicht vollständig)", dt_abilities: "Fraktionsfähigkeiten",
+      dt_tied: "Gleichstand", dt_decided_by: "entschieden für {p}",
+    },
+  });
+
+  function dice(ctx, list) {
+    return ctx.h("span", { class: "dice" }, list.map((d) => ctx.h("span", {
+      class: "die", style: `--swatch:${window.DicecamPage.cssColour(d.colour)}` }, String(d.value))));
+  }
+
+  function zoneTitle(ctx, zone) {
+    const cat = ctx.catalogue("dicetopia");
+    if (zone.startsWith("board:")) return zone.slice(6);
+    return (cat.districts && cat.districts[zone]) || zone;
+  }
+
+  function openZone(ctx, zone) {
+    ctx.openEntry({
+      title: ctx.t("dt_enter_zone", { z: zoneTitle(ctx, zone) }),
+      hint: ctx.t("dt_zone_hint"),
+      groups: COLOURS.map((c) => ({ zone, colour: c, label: window.DicecamI18n.colour(c) })),
+      submit: (list) => window.DicecamPage.send(window.DICECAM_EVENTS.ACTION, {
+        type: "set_dice",
+        zones: { [zone]: list.map((d) => ({ colour: d.colour, value: d.value })) },
+      }),
+    });
+  }
+
+  function render(el, view, ctx) {
+    const { h, t } = ctx;
+    const s = view.state;
+    const cat = ctx.catalogue("dicetopia");
+    const missionName = (id) => (cat.missions && cat.missions[id] ? cat.missions[id].name : id);
+    el.append(h("div", { class: s.complete ? "banner" : "banner bad", id: "dt-winner" },
+      t("dt_winner", { w: s.winner }), s.complete ? "" : h("div", { class: "hint" }, t("dt_provisional"))));
+    el.append(h("p", { id: "dt-explanation" }, s.explanation));
+    if (s.waiting_for.length) {
+      el.append(h("div", { class: "card", id: "dt-missing" }, h("h3", {}, t("dt_missing")),
+        h("ul", {}, s.waiting_for.map((w) => h("li", {}, w)))));
+    }
+
+    // the breakdown per player
+    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_breakdown")), h("table", { id: "dt-breakdown" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("dt_loot")), h("th", {}, t("dt_control")),
+        h("th", {}, t("dt_missions")), h("th", {}, t("total")), h("th", {}, t("dt_rank")))),
+      h("tbody", {}, s.players.map((p) => h("tr", { "data-player": p.name },
+        h("td", {}, h("b", {}, p.name), p.details.faction_name ? h("div", { class: "hint" }, p.details.faction_name) : null),
+        h("td", { class: "num" }, String(p.loot)), h("td", { class: "num" }, String(p.control)),
+        h("td", { class: "num" }, String(p.missions), h("div", { class: "hint" },
+          p.details.missions.map((m) => `${m.name} ${m.stars}★${m.note ? " (" + m.note + ")" : ""}`).join("; "))),
+        h("td", { class: "num total" }, h("b", {}, String(p.total))), h("td", { class: "num" }, String(p.rank))))))));
+    if (s.abilities.length) {
+      el.append(h("div", { class: "card" }, h("h3", {}, t("dt_abilities")),
+        h("ul", {}, s.abilities.map((a) => h("li", {}, `${a.player}: ${a.text}`)))));
+    }
+
+    // districts: dice, agents (tap + / -), who controls
+    const agentsLegal = ctx.legalOf(view, "set_agents");
+    const diceLegal = ctx.legalOf(view, "set_dice");
+    const rows = s.districts.map((d) => {
+      const agents = s.table.agents[d.name] || {};
+      return h("tr", { "data-district": d.name },
+        h("td", {}, h("b", {}, d.title), h("div", {}, dice(ctx, s.table.zones[d.name] || [])),
+          diceLegal && diceLegal.zones.includes(d.name)
+            ? h("button", { type: "button", "data-zone": d.name, onclick: () => openZone(ctx, d.name) }, t("dt_set_dice")) : null),
+        h("td", {}, agentsLegal ? agentsLegal.players.map((name) => {
+          const n = agents[name] || 0;
+          const set = (value) => {
+            const next = Object.assign({}, agents, { [name]: value });
+            if (!value) delete next[name];
+            ctx.act({ type: "set_agents", district: d.name, agents: next });
+          };
+          return h("div", { class: "row agent-row", "data-player": name },
+            h("span", { style: "min-width:5em" }, name),
+            h("button", { type: "button", "data-agents": "minus", disabled: n === 0 ? true : null, onclick: () => set(n - 1) }, "−"),
+            h("b", { class: "num" }, String(n)),
+            h("button", { type: "button", "data-agents": "plus", onclick: () => set(n + 1) }, "+"));
+        }) : null),
+        h("td", {}, d.controllers.join(", ") || "–",
+          d.controllers.length ? ` · ${d.stars_each} ${t("dt_stars")}` : "",
+          d.tied.length ? h("div", { class: "hint" }, `${t("dt_tied")}: ${d.tied.join(", ")}`) : null,
+          d.decided_by ? h("div", { class: "hint" }, t("dt_decided_by", { p: d.decided_by })) : null));
+    });
+    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_districts")), h("table", { id: "dt-districts" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("dt_agents")), h("th", {}, t("dt_control")))),
+      h("tbody", {}, rows))));
+
+    // faction boards
+    el.append(h("div", { class: "card", id: "dt-boards" }, h("h3", {}, t("dt_boards")),
+      s.table.players.map((p) => {
+        const zone = "board:" + p.name;
+        return h("div", { class: "row", "data-zone": zone }, h("b", { style: "min-width:6em" }, p.name),
+          dice(ctx, s.table.zones[zone] || []),
+          diceLegal && diceLegal.zones.includes(zone)
+            ? h("button", { type: "button", "data-zone": zone, onclick: () => openZone(ctx, zone) }, t("dt_set_dice")) : null);
+      })));
+
+    // missions, RISIKO's card, TRITTBRETTGÄNGER's copy
+    const missions = h("div", { class: "card grid2", id: "dt-missions" });
+    for (const item of ctx.legal(view)) {
+      if (item.type === "set_missions") missions.append(missionPicker(ctx, s, item, missionName));
+      if (item.type === "set_risk_draw") {
+        const player = s.table.players.find((p) => p.name === item.player);
+        missions.append(select(ctx, t("dt_risk") + ` (${item.player})`, item.options.map((m) => ({ value: m, label: missionName(m) })),
+          player.risk_draw, (value) => ctx.act({ type: "set_risk_draw", player: item.player, mission: value || null }), "risk:" + item.player));
+      }
+      if (item.type === "set_copy") {
+        const player = s.table.players.find((p) => p.name === item.player);
+        const current = player.copy ? `${player.copy.player}|${player.copy.mission}` : "";
+        missions.append(select(ctx, t("dt_copy") + ` (${item.player})`,
+          item.options.map((o) => ({ value: `${o.player}|${o.mission}`, label: `${o.player}: ${missionName(o.mission)}` })),
+          current, (value) => {
+            const [who, mission] = value ? value.split("|") : [null, null];
+            ctx.act({ type: "set_copy", player: item.player, target: who ? { player: who, mission } : null });
+          }, "copy:" + item.player));
+      }
+    }
+    el.append(missions);
+  }
+
+  function select(ctx, label, options, current, onchange, name) {
+    const { h, t } = ctx;
+    const el = h("select", { name }, h("option", { value: "" }, t("dt_none")),
+      options.map((o) => h("option", { value: o.value, selected: o.value === current ? true : null }, o.label)));
+    el.addEventListener("change", () => onchange(el.value));
+    return h("label", { class: "option" }, label, h("br"), el);
+  }
+
+  function missionPicker(ctx, s, item, missionName) {
+    const { h, t } = ctx;
+    const player = s.table.players.find((p) => p.name === item.player);
+    const chosen = new Set(player.missions);
+    const box = h("div", { class: "mission-picker", "data-player": item.player });
+    const cat = ctx.catalogue("dicetopia");
+    const paint = () => {
+      box.replaceChildren(h("h3", {}, t("dt_missions_of", { p: item.player })),
+        h("div", { class: "actions" }, item.options.map((m) => h("button", {
+          type: "button", class: chosen.has(m) ? "chosen" : "", "data-mission": m,
+          title: cat.missions && cat.missions[m] ? cat.missions[m].rule : "",
+          disabled: !chosen.has(m) && chosen.size >= 3 ? true : null,
+          onclick: () => { if (chosen.has(m)) chosen.delete(m); else chosen.add(m); paint(); },
+        }, missionName(m)))),
+        h("button", { type: "button", class: "primary", "data-action": "set_missions",
+          onclick: () => ctx.act({ type: "set_missions", player: item.player, missions: Array.from(chosen) }) },
+        t("dt_save")));
+    };
+    paint();
+    return box;
+  }
+
+  window.DicecamGames.dicetopia = {
+    render,
+    entry: () => null, // dice are entered per zone (the buttons in the districts and boards)
+    setup: {
+      min: 2, max: 4, options: [],
+      perPlayer: (ctx) => ({
+        key: "faction", label: "dt_faction",
+        options: Object.entries(ctx.catalogue("dicetopia").factions || {}).map(([value, label]) => ({ value, label })),
+      }),
+    },
+  };
+})();

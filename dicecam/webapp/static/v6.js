@@ -1,0 +1,176 @@
+/* V6: the croupier's screen. Jokers chosen, each throw, the running total, only the legal
+ * announcements as buttons, the group table and the evening's standings. Renders
+ * v6_json.state_to_json; every button is one entry of state.legal. */
+(function () {
+  "use strict";
+  window.DicecamI18n.add({
+    en: {
+      v6_group: "Group {g}, pass {p} of {n}", v6_player: "{p}'s round", v6_total: "pips",
+      v6_choose_jokers: "{p} names up to {n} jokers", v6_free_choice: "Free-choice round (final)",
+      v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
+      v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
+      v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
+      v6_points: "points", v6_zombie: "zombie", v6_throw_off: "Throw-off for {pts} points: {tied}",
+      v6_thrower: "{p} throws", v6_qualified: "Through to the next stage: {p}",
+      v6_groups: "Form the groups (2 to 4 players each, in the order entered)",
+      v6_final: "Final (four passes)", v6_joker: "Joker", v6_opponent: "against {p}",
+      keep: "keep", reroll: "throw again", fight: "fight", dodge: "dodge", again: "again",
+      retreat: "retreat", challenge: "challenge", pass: "pass",
+    },
+    de: {
+      v6_group: "Gruppe {g}, Durchgang {p} von {n}", v6_player: "Runde von {p}", v6_total: "Augen",
+      v6_choose_jokers: "{p} wählt bis zu {n} Joker", v6_free_choice: "Freie-Wahl-Runde (Finale)",
+      v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
+      v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
+      v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
+      v6_points: "Punkte", v6_zombie: "Zombie", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
+      v6_thrower: "{p} würfelt", v6_qualified: "Weiter: {p}",
+      v6_groups: "Gruppen bilden (je 2 bis 4 Spieler, in der eingegebenen Reihenfolge)",
+      v6_final: "Finale (vier Durchgänge)", v6_joker: "Joker", v6_opponent: "gegen {p}",
+      keep: "behalten", reroll: "nochmal werfen", fight: "kämpfen", dodge: "ausweichen", again: "nochmal",
+      retreat: "zurückziehen", challenge: "herausfordern", pass: "passen",
+    },
+  });
+
+  /* Players in order, split into groups of at most four and at least two. */
+  function chunk(players) {
+    const count = Math.ceil(players.length / 4);
+    const groups = Array.from({ length: count }, () => []);
+    players.forEach((p, i) => groups[i % count].push(p));
+    return groups;
+  }
+
+  function render(el, view, ctx) {
+    const { h, t } = ctx;
+    const s = view.state;
+    const round = s.round;
+    const head = h("div", { class: "card", id: "v6-head" });
+    if (s.group) head.append(h("h3", {}, t("v6_group", { g: s.group, p: s.pass, n: s.passes })));
+    if (s.note) head.append(h("p", { class: "hint" }, s.note));
+    el.append(head);
+
+    const controls = h("div", { class: "card actions", id: "v6-actions" });
+    const jokerNames = {};
+    for (const j of s.choosable_jokers || []) jokerNames[j.joker] = j.name;
+    if (round) for (const j of round.jokers) jokerNames[j.id] = j.name;
+
+    for (const item of ctx.legal(view)) {
+      if (item.type === "groups") {
+        controls.append(h("p", { class: "why" }, t("v6_groups")),
+          h("button", { type: "button", class: "primary", "data-action": "groups",
+            onclick: () => ctx.act({ type: "groups", groups: chunk(view.config.players) }) },
+          chunk(view.config.players).map((g) => g.join(", ")).join(" | ")));
+      } else if (item.type === "jokers") {
+        controls.append(jokerChooser(ctx, s, item));
+      } else if (item.type === "throw") {
+        controls.append(h("p", { class: "why" }, item.why),
+          h("span", {}, t("v6_throw")),
+          ...[1, 2, 3, 4, 5, 6].map((v) => h("button", { type: "button", class: "die-face",
+            "data-action": "throw", "data-value": v,
+            onclick: () => ctx.act({ type: "throw", value: v }) }, String(v))));
+      } else {
+        const action = Object.assign({}, item);
+        delete action.why;
+        let label = item.type;
+        if (item.type === "stop") label = t("v6_stop");
+        else if (item.type === "end_fumo") label = t("v6_end_fumo");
+        else if (item.type === "joker") {
+          label = `${t("v6_joker")}: ${jokerNames[item.joker] || item.joker}` +
+            (item.opponent ? ` ${t("v6_opponent", { p: item.opponent })}` : "");
+        } else if (item.type === "choose") label = t(item.option);
+        else if (item.type === "steal") label = t("v6_steal", { p: item.victim });
+        controls.append(h("p", { class: "why" }, item.why),
+          h("button", { type: "button", "data-action": item.type,
+            "data-joker": item.joker || null, "data-option": item.option || null,
+            "data-victim": item.victim || null, onclick: () => ctx.act(action) }, label));
+      }
+    }
+
+    if (round) {
+      el.append(h("div", { class: "card", id: "v6-round" },
+        h("h3", {}, t("v6_player", { p: round.player })),
+        h("div", { class: "banner", id: "v6-total" }, `${round.total} ${t("v6_total")}`),
+        round.in_play ? h("p", {}, h("b", {}, jokerNames[round.in_play.joker] || round.in_play.joker), ": ",
+          round.in_play.prompt) : null,
+        h("ul", { id: "v6-jokers" }, round.jokers.map((j) => h("li", {
+          style: round.used.includes(j.id) ? "opacity:0.55" : "" }, h("b", {}, j.name), " – ", j.rule))),
+        round.note ? h("p", { class: "hint" }, round.note) : null));
+    }
+    if (controls.childElementCount) el.append(controls);
+    if (round && round.log.length) {
+      el.append(h("div", { class: "card", id: "v6-log" }, h("h3", {}, t("v6_log")),
+        h("ol", {}, round.log.map((e) => h("li", {}, `${e.label}`,
+          e.value ? ` (${e.value})` : "", ` → ${e.total}`, e.note ? ` · ${e.note}` : "")))));
+    }
+    if (s.throw_off) {
+      el.append(h("div", { class: "card", id: "v6-throw-off" },
+        t("v6_throw_off", { pts: s.throw_off.points, tied: s.throw_off.tied.join(", ") }),
+        " · ", t("v6_thrower", { p: s.throw_off.thrower })));
+    }
+    if (s.qualified.length) {
+      el.append(h("div", { class: "banner", id: "v6-qualified" }, t("v6_qualified", { p: s.qualified.join(", ") })));
+    }
+    el.append(tables(ctx, s));
+  }
+
+  function jokerChooser(ctx, s, item) {
+    const { h, t } = ctx;
+    const chosen = [];
+    const box = h("div", { class: "joker-chooser", "data-free-choice": item.free_choice ? "1" : "0" });
+    const why = {};
+    for (const j of s.choosable_jokers) why[j.joker] = j.why_not;
+    const names = {};
+    for (const j of s.choosable_jokers) names[j.joker] = j.name;
+    const paint = () => {
+      box.replaceChildren(
+        h("p", { class: "why" }, item.free_choice ? t("v6_free_choice") : t("v6_choose_jokers", { p: s.player, n: item.max })),
+        h("div", { class: "actions" }, (item.free_choice ? Object.keys(names) : item.choices).map((id) => h("button", {
+          type: "button", class: chosen.includes(id) ? "chosen" : "", "data-joker": id,
+          title: why[id] || "",
+          disabled: !chosen.includes(id) && chosen.length >= item.max ? true : null,
+          onclick: () => {
+            const at = chosen.indexOf(id);
+            if (at >= 0) chosen.splice(at, 1); else chosen.push(id);
+            paint();
+          },
+        }, names[id] || id))),
+        h("button", { type: "button", class: "primary", "data-action": "jokers",
+          onclick: () => ctx.act(Object.assign({ type: "jokers", jokers: chosen.slice() },
+            item.free_choice ? { free_choice: true } : {})) },
+        `${t("v6_start_round")} (${chosen.length}/${item.max})`));
+    };
+    paint();
+    return box;
+  }
+
+  function tables(ctx, s) {
+    const { h, t } = ctx;
+    const card = h("div", { class: "card grid2" });
+    if (s.standing.length) {
+      card.append(h("div", {}, h("h3", {}, t("v6_table")), h("table", { id: "v6-table" },
+        h("tbody", {}, s.standing.map((o) => h("tr", { class: o.name === s.player ? "active" : "" },
+          h("td", {}, o.name, o.zombie ? ` (${t("v6_zombie")})` : ""),
+          h("td", { class: "num" }, `${o.total} ${t("v6_total")}`),
+          h("td", { class: "num" }, `${s.points[o.name] || 0} ${t("v6_points")}`)))))));
+    }
+    const ranking = Object.entries(s.points).sort((a, b) => b[1] - a[1]);
+    card.append(h("div", {}, h("h3", {}, t("v6_standings")), h("table", { id: "v6-standings" },
+      h("tbody", {}, ranking.map(([name, pts], i) => h("tr", {},
+        h("td", {}, `${i + 1}. ${name}`), h("td", { class: "num" }, `${pts} ${t("v6_points")}`)))))));
+    return card;
+  }
+
+  function entry(view, ctx) {
+    if (!ctx.legalOf(view, "throw")) return null;
+    return { title: ctx.t("v6_throw"), hint: "", groups: [{ colour: "white", zone: null, label: "d6", count: 1 }] };
+  }
+
+  window.DicecamGames.v6 = {
+    render,
+    entry,
+    setup: { min: 2, max: 16, options: [{ key: "final", label: "v6_final", value: false }] },
+    config(config) {
+      return Object.assign({}, config, { groups: chunk(config.players) });
+    },
+  };
+})();
