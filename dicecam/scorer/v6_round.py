@@ -312,12 +312,13 @@ def active(state: RoundState) -> tuple[str, ...]:
     if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
         out.append("Runkelrüb: ready for the six")
     if state.fumo_running:
-        out.append(f"Fumo: doubling (+{state.fumo_extra} so far from doubling)")
+        out.append(f"Fumo: doubling every throw but the six (+{state.fumo_extra} extra so far)")
     if state.protected is not None and not state.over:
         out.append(f"Elas' Ventil: {state.protected} pips secured")
     if state.kaelte_uses and not state.over:
-        left = 0 if state.kaelte_spent else KAELTE_MAX_USES - state.kaelte_uses
-        out.append(f"Kälteschutz: used {state.kaelte_uses}, {left} left")
+        out.append("Kälteschutz: spent, it saved the player from a six" if state.kaelte_spent
+                   else f"Kälteschutz: used {state.kaelte_uses}, "
+                        f"{KAELTE_MAX_USES - state.kaelte_uses} left")
     if state.play is not None:
         out.append(f"in play: {joker_name(state.play.joker)}")
     if started and state.phase is Phase.ANNOUNCE and _thief_on(state, None):
@@ -422,7 +423,7 @@ def _throw(state: RoundState, value: int) -> RoundState:
     effect: ThrowEffect = spec.throw_rule(value, ThrowContext(state.total, state.kaelte_uses))
     label = f"throw {state.turns} ({spec.name})"
     if effect.cursed:
-        return _six(state, value, label)
+        return _six(state, value, label, governing)
     if effect.busted:
         done = replace(state, total=0, phase=Phase.OVER, outcome=Outcome.ZOMBIE,
                        fumo_extra=None, protected=None)
@@ -449,7 +450,7 @@ def _thief_on(state: RoundState, governing: JokerId | None) -> bool:
 def _regular_throw(state: RoundState, value: int, governing: JokerId | None) -> RoundState:
     label = f"throw {state.turns}" + (" (Ventil)" if governing else "")
     if value == 6:
-        return _six(state, value, label)
+        return _six(state, value, label, governing)
     ahri_on = JokerId.AHRI in state.jokers and governing is None
     parts: list[str] = []
     steal = 0
@@ -475,7 +476,8 @@ def _regular_throw(state: RoundState, value: int, governing: JokerId | None) -> 
     return _log(state, "throw", label, "; ".join(parts), value, governing)
 
 
-def _six(state: RoundState, value: int, label: str) -> RoundState:
+def _six(state: RoundState, value: int, label: str,
+         joker: JokerId | None = None) -> RoundState:
     """The verflixte Sechs struck: Runkelrüb answers first, then the Ventil or nothing."""
     if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
         program = JOKERS[JokerId.RUNKELRUEB].program
@@ -486,8 +488,8 @@ def _six(state: RoundState, value: int, label: str) -> RoundState:
         state = replace(state, used=state.used | {JokerId.RUNKELRUEB}, play=play,
                         phase=Phase.THROW)
         return _log(state, "throw", label,
-                    "the verflixte Sechs! Runkelrüb gets two throws to make it void", value)
-    return _log(_six_stands(state), "throw", label, _six_note(state), value)
+                    "the verflixte Sechs! Runkelrüb gets two throws to make it void", value, joker)
+    return _log(_six_stands(state), "throw", label, _six_note(state), value, joker)
 
 
 def _six_note(state: RoundState) -> str:
