@@ -1,0 +1,217 @@
+"""The colour stage: die crops + a colour profile -> colour names with confidences.
+
+The game colour is the body's for pip dice and the numeral's for numeral dice, so each crop
+is first split into body and mark pixels (``die_parts``). The part that carries the colour
+is then white-balanced and compared in CIE Lab with the profile's references, each a
+Gaussian with its own spread; the confidence is the posterior probability of the winning
+colour, lowered when the crop looks like none of the references.
+
+Which white is used, in order of preference:
+
+1. the profile's anchor: a part of every die with a known colour (Charidice's light body)
+   gives each crop its own white, which makes light and exposure drop out;
+2. the white fitted at this table (``ColourProfile.white_bgr``);
+3. otherwise the light is estimated from the batch: the table light, out of a grid of warm
+   to cool lights, that makes the batch's dice look most like the profile's colours.
+   The pipeline reads all dice of a frame in one batch, which is what makes this work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from dicecam.calibration.colourspace import (
+    candidate_whites,
+    lab_to_linear,
+    linear_to_lab,
+    srgb_to_linear,
+)
+from dicecam.calibration.profile import AnchorPart, ColourProfile, Marks
+
+#: The central disc of a crop (its diameter as a fraction of the crop's side) that is
+#: sampled: crops carry a margin around the top face's box, and a turned die's box is wider
+#: than the face; the face's rim shows side faces and the table.
+CENTRE_FRACTION = 0.5
+#: Pixels at or above this 8-bit value in any channel are glare, not colour.
+CLIPPED = 250
+#: Mahalanobis distance (squared) beyond which a colour counts as unlike every reference.
+TYPICAL_D2 = 16.0
+#: Share of the mark pixels, farthest from the body, whose median is the mark's colour.
+CORE_PERCENT = 20.0
+#: The fewest pixels a part needs before its colour is trusted.
+MIN_PIXELS = 6
+#: Largest squared distance one die can add to the batch light estimate (an odd die, a
+#: hand or a token must not drag the estimate).
+_ROBUST_CAP = 25.0
+
+
+@dataclass(frozen=True)
+class DieParts:
+    """Median linear-light B, G, R of a die's body and of its marks (None if none found)."""
+
+    body: np.ndarray
+    marks: np.ndarray | None
+    body_pixels: int
+    mark_pixels: int
+
+
+def die_parts(
+    crop_bgr: np.ndarray,
+    centre_fraction: float = CENTRE_FRACTION,
+    *,
+    body_from_ring: bool = False,
+) -> DieParts | None:
+    """Split the centre of a crop into body and mark pixels; None for an unusable crop.
+
+    ``body_from_ring`` takes the body colour from a ring around the centre only: a numeral
+    sits in the middle of its face and can cover most of the centre, pips do not.
+    """
+    if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
+        return None
+    h, w = crop_bgr.shape[:2]
+    side = int(round(min(h, w) * centre_fraction))
+    if side < 3:
+        return None
+    y0, x0 = (h - side) // 2, (w - side) // 2
+    # A disc, not a square: a die turned by 45 degrees shows the table in a square's corners.
+    yy, xx = np.mgrid[0:side, 0:side]
+    r = (side - 1) / 2.0
+    rr = np.sqrt((yy - r) ** 2 + (xx - r) ** 2)
+    disc = rr <= r + 0.5
+    window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3]
+    px = window[disc].astype(np.float64)
+    usable = (px < CLIPPED).all(axis=1)
+    if usable.sum() < max(MIN_PIXELS, len(px) // 4):
+        usable[:] = True
+    ring = (rr[disc] >= 0.6 * r) if body_from_ring else np.ones(len(px), dtype=bool)
+    body_source = px[usable & ring]
+    if len(body_source) < MIN_PIXELS:
+        body_source = px[usable]
+    px = px[usable]
+    # Body: the majority colour. Start from the median, keep the half of the pixels closest
+    # to it (marks and glare fall away), take their median.
+    first = np.median(body_source, axis=0)
+    dist = np.linalg.norm(body_source - first, axis=1)
+    body_px = body_source[dist <= np.percentile(dist, 50)]
+    body = np.median(body_px, axis=0)
+    dist = np.linalg.norm(px - body, axis=1)
+    # Marks: pixels clearly away from the body; their colour is read from the cores of the
+    # strokes (the farthest ones), since thin numerals blend into the body at their edges.
+    far = np.percentile(dist, 99)
+    threshold = max(40.0, 0.5 * far)
+    mark_px = px[dist > threshold]
+    marks = None
+    if len(mark_px) >= MIN_PIXELS:
+        mark_d = np.linalg.norm(mark_px - body, axis=1)
+        cores = mark_px[mark_d >= np.percentile(mark_d, 100 - CORE_PERCENT)]
+        marks = srgb_to_linear(np.median(cores, axis=0))
+    return DieParts(
+        body=srgb_to_linear(body),
+        marks=marks,
+        body_pixels=len(body_px),
+        mark_pixels=len(mark_px),
+    )
+
+
+class ColourReader:
+    """Reads the game colour of die crops with one profile (no state kept between calls)."""
+
+    def __init__(self, profile: ColourProfile) -> None:
+        self.profile = profile
+        self._names = profile.colours
+        self._means = np.array([ref.lab for ref in profile.references], dtype=np.float64)
+        self._spreads = np.array([ref.spread for ref in profile.references], dtype=np.float64)
+        self._log_norm = np.log(self._spreads).sum(axis=1)
+        self._anchor_linear = (
+            None if profile.anchor is None else lab_to_linear(np.array(profile.anchor.lab))
+        )
+        self._whites = candidate_whites()
+
+    # -- public API -------------------------------------------------------------------
+
+    def read(self, crops_bgr: Sequence[np.ndarray]) -> list[tuple[str | None, float]]:
+        """One (colour name or None, confidence) per crop, in order."""
+        labs, ok = self.features(crops_bgr)
+        out: list[tuple[str | None, float]] = [(None, 0.0)] * len(crops_bgr)
+        if not ok.any():
+            return out
+        names, conf = self._classify(labs[ok])
+        for i, name, c in zip(np.flatnonzero(ok), names, conf, strict=True):
+            out[int(i)] = (name, float(c))
+        return out
+
+    def features(self, crops_bgr: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Lab of each crop's colour-carrying part under the chosen white, and which crops
+        could be read at all (shape (n, 3) and (n,))."""
+        n = len(crops_bgr)
+        colour_lin = np.zeros((n, 3))
+        whites = np.zeros((n, 3))
+        ok = np.zeros(n, dtype=bool)
+        need_batch_white = []
+        for i, crop in enumerate(crops_bgr):
+            parts = (
+                die_parts(np.asarray(crop), body_from_ring=self.profile.marks == Marks.NUMERALS)
+                if crop is not None
+                else None
+            )
+            if parts is None:
+                continue
+            carrier = parts.marks if self.profile.marks == Marks.NUMERALS else parts.body
+            if carrier is None:
+                continue
+            colour_lin[i] = carrier
+            ok[i] = True
+            anchor = self.profile.anchor
+            if anchor is not None and self._anchor_linear is not None:
+                seen = parts.body if anchor.part == AnchorPart.BODY else parts.marks
+                if seen is not None:
+                    whites[i] = np.maximum(seen, 1e-4) / np.maximum(self._anchor_linear, 1e-4)
+                    continue
+            if self.profile.white_bgr is not None:
+                whites[i] = self.profile.white_bgr
+            else:
+                need_batch_white.append(i)
+        if need_batch_white:
+            idx = np.array(need_batch_white)
+            whites[idx] = self.estimate_white(colour_lin[idx])
+        labs = np.zeros((n, 3))
+        labs[ok] = linear_to_lab(colour_lin[ok], whites[ok])
+        return labs, ok
+
+    def estimate_white(self, colours_linear: np.ndarray) -> np.ndarray:
+        """The table light that makes these dice look most like the profile's colours."""
+        cands = self._whites
+        # (whites, dice, 3) Lab of every die under every candidate light
+        labs = linear_to_lab(colours_linear[None, :, :], cands[:, None, :])
+        d2 = self._d2(labs.reshape(-1, 3)).reshape(len(cands), len(colours_linear), -1)
+        cost = np.minimum(d2.min(axis=2), _ROBUST_CAP).sum(axis=1)
+        # A light far from neutral must explain the dice clearly better than neutral
+        # does: a batch of only orange dice could otherwise pass for red dice under warm
+        # light. The prior is mild (a fraction of one die's worth of distance).
+        chroma = np.abs(np.log(cands[:, 0] / cands[:, 2])) + np.abs(np.log(cands[:, 1]))
+        cost = cost + 2.0 * chroma
+        return cands[int(np.argmin(cost))]
+
+    # -- internals --------------------------------------------------------------------
+
+    def _d2(self, labs: np.ndarray) -> np.ndarray:
+        """Squared Mahalanobis distance of each Lab (m, 3) to each reference: (m, k)."""
+        diff = (labs[:, None, :] - self._means[None, :, :]) / self._spreads[None, :, :]
+        return (diff * diff).sum(axis=2)
+
+    def _classify(self, labs: np.ndarray) -> tuple[list[str], np.ndarray]:
+        d2 = self._d2(labs)
+        loglik = -0.5 * d2 - self._log_norm[None, :]
+        loglik -= loglik.max(axis=1, keepdims=True)
+        post = np.exp(loglik)
+        post /= post.sum(axis=1, keepdims=True)
+        best = post.argmax(axis=1)
+        conf = post[np.arange(len(labs)), best]
+        if len(self._names) > 1:
+            # Unlike every reference: say so through the confidence so the user is asked.
+            d2_best = d2[np.arange(len(labs)), best]
+            conf = conf * np.exp(-np.maximum(d2_best - TYPICAL_D2, 0.0) / 8.0)
+        return [self._names[int(b)] for b in best], np.clip(conf, 0.0, 1.0)
