@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "dicecam.commands.score",
     "dicecam.commands.bench",
     "dicecam.commands.missions",
+    "dicecam.commands.serve",
+    "dicecam.commands.train",
 )
 
 

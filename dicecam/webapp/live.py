@@ -112,8 +112,10 @@ class LiveReader:
                 if self.session.game_name != game:
                     return True
         except Exception as exc:  # a camera fault must never stop the server
-            log.warning("frame source failed: %s", exc)
-            self._set_status(CameraStatus.LOST, f"camera lost ({exc}); reconnecting")
+            message = f"camera lost ({exc}); reconnecting"
+            if message != self._message:  # say it once, not on every retry
+                log.warning("frame source failed: %s", exc)
+            self._set_status(CameraStatus.LOST, message)
             return False
         self._set_status(CameraStatus.ENDED, "the video source has ended")
         return False
@@ -131,6 +133,8 @@ class LiveReader:
                                      "sent_at": time.time()})
 
     def _set_status(self, status: CameraStatus, message: str) -> None:
+        if status is self._status and message == self._message:
+            return
         self._status = status
         self._message = message
         self._publish(events.CAMERA, self.status_payload())

@@ -1,0 +1,108 @@
+"""``dicecam serve``: the live tablet view (Flask + Flask-SocketIO) for every game.
+
+With no source option it uses the first webcam, or the bundled demo when the computer has
+none, and prints the address to open here and the one a tablet on the same network reaches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import socket
+import sys
+
+from dicecam.errors import InputError
+
+NAME = "serve"
+HELP = "run the live tablet view: camera (or the demo) -> dice -> score, in the browser"
+
+DEFAULT_PORT = 8765
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--camera", type=int, metavar="N", help="read webcam N (0 is the first)")
+    source.add_argument("--video", metavar="FILE", help="read a video file (played in a loop)")
+    source.add_argument("--stream", metavar="URL", help="read an MJPEG/RTSP stream (phone app)")
+    source.add_argument("--demo", action="store_true",
+                        help="show the bundled demo (the default when no webcam is found)")
+    source.add_argument("--no-camera", action="store_true",
+                        help="no camera at all: dice are entered by tapping")
+    parser.add_argument("--game", help="offer only this game (diceparty, charidice, "
+                        "dicetopia, v6); default: all of them")
+    parser.add_argument("--zones", metavar="MAP", help="zone map (built-in name or JSON file) "
+                        "naming where dice lie: players' parties, districts, the tray")
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default 0.0.0.0: tablets on the LAN too)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--db", metavar="PATH", help="SQLite file with the games "
+                        "(default: ~/.local/share/dicecam/games.sqlite)")
+
+
+def lan_address() -> str | None:
+    """This computer's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect only picks the outgoing interface
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def addresses(host: str, port: int) -> list[str]:
+    if host in ("0.0.0.0", "::", ""):
+        urls = [f"http://localhost:{port}/"]
+        lan = lan_address()
+        if lan:
+            urls.append(f"http://{lan}:{port}/")
+        return urls
+    return [f"http://{host}:{port}/"]
+
+
+def run(args: argparse.Namespace) -> int:
+    from dicecam.scorer.protocol import GAME_CODECS
+    from dicecam.webapp.app import create_app, services, socketio
+    from dicecam.webapp.camera import choose_source, pipeline_outputs
+
+    if args.game is not None and args.game not in GAME_CODECS:
+        raise InputError(f"unknown game {args.game!r}; choose one of "
+                         f"{', '.join(sorted(GAME_CODECS))}")
+    if not 1 <= args.port <= 65535:
+        raise InputError(f"--port must be 1 to 65535, got {args.port}")
+    source = None if args.no_camera else choose_source(
+        camera=args.camera, video=args.video, stream=args.stream, demo=args.demo)
+    config = {
+        "DB_PATH": args.db,
+        "GAMES": None if args.game is None else [args.game],
+        "OUTPUTS": None if source is None else pipeline_outputs(source, zones=args.zones),
+    }
+    app = create_app(config)
+    try:
+        listener = socket.create_server((args.host, args.port), reuse_port=False)
+        listener.close()
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(f"port {args.port} is in use (another dicecam serve?); stop it "
+                             "or pass --port with a free port") from None
+        raise InputError(f"cannot listen on {args.host}:{args.port} ({exc.strerror})") from None
+    urls = addresses(args.host, args.port)
+    what = "no camera (tap in the dice)" if source is None else (
+        "the bundled demo" if source == "demo" else source)
+    print(f"dicecam serve: reading {what}; games are stored in "
+          f"{services(app).store.path}", flush=True)
+    print(f"Open {urls[0]} in a browser here", flush=True)
+    for url in urls[1:]:
+        print(f"  or {url} on a tablet or phone on the same network", flush=True)
+    print("Stop with Ctrl+C.", flush=True)
+    services(app).start_reader()
+    try:
+        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
+                     log_output=False, use_reloader=False)
+    finally:
+        services(app).close()
+    sys.stdout.flush()
+    return 0
