@@ -2,10 +2,11 @@
 
 Each case: ``input`` holds the jokers, the opponents (standing totals; the rulebook never
 names a victim, so a rich opponent "Bea" is robbed and no zombie pips arise) and the
-events in a compact notation; ``expected`` holds the total after every event (None where
-the rulebook prints no total) and the round's outcome. Where the rulebook's arithmetic
-disagrees with its own rules, ``rulebook_totals`` keeps what it prints, ``disagreement``
-says why, and ``totals`` follow the rules.
+events in a compact notation, each paired with the total after it (the rulebook prints
+the total after every throw; announcements and a joker's inner throws leave it standing,
+except Monokel's kept throws); ``expected`` holds the round's outcome and more. Where the
+rulebook's arithmetic disagrees with its own rules, ``rulebook_totals`` keeps what it
+prints, ``disagreement`` says why, and the paired totals follow the rules.
 
 Notation: "t4" the croupier throws a 4; "j:fumo" announce a joker ("j:sekante:Bea" with
 its opponent); "end_fumo"; "stop"; "c:reroll" a choice inside a joker; "s:Bea" rob Bea.
@@ -14,6 +15,11 @@ its opponent); "end_fumo"; "stop"; "c:reroll" a choice inside a joker; "s:Bea" r
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
+
+from dicecam.scorer import v6_round as r
+from dicecam.scorer.v6_jokers import JokerId
 
 OPPONENTS = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30},
              {"name": "Dan", "total": 30}]
@@ -158,11 +164,6 @@ EXAMPLES: list[dict[str, Any]] = [
 
 
 # --- the test -----------------------------------------------------------------------------
-
-import pytest  # noqa: E402
-
-from dicecam.scorer import v6_round as r  # noqa: E402
-from dicecam.scorer.v6_jokers import JokerId  # noqa: E402
 
 
 def parse_event(text: str) -> r.RoundAction:
