@@ -1,0 +1,1 @@
+"""The bundled demo: rendered rolls of each built-in dice set, so dicecam runs with no camera."""

@@ -1,0 +1,163 @@
+"""The demo source: dice of a built-in set being rolled, settling, and swept up by a hand.
+
+Frames are rendered on the fly with ``dicecam.synth`` (nothing large ships with the
+package) and are the same on every run: each roll is drawn from a generator seeded by the
+dice set and the roll's number. One roll is ``ROLL_FRAMES`` frames of dice tumbling in
+from a side of the table and slowing down, ``STILL_FRAMES`` identical frames of the dice
+at rest, and ``HAND_FRAMES`` frames of a hand reaching in to pick them up. At the default
+960x540 a tumbling frame takes a few tens of milliseconds to draw and a still frame none
+(it is drawn once), so the demo plays at its 15 fps on a laptop alongside the reader.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from dicecam.errors import InputError
+from dicecam.synth.dicesets import DICE_SETS, DieLook, set_look
+from dicecam.synth.die import render_die
+from dicecam.synth.light import light_gains_bgr
+from dicecam.synth.scene import SceneDie, SceneSpec, _table, draw_hand, paste_die, place_dice
+from dicecam.vision.sources import FrameSource
+
+ROLL_FRAMES = 14
+STILL_FRAMES = 40
+HAND_FRAMES = 10
+DEMO_FPS = 15.0
+#: Dice per roll for each set: a Dice Party throw, Charidice's six, a Dicetopia turn, V6's die.
+DICE_PER_ROLL = {"diceparty": 12, "charidice": 6, "dicetopia": 9, "v6": 1}
+
+
+@dataclass(frozen=True)
+class DemoRoll:
+    """What one roll of the demo shows once settled (the truth for tests)."""
+
+    index: int
+    dice: tuple[SceneDie, ...]
+
+
+@dataclass(frozen=True)
+class _Die:
+    look: DieLook
+    value: int
+    start: tuple[float, float]
+    end: tuple[float, float]
+    size: float
+    rotation: float
+    spin: float
+
+
+class DemoSource(FrameSource):
+    """Rendered rolls of ``dice_set``: ``rolls`` of them, or endlessly with ``loop``."""
+
+    live = False
+
+    def __init__(self, dice_set: str = "diceparty", *, loop: bool = False, rolls: int = 3,
+                 width: int = 960, height: int = 540, fps: float = DEMO_FPS) -> None:
+        if dice_set not in DICE_SETS:
+            raise InputError(f"unknown dice set {dice_set!r} for the demo; choose one of "
+                             f"{', '.join(DICE_SETS)}")
+        if rolls < 1 or width < 320 or height < 240:
+            raise InputError("the demo needs at least one roll and a frame of 320x240 or more")
+        self.dice_set = dice_set
+        self.name = f"demo:{dice_set}"
+        self.loop = loop
+        self.rolls = rolls
+        self.width, self.height = width, height
+        self.fps = fps
+        self._seed = zlib.crc32(dice_set.encode())
+        table_rng = np.random.default_rng(self._seed)
+        self._die_px = min(width, height) / 13.0
+        self._table = _table(table_rng, height, width, self._die_px / 24)
+        self._gains = light_gains_bgr(float(table_rng.uniform(3000, 6000)), 0.7)
+
+    @property
+    def frames_per_roll(self) -> int:
+        return ROLL_FRAMES + STILL_FRAMES + HAND_FRAMES
+
+    def frames(self) -> Iterator[np.ndarray]:
+        index = 0
+        while self.loop or index < self.rolls:
+            yield from self._roll_frames(index)
+            index += 1
+
+    def roll(self, index: int) -> DemoRoll:
+        """The settled dice of roll ``index`` (top-face boxes in frame pixels)."""
+        dice = self._plan(index)
+        rng = self._render_rng(index, ROLL_FRAMES)
+        _image, truth = self._draw(dice, 1.0, rng)
+        return DemoRoll(index, tuple(truth))
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _plan(self, index: int) -> list[_Die]:
+        rng = np.random.default_rng([self._seed, index])
+        count = DICE_PER_ROLL[self.dice_set]
+        spec = SceneSpec(width=self.width, height=self.height, n_dice=count,
+                         die_px=(self._die_px * 0.95, self._die_px * 1.05),
+                         cluster_share=0.4 if count > 3 else 0.0)
+        side = int(rng.integers(4))
+        dice = []
+        for p in place_dice(rng, spec):
+            along = rng.uniform(0.2, 0.8)
+            start = [(along * self.width, self.height + 60.0), (along * self.width, -60.0),
+                     (-60.0, along * self.height), (self.width + 60.0, along * self.height)][side]
+            dice.append(_Die(set_look(rng, self.dice_set), int(rng.integers(1, 7)), start,
+                             (p.cx, p.cy), p.size, p.rotation, rng.uniform(200, 500)))
+        return dice
+
+    def _render_rng(self, index: int, frame: int) -> np.random.Generator:
+        return np.random.default_rng([self._seed, index, frame, 7])
+
+    def _draw(self, dice: list[_Die], progress: float, rng: np.random.Generator,
+              ) -> tuple[np.ndarray, list[SceneDie]]:
+        """The table with every die ``progress`` (0..1) of the way from its start to rest."""
+        image = self._table.copy()
+        ease = 1.0 - (1.0 - progress) ** 3
+        settled = progress >= 1.0
+        truth = []
+        light = (0.3, -0.3, 1.0)
+        for die in dice:
+            x = die.start[0] + (die.end[0] - die.start[0]) * ease
+            y = die.start[1] + (die.end[1] - die.start[1]) * ease
+            if settled:
+                value, rotation, tilt = die.value, die.rotation, 3.0
+            else:
+                value = int(rng.integers(1, 7))
+                rotation = die.rotation + die.spin * (1.0 - ease)
+                tilt = 35.0 * (1.0 - ease) + 3.0
+            rendered = render_die(value, die.look, max(6, int(round(die.size))), rng,
+                                  rotation_deg=rotation, tilt=tilt, tilt_azimuth_deg=45.0,
+                                  light_dir=light)
+            cx, cy, w, h = paste_die(image, rendered.image_bgra, x, y, rendered.top_box)
+            truth.append(SceneDie(cx, cy, w, h, rendered.top_value, die.look.colour_name))
+        image = cv2.multiply(image, (*(float(g) for g in self._gains), 0.0))
+        return image, truth
+
+    def _roll_frames(self, index: int) -> Iterator[np.ndarray]:
+        dice = self._plan(index)
+        for frame in range(ROLL_FRAMES):
+            progress = frame / ROLL_FRAMES
+            image, _ = self._draw(dice, progress, self._render_rng(index, frame))
+            if progress < 0.7:  # fast dice blur
+                length = int(round(6 * (1.0 - progress)))
+                image = cv2.blur(image, (length * 2 + 1, 1)) if length else image
+            yield image
+        still, _ = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
+        for _ in range(STILL_FRAMES):
+            yield still
+        hand_rng = np.random.default_rng([self._seed, index, 99])
+        side = int(hand_rng.integers(4))
+        for frame in range(HAND_FRAMES):
+            reach = 0.15 + 0.45 * math.sin(math.pi * (frame + 1) / (HAND_FRAMES + 1))
+            image = still.copy()
+            mask = np.zeros(image.shape[:2], np.uint8)
+            draw_hand(np.random.default_rng([self._seed, index, 98]), image, mask,
+                      scale=self._die_px / 24, reach=reach, side=side)
+            yield image

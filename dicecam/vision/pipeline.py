@@ -1,0 +1,253 @@
+"""The table reader: frame -> detect -> crop -> value + colour (one batch each) -> zone -> settle.
+
+Every stage is a plain callable handed to ``TablePipeline``, so tests and tools can swap
+any of them (a fake value reader in a test, a different detector in a benchmark):
+
+- ``detect(frame_bgr) -> Detections`` (``dicecam.vision.detect.DieDetector``);
+- ``read_values(crops) -> [ValueReading(value, confidence)]`` (``DieReader.read``);
+- ``read_colours(crops) -> [(colour or None, confidence)]`` (``ColourReader.read``), optional;
+- ``zone_of(x, y) -> str | None`` (``ZoneMap.zone_of``), optional: without zones the whole
+  frame is one zone and ``zone`` stays None;
+- ``crop(frame, cx, cy, w, h) -> crop`` (``die_reader.cut_crop``).
+
+``build_pipeline(dice_set=...)`` wires the shipped models; ``iter_outputs(source)`` runs a
+source through it and yields a ``PipelineOutput`` per frame for the web app.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from dicecam.vision.detect import Detections
+from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
+
+#: A box the detector is unsure of (score below this) is dropped when the value reader
+#: also finds no readable die in it: two independent models agreeing it is not a die.
+VETO_BELOW_SCORE = 0.6
+
+
+class ValueReadingLike(Protocol):
+    value: int | None
+    confidence: float
+
+
+DetectFn = Callable[[np.ndarray], Detections]
+ValueFn = Callable[[Sequence[np.ndarray]], Sequence[ValueReadingLike]]
+ColourFn = Callable[[Sequence[np.ndarray]], Sequence[tuple[str | None, float]]]
+ZoneFn = Callable[[float, float], str | None]
+CropFn = Callable[[np.ndarray, float, float, float, float], np.ndarray]
+
+
+@dataclass(frozen=True)
+class PipelineOutput:
+    """One frame through the pipeline: the frame itself, its reading, and the settled roll
+    published on this frame (None on all other frames)."""
+
+    frame_bgr: np.ndarray
+    reading: FrameReading
+    settled: SettledRoll | None = None
+
+
+def square_crop(frame: np.ndarray, cx: float, cy: float, w: float, h: float) -> np.ndarray:
+    """A square crop around a box with a 25% margin, edge pixels repeated past the border.
+
+    Only used when the die reader's own ``cut_crop`` is not installed: the reader must be fed
+    crops cut the way it was trained on.
+    """
+    import cv2
+
+    side = max(4, int(round(max(w, h) * 1.25)))
+    x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    fh, fw = frame.shape[:2]
+    pad = max(0, -x0, -y0, x0 + side - fw, y0 + side - fh)
+    if pad:
+        frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    return frame[y0:y0 + side, x0:x0 + side]
+
+
+def default_crop() -> CropFn:
+    try:
+        from dicecam.vision.die_reader import cut_crop
+    except ImportError:
+        return square_crop
+    return cut_crop
+
+
+class TablePipeline:
+    """Reads frames; holds the motion and settle state of one camera (one per source)."""
+
+    def __init__(
+        self,
+        detect: DetectFn,
+        read_values: ValueFn,
+        read_colours: ColourFn | None = None,
+        zone_of: ZoneFn | None = None,
+        *,
+        crop: CropFn | None = None,
+        settle: SettleConfig | None = None,
+        motion: MotionMeter | None = None,
+        veto_below_score: float = VETO_BELOW_SCORE,
+    ) -> None:
+        self.detect = detect
+        self.read_values = read_values
+        self.read_colours = read_colours
+        self.zone_of = zone_of
+        self.crop = crop or default_crop()
+        self.settle = SettleDetector(settle)
+        self.motion = motion or MotionMeter()
+        self.veto_below_score = veto_below_score
+        self._frame_index = 0
+
+    def read_frame(
+        self, frame_bgr: np.ndarray, *, frame_index: int = 0, timestamp: float = 0.0,
+        moving: bool = False,
+    ) -> FrameReading:
+        """One frame's reading, without motion or settle state (what ``dicecam read`` uses)."""
+        height, width = frame_bgr.shape[:2]
+        found = self.detect(frame_bgr)
+        dice: list[DieReading] = []
+        if len(found):
+            boxes = found.boxes
+            crops = [self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+                     for b in boxes]
+            values = list(self.read_values(crops))
+            if len(values) != len(crops):
+                raise ValueError(f"value reader returned {len(values)} readings for "
+                                 f"{len(crops)} crops")
+            keep = [
+                not (v.value is None and float(s) < self.veto_below_score)
+                for v, s in zip(values, found.scores, strict=True)
+            ]
+            kept = [i for i, k in enumerate(keep) if k]
+            colours: Sequence[tuple[str | None, float]]
+            if self.read_colours is not None and kept:
+                colours = list(self.read_colours([crops[i] for i in kept]))
+            else:
+                colours = [(None, 1.0)] * len(kept)
+            for i, (colour, colour_conf) in zip(kept, colours, strict=True):
+                cx, cy, w, h = (float(t) for t in boxes[i])
+                value_conf = _unit(values[i].confidence)
+                colour_conf = _unit(colour_conf)
+                confidence = min(value_conf, colour_conf) if self.read_colours else value_conf
+                dice.append(DieReading(
+                    x=cx, y=cy, w=max(w, 1e-3), h=max(h, 1e-3),
+                    value=values[i].value, colour=colour, confidence=confidence,
+                    zone=self.zone_of(cx, cy) if self.zone_of is not None else None,
+                    value_confidence=value_conf, colour_confidence=colour_conf,
+                ))
+        dice.sort(key=lambda d: (d.y, d.x))
+        return FrameReading(
+            width=width, height=height, dice=tuple(dice),
+            moving=moving or found.hand_in_view, hand_in_view=found.hand_in_view,
+            frame_index=frame_index, timestamp=timestamp,
+        )
+
+    def process(self, frame_bgr: np.ndarray, timestamp: float | None = None) -> PipelineOutput:
+        """Read one frame of a sequence and update the settle state."""
+        index = self._frame_index
+        self._frame_index += 1
+        moving = self.motion.update(frame_bgr)
+        reading = self.read_frame(
+            frame_bgr, frame_index=index,
+            timestamp=time.monotonic() if timestamp is None else timestamp, moving=moving,
+        )
+        return PipelineOutput(frame_bgr, reading, self.settle.update(reading))
+
+    def reset(self) -> None:
+        """Forget motion and settle state (a new source, a new game)."""
+        self.motion.reset()
+        self.settle.reset()
+        self._frame_index = 0
+
+
+def _unit(value: Any) -> float:
+    number = float(value)
+    return 0.0 if not np.isfinite(number) else min(1.0, max(0.0, number))
+
+
+def build_pipeline(
+    dice_set: str | None = "diceparty",
+    *,
+    zones: str | Path | None = None,
+    detector_path: str | Path | None = None,
+    reader_path: str | Path | None = None,
+    threads: int | None = None,
+    settle: SettleConfig | None = None,
+    auto_zoom: bool = False,
+) -> TablePipeline:
+    """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
+    colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone)."""
+    from dicecam.vision.detect import DieDetector
+    from dicecam.vision.die_reader import DieReader, cut_crop
+
+    detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom)
+    reader = _make_reader(DieReader, reader_path, threads)
+    read_colours = None
+    if dice_set is not None:
+        from dicecam.calibration.profile import load_profile
+        from dicecam.vision.colour import ColourReader
+
+        read_colours = ColourReader(load_profile(dice_set)).read
+    zone_of = None
+    if zones is not None:
+        from dicecam.calibration.zones import load_zone_map
+
+        zone_of = load_zone_map(zones).zone_of
+    return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
+                         settle=settle)
+
+
+def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:
+    try:
+        return reader_cls(path, threads=threads)
+    except TypeError:  # a reader without a threads option uses onnxruntime's default
+        return reader_cls(path)
+
+
+def iter_outputs(
+    source: Iterable[np.ndarray] | str | int,
+    pipeline: TablePipeline | None = None,
+    *,
+    dice_set: str = "diceparty",
+    realtime: bool = False,
+    loop: bool = False,
+    max_frames: int | None = None,
+) -> Iterator[PipelineOutput]:
+    """Run a source through the pipeline, one PipelineOutput per frame.
+
+    ``source`` is an open FrameSource, any iterable of BGR frames, or a spec for
+    ``open_source`` ("demo", "camera:0", a path, a URL). Timestamps come from the wall clock
+    for live sources and from the source's nominal frame rate otherwise, so a video file
+    settles the same way however fast it is read. ``realtime`` paces recorded sources at
+    their frame rate (the demo in the web app).
+    """
+    from dicecam.vision.sources import FrameSource, open_source
+
+    opened = None
+    if isinstance(source, str | int):
+        opened = source = open_source(source, dice_set=dice_set, loop=loop)
+    pipeline = pipeline or build_pipeline(dice_set)
+    fps = float(getattr(source, "fps", 30.0) or 30.0)
+    live = bool(getattr(source, "live", False))
+    started = time.monotonic()
+    try:
+        for index, frame in enumerate(source):
+            if max_frames is not None and index >= max_frames:
+                break
+            stamp = time.monotonic() - started if live else index / fps
+            if realtime and not live:
+                delay = started + index / fps - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            yield pipeline.process(frame, timestamp=stamp)
+    finally:
+        if opened is not None and isinstance(opened, FrameSource):
+            opened.close()
