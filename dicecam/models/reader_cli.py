@@ -1,0 +1,63 @@
+"""``dicecam train reader``: the die reader's training command (see ``train_reader``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=0, help="seed for data and weights")
+    parser.add_argument("--samples", type=int, default=60_000, help="synthetic training crops")
+    parser.add_argument("--val-samples", type=int, default=3_000,
+                        help="synthetic validation crops")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering crops")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--no-real", action="store_true",
+                        help="do not fine-tune on the real photos' tuning part")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="ONNX file to write (default: the shipped model; with --smoke "
+                             "a temporary file)")
+    parser.add_argument("--cache-dir", type=Path, default=None,
+                        help="keep rendered crops here and reuse them on the next run")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny run in seconds (checks the pipeline, not the model)")
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dicecam.errors import InputError
+    from dicecam.models.train_reader import TrainConfig, train_reader
+    from dicecam.vision.die_reader import DEFAULT_MODEL
+
+    for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):
+        if getattr(args, name) < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 1")
+    out = args.out
+    if args.smoke:
+        out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
+        config = TrainConfig(seed=args.seed, samples=256, val_samples=64, epochs=1, batch=64,
+                             workers=1, threads=args.threads, use_real=False, out=out)
+    else:
+        config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
+                             epochs=args.epochs, batch=args.batch, lr=args.lr,
+                             workers=args.workers, threads=args.threads,
+                             use_real=not args.no_real, out=out or DEFAULT_MODEL,
+                             cache_dir=args.cache_dir)
+    report = train_reader(config, _log)
+    print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
+                      "epochs": report.epochs, "val_accuracy": report.val_accuracy,
+                      "real_tuning_crops": report.real_tuning,
+                      "seconds": round(report.seconds, 1), "history": report.history}))
+    return 0

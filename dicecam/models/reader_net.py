@@ -1,0 +1,54 @@
+"""The die reader's network (torch; training only, the runtime uses the ONNX export).
+
+A small plain CNN for 32x32 crops: four 3x3 conv + batch-norm + ReLU blocks (16-32-64-96
+channels, one stride-2 and two max-pools), global average pooling, one linear layer to the
+seven classes, softmax. About 80k parameters and 3.4 M multiply-adds per crop, which keeps
+60 crops well under 10 ms on one CPU thread.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+INPUT_PX = 32
+CLASSES = 7  # 0: not a readable die, 1-6: the value
+
+
+def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class ReaderNet(nn.Module):
+    """BGR crops in 0..1 (N x 3 x 32 x 32) -> class logits (N x 7)."""
+
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 96)) -> None:
+        super().__init__()
+        w = widths
+        self.features = nn.Sequential(
+            _block(3, w[0], 2),      # 16 x 16
+            _block(w[0], w[1]),
+            nn.MaxPool2d(2),         # 8 x 8
+            _block(w[1], w[2]),
+            nn.MaxPool2d(2),         # 4 x 4
+            _block(w[2], w[3]),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+        )
+        self.dropout = nn.Dropout(0.1)
+        self.head = nn.Linear(w[3], CLASSES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.dropout(self.features(x * 2.0 - 1.0)))
+
+
+class WithSoftmax(nn.Module):
+    """What is exported: probabilities instead of logits."""
+
+    def __init__(self, net: nn.Module) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x), dim=1)

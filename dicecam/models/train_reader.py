@@ -1,0 +1,231 @@
+"""Train the die reader from synthetic crops (plus, optionally, the real tuning photos) and
+export it to ONNX.
+
+Reproducible from the seed: the crops come from ``dicecam.synth.crops`` with that seed, torch
+is seeded and runs on one thread (the same seed gives the same weights on the same torch
+build). Progress goes to stderr. Needs the ``train`` extra (torch, onnx).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dicecam.errors import InputError
+from dicecam.synth.crops import CropOptions, generate_crops
+from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL
+
+#: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
+#: validation set used while training).
+TEST_SEED = 20261121
+DATA_VERSION = 3  # bump when the generator changes, so cached crops are not reused
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    seed: int = 0
+    samples: int = 60_000
+    val_samples: int = 3_000
+    epochs: int = 6
+    batch: int = 128
+    lr: float = 4e-3
+    workers: int = 2
+    threads: int = 1
+    use_real: bool = True          # fine-tune on the real photos' tuning part where present
+    real_share: float = 0.04       # share of each epoch that is real tuning crops
+    out: Path = DEFAULT_MODEL
+    cache_dir: Path | None = None
+
+
+@dataclass
+class TrainReport:
+    seed: int
+    samples: int
+    epochs: int
+    val_accuracy: float = 0.0
+    real_tuning: int = 0
+    history: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _need_torch():  # -> the torch module
+    try:
+        import torch
+    except ImportError as exc:
+        raise InputError("training needs torch: install the training extra with "
+                         "`.venv/bin/pip install -e '.[train]'`") from exc
+    return torch
+
+
+def to_input(crops: list[np.ndarray] | np.ndarray, size: int) -> np.ndarray:
+    """Crops -> N x size x size x 3 uint8, resized as the runtime reader resizes them."""
+    out = np.empty((len(crops), size, size, 3), np.uint8)
+    for i, crop in enumerate(crops):
+        interpolation = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
+        out[i] = cv2.resize(crop, (size, size), interpolation=interpolation)
+    return out
+
+
+def synthetic_set(count: int, seed: int, options: CropOptions, workers: int,
+                  cache_dir: Path | None, log: Callable[[str], None],
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Generated crops, read from ``cache_dir`` when an identical set was made before."""
+    key = hashlib.sha1(json.dumps([DATA_VERSION, count, seed, asdict(options)],
+                                  sort_keys=True).encode()).hexdigest()[:12]
+    path = cache_dir / f"crops-{key}.npz" if cache_dir is not None else None
+    if path is not None and path.is_file():
+        log(f"reusing {count} cached crops from {path}")
+        data = np.load(path)
+        return data["images"], data["labels"]
+    images, labels, _ = generate_crops(count, seed, options, workers=workers, progress=log)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, images=images, labels=labels)
+    return images, labels
+
+
+def _augment(torch, x, generator):  # x: N x 3 x S x S float in 0..1
+    """Cheap label-keeping changes: quarter turns, channel order (pip colour is not the
+    value), colour inversion, brightness and contrast."""
+    n = x.shape[0]
+    k = torch.randint(0, 4, (n,), generator=generator)
+    x = torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(n)])
+    perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+    perm = perms[torch.randint(0, 6, (n,), generator=generator)]
+    x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, x.shape[2], x.shape[3]))
+    invert = torch.rand(n, generator=generator) < 0.15
+    x = torch.where(invert[:, None, None, None], 1.0 - x, x)
+    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    return ((x - mean) * contrast + mean * gain).clamp(0.0, 1.0)
+
+
+def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
+    net.eval()
+    preds = []
+    with torch.no_grad():
+        for start in range(0, len(images), 512):
+            x = torch.from_numpy(images[start:start + 512]).permute(0, 3, 1, 2).float() / 255.0
+            preds.append(net(x).argmax(dim=1).numpy())
+    pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    return float((pred == labels).mean()) if len(labels) else float("nan"), pred
+
+
+def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport:
+    """Train, export to ``config.out`` and return the figures measured along the way."""
+    torch = _need_torch()
+    from dicecam.models.reader_net import INPUT_PX, ReaderNet
+
+    started = time.monotonic()
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    cv2.setNumThreads(1)
+    options = CropOptions(out_px=INPUT_PX)
+    log(f"rendering {config.samples} training crops (seed {config.seed})")
+    images, labels = synthetic_set(config.samples, config.seed, options, config.workers,
+                                   config.cache_dir, log)
+    log(f"rendering {config.val_samples} validation crops (seed {config.seed + 1})")
+    val_images, val_labels = synthetic_set(config.val_samples, config.seed + 1, options,
+                                           config.workers, config.cache_dir, log)
+    report = TrainReport(config.seed, config.samples, config.epochs)
+    real_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
+    real_labels = np.zeros(0, np.int64)
+    if config.use_real:
+        from dicecam.models.realdata import real_crops, real_data_dir
+
+        if real_data_dir() is None:
+            log("real photos not found: training on synthetic crops only")
+        else:
+            crops, values, _ = real_crops(held_out=False)
+            real_images, real_labels = to_input(crops, INPUT_PX), values
+            report.real_tuning = len(values)
+            log(f"fine-tuning on {len(values)} real crops (tuning part; held-out part unused)")
+
+    net = ReaderNet()
+    generator = torch.Generator().manual_seed(config.seed)
+    real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
+    steps_per_epoch = math.ceil((config.samples + real_per_epoch) / config.batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=5e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=config.lr, total_steps=steps_per_epoch * config.epochs,
+        pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    all_images = torch.from_numpy(np.concatenate([images, real_images]))
+    all_labels = torch.from_numpy(np.concatenate([labels, real_labels]).astype(np.int64))
+    n_synth, n_real = len(labels), len(real_labels)
+    for epoch in range(config.epochs):
+        net.train()
+        order = torch.randperm(n_synth, generator=generator)
+        if real_per_epoch:
+            real_pick = n_synth + torch.randint(0, n_real, (real_per_epoch,),
+                                                generator=generator)
+            order = torch.cat([order, real_pick])[torch.randperm(len(order) + real_per_epoch,
+                                                                 generator=generator)]
+        seen, loss_sum, tick = 0, 0.0, time.monotonic()
+        for step in range(steps_per_epoch):
+            index = order[step * config.batch:(step + 1) * config.batch]
+            if len(index) == 0:
+                break
+            x = all_images[index].permute(0, 3, 1, 2).float() / 255.0
+            x = _augment(torch, x, generator)
+            loss = loss_fn(net(x), all_labels[index])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            seen += len(index)
+            loss_sum += float(loss) * len(index)
+            if step % 100 == 0 and step:
+                rate = seen / (time.monotonic() - tick)
+                left = (steps_per_epoch - step) * config.batch / rate
+                log(f"epoch {epoch + 1}/{config.epochs} step {step}/{steps_per_epoch} "
+                    f"loss {loss_sum / seen:.4f} ({rate:.0f} crops/s, epoch ends in {left:.0f} s)")
+        val_acc, _ = _accuracy(torch, net, val_images, val_labels)
+        entry = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
+                 "val_accuracy": round(val_acc, 4)}
+        if n_real:
+            real_acc, _ = _accuracy(torch, net, real_images, real_labels)
+            entry["real_tuning_accuracy"] = round(real_acc, 4)
+        report.history.append(entry)
+        log(f"epoch {epoch + 1}: {entry}")
+    report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
+    export_onnx(torch, net, config.out, {"seed": str(config.seed),
+                                         "samples": str(config.samples),
+                                         "epochs": str(config.epochs),
+                                         "real_tuning_crops": str(report.real_tuning)})
+    report.seconds = time.monotonic() - started
+    log(f"wrote {config.out} ({config.out.stat().st_size / 1024:.0f} KiB) in "
+        f"{report.seconds:.0f} s")
+    return report
+
+
+def export_onnx(torch, net, path: Path, metadata: dict[str, str]) -> None:
+    """Write ``net`` (with a softmax) as an ONNX file with a dynamic batch size."""
+    import onnx
+
+    from dicecam.models.reader_net import INPUT_PX, WithSoftmax
+
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(WithSoftmax(net), torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(tmp),
+                      opset_version=17, input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "batch"}, "probs": {0: "batch"}},
+                      dynamo=False)
+    model = onnx.load(str(tmp))
+    meta = {"classes": ",".join("unreadable" if v is None else str(v) for v in CLASS_VALUES),
+            "input": f"BGR crops scaled to 0..1, N x 3 x {INPUT_PX} x {INPUT_PX}", **metadata}
+    for key, value in meta.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(model, str(tmp))
+    tmp.replace(path)

@@ -1,0 +1,124 @@
+"""Read the value on top of each die from its crop, with the shipped ONNX model.
+
+The model sees a square crop centred on the die's top face (cut by ``cut_crop``, the same
+way the training crops are cut), shrunk to its input size, and answers one of seven
+classes: "not a readable die" or a value 1-6, with a softmax confidence. Colour is not its
+job: ``dicecam.vision.colour.ColourReader`` reads that from the same crop.
+
+One ``onnxruntime.InferenceSession`` per reader; every call classifies its crops as one
+batch and keeps nothing between calls, so one reader can serve one pipeline thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dicecam.errors import InputError
+
+#: The model shipped with dicecam.
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "die_reader.onnx"
+#: Crop side = CROP_MARGIN x the longer side of the top face's box (as in training).
+CROP_MARGIN = 1.4
+#: Model class index -> value (None: not a readable die).
+CLASS_VALUES: tuple[int | None, ...] = (None, 1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True)
+class ValueReading:
+    """The value on top of one die (None: not a readable die) and the model's confidence
+    in that answer, in [0, 1]."""
+
+    value: int | None
+    confidence: float
+
+
+def cut_crop(frame_bgr: np.ndarray, cx: float, cy: float, w: float, h: float) -> np.ndarray:
+    """A square crop centred on (cx, cy), ``CROP_MARGIN`` times the longer side of the
+    box ``w`` x ``h``, at the frame's resolution. Parts outside the frame repeat its edge.
+    """
+    if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        shape = getattr(frame_bgr, "shape", None)
+        raise InputError(f"cut_crop needs an HxWx3 BGR frame, got shape {shape}")
+    if not (w > 0 and h > 0):
+        raise InputError(f"cut_crop needs a box of positive size, got w={w} h={h}")
+    side = max(4, int(round(max(w, h) * CROP_MARGIN)))
+    x0 = int(round(cx - side / 2))
+    y0 = int(round(cy - side / 2))
+    fh, fw = frame_bgr.shape[:2]
+    if x0 >= 0 and y0 >= 0 and x0 + side <= fw and y0 + side <= fh:
+        return frame_bgr[y0:y0 + side, x0:x0 + side].copy()
+    left, top = max(0, -x0), max(0, -y0)
+    right, bottom = max(0, x0 + side - fw), max(0, y0 + side - fh)
+    inside = frame_bgr[max(y0, 0):min(y0 + side, fh), max(x0, 0):min(x0 + side, fw)]
+    if inside.size == 0:
+        raise InputError(f"the box centred at ({cx:.0f}, {cy:.0f}) lies outside the "
+                         f"{fw}x{fh} frame")
+    return cv2.copyMakeBorder(inside, top, bottom, left, right, cv2.BORDER_REPLICATE)
+
+
+def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise InputError(f"die reader model not found at {path}: reinstall dicecam, or "
+                         f"train one with `dicecam train reader --out {path}`")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own types for unreadable files
+        raise InputError(f"die reader model {path} could not be loaded ({exc}); it may be "
+                         f"corrupt: reinstall dicecam or train a new one") from exc
+
+
+class DieReader:
+    """Reads die values from crops with an ONNX model (default: the shipped one)."""
+
+    def __init__(self, model_path: str | Path | None = None, *, threads: int = 1) -> None:
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        self._session = _session(self.model_path, threads)
+        inputs = self._session.get_inputs()
+        outputs = self._session.get_outputs()
+        shape = inputs[0].shape if inputs else None
+        if (len(inputs) != 1 or len(outputs) != 1 or shape is None or len(shape) != 4
+                or shape[1] != 3 or not isinstance(shape[2], int) or shape[2] != shape[3]
+                or outputs[0].shape[-1] != len(CLASS_VALUES)):
+            raise InputError(f"{self.model_path} is not a die reader model: expected one "
+                             f"input Nx3xSxS and one output Nx{len(CLASS_VALUES)}")
+        self._input = inputs[0].name
+        self.input_px = int(shape[2])
+
+    def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
+        """Crops -> the model's input batch (N x 3 x S x S float32, BGR in 0..1)."""
+        size = self.input_px
+        batch = np.empty((len(crops_bgr), size, size, 3), np.uint8)
+        for i, crop in enumerate(crops_bgr):
+            if not isinstance(crop, np.ndarray) or crop.dtype != np.uint8:
+                kind = crop.dtype if isinstance(crop, np.ndarray) else type(crop).__name__
+                raise InputError(f"crop {i} must be a uint8 BGR image, got {kind}")
+            if crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 4:
+                raise InputError(f"crop {i} must be an HxWx3 BGR image at least 4 px wide, "
+                                 f"got shape {crop.shape}")
+            interpolation = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
+            batch[i] = cv2.resize(crop, (size, size), interpolation=interpolation)
+        return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+    def probabilities(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
+        """N x 7 class probabilities (class 0: not a readable die, k: value k)."""
+        if len(crops_bgr) == 0:
+            return np.zeros((0, len(CLASS_VALUES)), np.float32)
+        (probs,) = self._session.run(None, {self._input: self.preprocess(crops_bgr)})
+        return probs
+
+    def read(self, crops_bgr: Sequence[np.ndarray]) -> list[ValueReading]:
+        """One ``ValueReading`` per crop, in order; an empty batch gives an empty list."""
+        probs = self.probabilities(crops_bgr)
+        best = probs.argmax(axis=1)
+        return [ValueReading(CLASS_VALUES[k], float(min(1.0, max(0.0, probs[i, k]))))
+                for i, k in enumerate(best)]
