@@ -1,0 +1,393 @@
+"""The web app over Socket.IO (Flask-SocketIO's test client): games, rolls, taps, undo,
+restarts, and the refusal of malformed events. The live reader runs on a file-backed frame
+source with injected readings (see tests/test_webapp_live.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dicecam.vision.reading import DieReading, SettledRoll
+from dicecam.webapp import events
+from dicecam.webapp.app import create_app, services, socketio
+from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+
+CHARIDICE = {"game": "charidice", "config": {"players": ["Ann", "Bo"]}}
+SIX = [{"value": v, "colour": c} for v, c in
+       zip([1, 2, 3, 4, 5, 6], ["red", "blue", "green", "purple", "black", "grey"], strict=True)]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Any]:
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True})
+    yield app
+    services(app).close()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    client = socketio.test_client(app)
+    assert client.is_connected()
+    return client
+
+
+def received(client: Any, name: str) -> list[dict[str, Any]]:
+    return [m["args"][0] for m in client.get_received() if m["name"] == name]
+
+
+def last_state(client: Any) -> dict[str, Any]:
+    states = received(client, events.STATE)
+    assert states, "no state event was sent"
+    return states[-1]
+
+
+def ok(client: Any, event: str, payload: Any) -> dict[str, Any]:
+    ack = client.emit(event, payload, callback=True)
+    assert ack["ok"], ack
+    return ack
+
+
+def settled(dice: list[tuple[int | None, str | None, float]], roll_id: int = 1,
+            zone: str | None = None) -> SettledRoll:
+    readings = tuple(
+        DieReading(x=60.0 + 70 * i, y=80.0, w=50.0, h=50.0, value=value, colour=colour,
+                   confidence=confidence, zone=zone)
+        for i, (value, colour, confidence) in enumerate(dice)
+    )
+    return SettledRoll(roll_id=roll_id, width=640, height=480, dice=readings)
+
+
+# --- connecting ------------------------------------------------------------------------------
+
+
+def test_a_new_tablet_gets_the_games_and_the_state(client: Any) -> None:
+    messages = client.get_received()
+    names = [m["name"] for m in messages]
+    assert events.GAMES in names and events.STATE in names
+    games = next(m["args"][0] for m in messages if m["name"] == events.GAMES)
+    assert {g["game"] for g in games["available"]} >= {"charidice", "diceparty", "dicetopia",
+                                                       "v6"}
+    assert games["stored"] == []
+
+
+def test_every_tablet_sees_every_change(app: Any) -> None:
+    first, second = socketio.test_client(app), socketio.test_client(app)
+    first.get_received(), second.get_received()
+    ok(first, events.NEW_GAME, CHARIDICE)
+    assert last_state(second)["game"] == "charidice"
+
+
+# --- a game by taps ----------------------------------------------------------------------
+
+
+def test_charidice_throw_choose_and_undo(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    start = last_state(client)
+    assert [item["type"] for item in start["state"]["legal"]] == ["throw", "big_gift"]
+    ack = ok(client, events.ENTER_ROLL, {"dice": SIX})
+    assert ack["status"] == "applied"
+    after_throw = last_state(client)
+    assert after_throw["state"]["turn"]["throws"] == 1
+    best = after_throw["state"]["options"][0]
+    ok(client, events.ACTION, {"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+    chosen = last_state(client)
+    assert chosen["state"]["players"][0]["rows"][0][0] == best["points"]
+    assert chosen["can_undo"]
+    ok(client, events.UNDO, {})
+    assert last_state(client)["state"] == after_throw["state"]
+    ok(client, events.UNDO, {})  # the throw too: back at the start
+    assert last_state(client)["state"] == start["state"]
+    back = client.emit(events.UNDO, {}, callback=True)
+    assert not back["ok"] and "nothing to undo" in back["error"]
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    before = last_state(client)
+    ack = client.emit(events.ACTION, {"type": "choose", "kind": "same_colour", "scored": [0]},
+                      callback=True)
+    assert not ack["ok"] and ack["error"]
+    assert received(client, events.STATE) == []
+    state = services(client.app).session.view()
+    assert state["state"] == before["state"] and state["version"] == before["version"]
+
+
+# Malformed events from a browser: each gets an error reply naming what was wrong, and the
+# stored game is unchanged. (issue 10 fuzzes this; these are the shapes we know of.)
+BAD_EVENTS = [
+    {"description": "new game of an unknown game", "event": events.NEW_GAME,
+     "payload": {"game": "chess", "config": {}}, "error": "new game.game must be one of"},
+    {"description": "new game with a config the rules refuse", "event": events.NEW_GAME,
+     "payload": {"game": "charidice", "config": {"players": ["Solo"]}}, "error": "players"},
+    {"description": "new game with an unknown field", "event": events.NEW_GAME,
+     "payload": {"game": "charidice", "config": {"players": ["A", "B"]}, "x": 1},
+     "error": "unknown field"},
+    {"description": "an action that is not an object", "event": events.ACTION,
+     "payload": "choose", "error": "must be a JSON object"},
+    {"description": "an action of an unknown type", "event": events.ACTION,
+     "payload": {"type": "cheat"}, "error": "action.type must be one of"},
+    {"description": "open a game that does not exist", "event": events.OPEN_GAME,
+     "payload": {"game_id": 999}, "error": "there is no game 999"},
+    {"description": "open a game by a string id", "event": events.OPEN_GAME,
+     "payload": {"game_id": "1; drop table games"}, "error": "must be an integer"},
+    {"description": "entered dice with a pip value of 7", "event": events.ENTER_ROLL,
+     "payload": {"dice": [{"value": 7, "colour": "red"}]}, "error": "from 1 to 6"},
+    {"description": "entered dice that are not a list", "event": events.ENTER_ROLL,
+     "payload": {"dice": "123456"}, "error": "must be a JSON list"},
+    {"description": "too many entered dice", "event": events.ENTER_ROLL,
+     "payload": {"dice": [{"value": 1}] * 500}, "error": "must hold 1 to 120 items"},
+    {"description": "a correction of a roll that is not on the table", "event": events.CORRECT_DIE,
+     "payload": {"roll_id": 42, "index": 0, "value": 3, "colour": "red"},
+     "error": "no longer on the table"},
+    {"description": "a correction with a boolean value", "event": events.CORRECT_DIE,
+     "payload": {"roll_id": 1, "index": 0, "value": True, "colour": "red"},
+     "error": "must be an integer"},
+    {"description": "a colour name that is far too long", "event": events.CORRECT_DIE,
+     "payload": {"roll_id": 1, "index": 0, "value": 3, "colour": "r" * 5000},
+     "error": "at most 30 characters"},
+    {"description": "undo with a payload", "event": events.UNDO,
+     "payload": {"steps": 5}, "error": "unknown field"},
+]
+
+
+@pytest.mark.parametrize("case", BAD_EVENTS, ids=[c["description"] for c in BAD_EVENTS])
+def test_malformed_events_get_an_error_reply(client: Any, case: dict[str, Any]) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    store = services(client.app).store
+    game_id = services(client.app).session.view()["game_id"]
+    log_before = store.log(game_id)
+    games_before = store.list_games()
+    ack = client.emit(case["event"], copy.deepcopy(case["payload"]), callback=True)
+    assert ack["ok"] is False
+    assert case["error"] in ack["error"]
+    assert "\n" not in ack["error"]
+    assert store.log(game_id) == log_before
+    assert store.list_games() == games_before
+
+
+def test_two_arguments_instead_of_one_payload_are_refused(client: Any) -> None:
+    ack = client.emit(events.ACTION, {"type": "throw"}, {"extra": 1}, callback=True)
+    assert ack == {"ok": False, "error": "send one JSON object per event"}
+
+
+# --- settled rolls, corrections --------------------------------------------------------------
+
+
+def test_a_sure_roll_is_scored_at_once(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    client.get_received()
+    session = services(client.app).session
+    roll = session.settle(settled([(d["value"], d["colour"], 0.99) for d in SIX]))
+    assert roll.status.value == "applied"
+    log = services(client.app).store.log(session.view()["game_id"])
+    assert [(e.kind, e.source) for e in log] == [(EntryKind.ACTION, Source.CAMERA)]
+    assert log[0].dice is not None and len(log[0].dice) == 6
+    names = [m["name"] for m in client.get_received()]
+    assert names == [events.ROLL, events.STATE]
+
+
+def test_an_unsure_die_waits_for_a_tap_and_the_tap_is_what_scores(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    session = services(client.app).session
+    dice = [(d["value"], d["colour"], 0.99) for d in SIX]
+    dice[4] = (3, "grey", 0.55)  # black 5 read as a grey 3, unsure
+    roll = session.settle(settled(dice, roll_id=7))
+    assert roll.status.value == "pending"
+    assert [d.needs_check for d in roll.dice] == [False] * 4 + [True, False]
+    assert services(client.app).store.log(session.view()["game_id"]) == []
+    client.get_received()
+    ok(client, events.CORRECT_DIE, {"roll_id": 7, "index": 4, "value": 5, "colour": "black"})
+    state = last_state(client)
+    assert state["roll"]["status"] == "applied"
+    assert {"colour": "black", "value": 5} in state["state"]["turn"]["dice"]
+    log = services(client.app).store.log(state["game_id"])
+    assert [e.source for e in log] == [Source.CORRECTION]
+
+
+def test_a_tap_on_a_scored_roll_replaces_its_action(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    session = services(client.app).session
+    session.settle(settled([(d["value"], d["colour"], 0.99) for d in SIX], roll_id=3))
+    ok(client, events.CORRECT_DIE, {"roll_id": 3, "index": 0, "value": 6, "colour": "red"})
+    state = last_state(client)
+    assert state["state"]["turn"]["dice"][0] == {"colour": "red", "value": 6}
+    assert state["actions"] == 1
+    log = services(client.app).store.log(state["game_id"])
+    assert [(e.kind, e.source) for e in log] == [
+        (EntryKind.ACTION, Source.CAMERA), (EntryKind.UNDO, Source.CORRECTION),
+        (EntryKind.ACTION, Source.CORRECTION)]
+
+
+def test_confirming_an_unsure_roll_scores_it_as_read(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    session = services(client.app).session
+    session.settle(settled([(d["value"], d["colour"], 0.7) for d in SIX], roll_id=4))
+    ok(client, events.CONFIRM_ROLL, {"roll_id": 4})
+    assert last_state(client)["state"]["turn"]["throws"] == 1
+
+
+def test_an_unreadable_die_must_be_tapped_before_confirming(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    session = services(client.app).session
+    dice: list[tuple[int | None, str | None, float]] = [
+        (d["value"], d["colour"], 0.99) for d in SIX]
+    dice[2] = (None, "green", 0.2)
+    session.settle(settled(dice, roll_id=5))
+    ack = client.emit(events.CONFIRM_ROLL, {"roll_id": 5}, callback=True)
+    assert not ack["ok"] and "marked ?" in ack["error"]
+
+
+def test_a_die_tapped_as_not_a_die_is_dropped(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    session = services(client.app).session
+    dice = [(d["value"], d["colour"], 0.99) for d in SIX] + [(2, "red", 0.4)]  # a token
+    roll = session.settle(settled(dice, roll_id=6))
+    assert roll.status.value == "pending"
+    ok(client, events.CORRECT_DIE, {"roll_id": 6, "index": 6, "value": None, "colour": None})
+    assert last_state(client)["roll"]["status"] == "applied"
+
+
+def test_a_roll_the_rules_refuse_waits_with_the_reason(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    roll = services(client.app).session.settle(settled([(3, "red", 0.99)] * 4, roll_id=8))
+    assert roll.status.value == "pending"
+    assert roll.error is not None and "all 6 dice" in roll.error
+
+
+def test_a_roll_while_the_game_waits_for_no_dice_is_only_shown(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "v6", "config": {"players": ["Ann", "Bo"],
+                                                          "groups": [["Ann", "Bo"]]}})
+    roll = services(client.app).session.settle(settled([(4, "white", 0.99)]))
+    assert roll.status.value == "shown"  # V6 waits for the jokers to be named first
+    assert last_state(client)["actions"] == 0
+
+
+# --- restarts --------------------------------------------------------------------------------
+
+
+def test_a_restart_resumes_every_game_where_it_was(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    app = create_app({"DB_PATH": db})
+    client = socketio.test_client(app)
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
+    ok(client, events.NEW_GAME, CHARIDICE)
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    ok(client, events.ACTION, {"type": "keep", "kept": [0, 1]})
+    ok(client, events.UNDO, {})
+    before = services(app).session.view()
+    client.disconnect()
+    services(app).close()
+
+    again = create_app({"DB_PATH": db})
+    try:
+        client = socketio.test_client(again)
+        state = last_state(client)
+        assert state["game_id"] == before["game_id"]
+        assert state["state"] == before["state"]
+        assert state["actions"] == 1
+        games = received_games(client, again)
+        assert [g["game"] for g in games["stored"]] == ["charidice", "diceparty"]
+        ok(client, events.OPEN_GAME, {"game_id": games["stored"][1]["id"]})
+        assert last_state(client)["game"] == "diceparty"
+    finally:
+        services(again).close()
+
+
+def received_games(client: Any, app: Any) -> dict[str, Any]:
+    ok(client, events.SYNC, {})
+    return received(client, events.GAMES)[-1]
+
+
+def test_the_store_keeps_the_log_and_folds_undos(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite")
+    game_id = store.create_game("charidice", {"players": ["A", "B"]})
+    store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP, {"n": 1})])
+    store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP, {"n": 2})])
+    store.append(game_id, [NewEntry(EntryKind.UNDO, Source.TAP),
+                           NewEntry(EntryKind.ACTION, Source.CORRECTION, {"n": 3})])
+    store.append(game_id, [NewEntry(EntryKind.UNDO, Source.TAP)])
+    assert [e.action for e in store.effective_actions(game_id)] == [{"n": 1}]
+    assert len(store.log(game_id)) == 5
+    store.close()
+    reopened = GameStore(tmp_path / "games.sqlite")
+    assert [e.seq for e in reopened.log(game_id)] == [1, 2, 3, 4, 5]
+    reopened.close()
+
+
+def test_a_failed_append_writes_nothing(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite")
+    game_id = store.create_game("v6", {"players": ["A", "B"]})
+    with pytest.raises(TypeError):
+        store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP, {"ok": 1}),
+                               NewEntry(EntryKind.ACTION, Source.TAP, {"bad": object()})])
+    assert store.log(game_id) == []
+    store.close()
+
+
+def test_a_database_in_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    from dicecam.errors import InputError
+
+    with pytest.raises(InputError, match="does not exist"):
+        GameStore(tmp_path / "nope" / "games.sqlite")
+
+
+# --- one short flow per game over Socket.IO (the browser tests play them fully) ------------
+
+
+def test_dice_party_preparty_and_a_turn(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
+    party = {"Ann": [6, 6, 5, 4], "Bo": [1, 1, 1, 2]}
+    colours = ["yellow", "yellow", "orange", "orange"]
+    dice = [{"value": v, "colour": c, "zone": name} for name, values in party.items()
+            for v, c in zip(values, colours, strict=True)]
+    ok(client, events.ENTER_ROLL, {"dice": dice})
+    assert last_state(client)["state"]["active"] == "Ann"
+    ok(client, events.ENTER_ROLL, {"dice": [d for d in dice if d["zone"] == "Ann"]})
+    state = last_state(client)["state"]
+    assert state["legal"] == [{"type": "pickpocket", "min": 0, "max": 2, "options": []}]
+    ok(client, events.ACTION, {"type": "pickpocket", "count": 2})
+    assert last_state(client)["state"]["players"][0]["wallets"] == 2
+
+
+def test_dicetopia_zones_agents_and_missions(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "dicetopia", "config": {"players": [
+        {"name": "Ann", "faction": "hollows"}, {"name": "Bo"}]}})
+    ok(client, events.ACTION, {"type": "set_agents", "district": "the_agency",
+                               "agents": {"Ann": 1, "Bo": 1}})
+    ok(client, events.ENTER_ROLL, {"dice": [
+        {"value": 5, "colour": "purple", "zone": "the_agency"},
+        {"value": 3, "colour": "white", "zone": "board:Ann"}]})
+    state = last_state(client)["state"]
+    assert state["table"]["zones"]["the_agency"] == [{"colour": "purple", "value": 5}]
+    assert state["districts"][0]["agents"] == {"Ann": 1, "Bo": 1}
+    missions = next(i for i in state["legal"] if i["type"] == "set_missions"
+                    and i["player"] == "Bo")["options"][:2]
+    ok(client, events.ACTION, {"type": "set_missions", "player": "Bo", "missions": missions})
+    assert last_state(client)["state"]["table"]["players"][1]["missions"] == missions
+
+
+def test_v6_jokers_throws_and_stop(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "v6", "config": {"players": ["Ann", "Bo"],
+                                                          "groups": [["Ann", "Bo"]]}})
+    ok(client, events.ACTION, {"type": "jokers", "jokers": []})
+    session = services(client.app).session
+    assert session.settle(settled([(3, "white", 0.99)], roll_id=1)).status.value == "applied"
+    assert session.settle(settled([(4, "white", 0.99)], roll_id=2)).status.value == "applied"
+    assert last_state(client)["state"]["round"]["total"] == 7
+    ok(client, events.ACTION, {"type": "stop"})
+    state = last_state(client)["state"]
+    assert state["player"] == "Bo"
+    assert state["standing"][0] == {"name": "Ann", "total": 7, "zombie": False}
+
+
+def test_state_payloads_are_plain_json(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    state = last_state(client)
+    assert json.loads(json.dumps(state)) == state
