@@ -183,7 +183,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             optimiser.step()
             schedule.step()
             seen += len(index)
-            loss_sum += float(loss) * len(index)
+            loss_sum += loss.item() * len(index)
             if step % 100 == 0 and step:
                 rate = seen / (time.monotonic() - tick)
                 left = (steps_per_epoch - step) * config.batch / rate
