@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "dicecam.commands.missions",
     "dicecam.commands.serve",
     "dicecam.commands.train",
+    "dicecam.commands.calibrate",
 )
 
 

@@ -96,22 +96,6 @@ def samples_by_columns(boxes: Sequence[Box], colours: Sequence[str]) -> list[Col
     return samples
 
 
-def cut_box(frame_bgr: np.ndarray, box: Box, margin: float = 1.3) -> np.ndarray:
-    """A square crop around a top-face box, padded at the frame's edge by repetition."""
-    import cv2
-
-    cx, cy, w, h = box
-    half = max(w, h) * margin / 2.0
-    x0, y0 = int(round(cx - half)), int(round(cy - half))
-    side = max(3, int(round(2 * half)))
-    height, width = frame_bgr.shape[:2]
-    pad = max(0, -x0, -y0, x0 + side - width, y0 + side - height)
-    if pad:
-        frame_bgr = cv2.copyMakeBorder(frame_bgr, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        x0, y0 = x0 + pad, y0 + pad
-    return frame_bgr[y0 : y0 + side, x0 : x0 + side]
-
-
 def fit_profile(
     frame_bgr: np.ndarray,
     samples: Sequence[ColourSample],
@@ -147,7 +131,9 @@ def fit_profile(
             + instructions(base)
         )
     if crops is None:
-        crops = [cut_box(frame_bgr, s.box) for s in samples]
+        from dicecam.vision.die_reader import cut_crop
+
+        crops = [cut_crop(frame_bgr, *s.box) for s in samples]
     if len(crops) != len(samples):
         raise InputError(f"got {len(crops)} crops for {len(samples)} dice")
 
