@@ -30,6 +30,8 @@ ROLL_FRAMES = 14
 STILL_FRAMES = 40
 HAND_FRAMES = 10
 DEMO_FPS = 15.0
+POSES = 3
+_LIGHT = (0.3, -0.3, 1.0)
 #: Dice per roll for each set: a Dice Party throw, Charidice's six, a Dicetopia turn, V6's die.
 DICE_PER_ROLL = {"diceparty": 12, "charidice": 6, "dicetopia": 9, "v6": 1}
 
@@ -74,8 +76,10 @@ class DemoSource(FrameSource):
         self._seed = zlib.crc32(dice_set.encode())
         table_rng = np.random.default_rng(self._seed)
         self._die_px = min(width, height) / 13.0
-        self._table = _table(table_rng, height, width, self._die_px / 24)
-        self._gains = light_gains_bgr(float(table_rng.uniform(3000, 6000)), 0.7)
+        # The lamp's tint is applied to the table and to each die image once, not per frame.
+        self._gains = tuple(float(g) for g in
+                            light_gains_bgr(float(table_rng.uniform(3000, 6000)), 0.7))
+        self._table = self._tint(_table(table_rng, height, width, self._die_px / 24))
 
     @property
     def frames_per_roll(self) -> int:
@@ -116,35 +120,54 @@ class DemoSource(FrameSource):
         return np.random.default_rng([self._seed, index, frame, 7])
 
     def _draw(self, dice: list[_Die], progress: float, rng: np.random.Generator,
+              poses: list[list[np.ndarray]] | None = None,
               ) -> tuple[np.ndarray, list[SceneDie]]:
-        """The table with every die ``progress`` (0..1) of the way from its start to rest."""
+        """The table with every die ``progress`` (0..1) of the way from its start to rest.
+
+        While rolling, each die shows one of its pre-rendered tumbling ``poses`` turned by
+        its spin (turning an image is much cheaper than rendering a die); at rest it is
+        rendered properly, once.
+        """
         image = self._table.copy()
         ease = 1.0 - (1.0 - progress) ** 3
         settled = progress >= 1.0
         truth = []
-        light = (0.3, -0.3, 1.0)
-        for die in dice:
+        for k, die in enumerate(dice):
             x = die.start[0] + (die.end[0] - die.start[0]) * ease
             y = die.start[1] + (die.end[1] - die.start[1]) * ease
-            if settled:
-                value, rotation, tilt = die.value, die.rotation, 3.0
-            else:
-                value = int(rng.integers(1, 7))
-                rotation = die.rotation + die.spin * (1.0 - ease)
-                tilt = 35.0 * (1.0 - ease) + 3.0
-            rendered = render_die(value, die.look, max(6, int(round(die.size))), rng,
-                                  rotation_deg=rotation, tilt=tilt, tilt_azimuth_deg=45.0,
-                                  light_dir=light)
-            cx, cy, w, h = paste_die(image, rendered.image_bgra, x, y, rendered.top_box)
-            truth.append(SceneDie(cx, cy, w, h, rendered.top_value, die.look.colour_name))
-        image = cv2.multiply(image, (*(float(g) for g in self._gains), 0.0))
+            if settled or poses is None:
+                rendered = render_die(die.value, die.look, max(6, int(round(die.size))), rng,
+                                      rotation_deg=die.rotation, tilt=3.0,
+                                      tilt_azimuth_deg=45.0, light_dir=_LIGHT)
+                cx, cy, w, h = paste_die(image, self._tint(rendered.image_bgra), x, y,
+                                         rendered.top_box)
+                truth.append(SceneDie(cx, cy, w, h, rendered.top_value, die.look.colour_name))
+                continue
+            pose = poses[k][int(rng.integers(len(poses[k])))]
+            side = pose.shape[0]
+            turn = cv2.getRotationMatrix2D((side / 2, side / 2), die.spin * (1.0 - ease), 1.0)
+            turned = cv2.warpAffine(pose, turn, (side, side))
+            # in the air: no shadow on the table under it
+            paste_die(image, turned, x, y, (side / 2, side / 2, side / 2, side / 2), shadow=0)
         return image, truth
+
+    def _tint(self, image: np.ndarray) -> np.ndarray:
+        return cv2.multiply(image, (*self._gains, 1.0))  # alpha, where present, kept
+
+    def _poses(self, dice: list[_Die], index: int) -> list[list[np.ndarray]]:
+        rng = np.random.default_rng([self._seed, index, 5])
+        return [[self._tint(render_die(int(rng.integers(1, 7)), die.look,
+                                       max(6, int(round(die.size))), rng,
+                                       rotation_deg=rng.uniform(0, 90), tilt=rng.uniform(15, 35),
+                                       light_dir=_LIGHT).image_bgra) for _ in range(POSES)]
+                for die in dice]
 
     def _roll_frames(self, index: int) -> Iterator[np.ndarray]:
         dice = self._plan(index)
+        poses = self._poses(dice, index)
         for frame in range(ROLL_FRAMES):
             progress = frame / ROLL_FRAMES
-            image, _ = self._draw(dice, progress, self._render_rng(index, frame))
+            image, _ = self._draw(dice, progress, self._render_rng(index, frame), poses)
             if progress < 0.7:  # fast dice blur
                 length = int(round(6 * (1.0 - progress)))
                 image = cv2.blur(image, (length * 2 + 1, 1)) if length else image
@@ -152,12 +175,32 @@ class DemoSource(FrameSource):
         still, _ = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
         for _ in range(STILL_FRAMES):
             yield still
+        # The hand is drawn once at full reach and slid in and out.
         hand_rng = np.random.default_rng([self._seed, index, 99])
         side = int(hand_rng.integers(4))
+        hand = np.zeros_like(still)
+        mask = np.zeros(still.shape[:2], np.uint8)
+        draw_hand(hand_rng, hand, mask, scale=self._die_px / 24, reach=0.6, side=side)
+        hand = self._tint(hand)
+        h, w = mask.shape
+        full = (0.6 * h) if side in (0, 1) else (0.6 * w)
         for frame in range(HAND_FRAMES):
-            reach = 0.15 + 0.45 * math.sin(math.pi * (frame + 1) / (HAND_FRAMES + 1))
-            image = still.copy()
-            mask = np.zeros(image.shape[:2], np.uint8)
-            draw_hand(np.random.default_rng([self._seed, index, 98]), image, mask,
-                      scale=self._die_px / 24, reach=reach, side=side)
-            yield image
+            reach = math.sin(math.pi * (frame + 1) / (HAND_FRAMES + 1))
+            shift = int(round(full * (1.0 - reach)))
+            dx, dy = [(0, shift), (0, -shift), (-shift, 0), (shift, 0)][side]
+            yield _overlay_shifted(still, hand, mask, dx, dy)
+
+
+def _overlay_shifted(base: np.ndarray, layer: np.ndarray, mask: np.ndarray, dx: int, dy: int,
+                     ) -> np.ndarray:
+    """``base`` with ``layer`` pasted where ``mask`` is set, all moved by (dx, dy)."""
+    out = base.copy()
+    h, w = mask.shape
+    sx0, sy0 = max(0, -dx), max(0, -dy)
+    tx0, ty0 = max(0, dx), max(0, dy)
+    cw, ch = w - abs(dx), h - abs(dy)
+    if cw <= 0 or ch <= 0:
+        return out
+    target = out[ty0:ty0 + ch, tx0:tx0 + cw]
+    cv2.copyTo(layer[sy0:sy0 + ch, sx0:sx0 + cw], mask[sy0:sy0 + ch, sx0:sx0 + cw], target)
+    return out

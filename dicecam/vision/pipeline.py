@@ -206,10 +206,7 @@ def build_pipeline(
 
 
 def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:
-    try:
-        return reader_cls(path, threads=threads)
-    except TypeError:  # a reader without a threads option uses onnxruntime's default
-        return reader_cls(path)
+    return reader_cls(path) if threads is None else reader_cls(path, threads=threads)
 
 
 def iter_outputs(

@@ -1,0 +1,262 @@
+"""Train the die detector on synthetic tables (plus the tuning part of the real photos).
+
+``train_detector(out_path, minutes=...)`` renders a pool of small synthetic table tiles
+(dice 5-64 px of every built-in set and of random looks, loose and in touching clusters,
+cards, tokens, plain cubes, board print, hands), adds the *tuning* photos of the real
+development set when present (the held-out photos are never used), trains
+``DetectorNet`` with CenterNet's focal loss for a fixed wall-clock budget on the CPU and
+exports ONNX. Deterministic in data (seeded); timing decides the number of steps.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dicecam.synth.scene import SceneSpec, render_scene
+
+TILE = 256
+STRIDE = 4
+#: The long side frames are scaled to before detection; real photos are scaled the same way.
+INPUT_LONG_SIDE = 640
+
+
+@dataclass
+class Sample:
+    image: np.ndarray  # TILE x TILE x 3 uint8
+    boxes: np.ndarray  # (N, 4) cx, cy, w, h in tile pixels
+    size_known: np.ndarray  # (N,) bool: False where the label box is not the face
+    hand: np.ndarray  # TILE x TILE uint8 mask
+
+
+def synthetic_tile(seed: int) -> Sample:
+    rng = np.random.default_rng(seed)
+    size = math.exp(rng.uniform(math.log(5.0), math.log(64.0)))
+    density = rng.uniform(0.03, 0.3)
+    n = int(min(90, max(1, density * TILE * TILE / (size * size))))
+    dice_set = [None, None, "diceparty", "dicetopia", "charidice", "v6"][int(rng.integers(6))]
+    spec = SceneSpec(
+        width=TILE, height=TILE, n_dice=n, die_px=(size * 0.9, size * 1.1), dice_set=dice_set,
+        cluster_share=rng.uniform(0.2, 0.95), max_tilt=rng.uniform(0, 15),
+        distractors=int(rng.integers(0, 4 + int(TILE * TILE / (size * 6) ** 2))),
+        hand_probability=0.25,
+    )
+    if rng.random() < 0.04:  # an empty table now and then
+        spec = SceneSpec(width=TILE, height=TILE, n_dice=0, die_px=(size, size),
+                         distractors=spec.distractors + 3, hand_probability=0.5)
+    scene = render_scene(rng, spec)
+    boxes = np.array([(d.cx, d.cy, d.w, d.h) for d in scene.visible_dice], np.float32)
+    return Sample(scene.image_bgr, boxes.reshape(-1, 4), np.ones(len(boxes), bool),
+                  scene.hand_mask)
+
+
+def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
+                   cache: Path | None = None) -> list[Sample]:
+    """``count`` rendered tiles; with ``cache`` (a folder) tiles rendered before are reused."""
+    seeds = [seed * 1_000_003 + i for i in range(count)]
+    if cache is None:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(synthetic_tile, seeds, chunksize=16))
+    cache.mkdir(parents=True, exist_ok=True)
+    missing = [s for s in seeds if not (cache / f"tile_{s}.npz").is_file()]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for s, sample in zip(missing, pool.map(synthetic_tile, missing, chunksize=8),
+                             strict=True):
+            np.savez(cache / f"tile_{s}.npz", image=sample.image, boxes=sample.boxes,
+                     known=sample.size_known, hand=sample.hand)
+    samples = []
+    for s in seeds:
+        data = np.load(cache / f"tile_{s}.npz")
+        samples.append(Sample(data["image"], data["boxes"], data["known"], data["hand"]))
+    return samples
+
+
+def real_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos."""
+    from dicecam.vision.detect_eval import real_data_dir, real_photos
+
+    root = real_data_dir()
+    if root is None:
+        return []
+    out = []
+    for photo in real_photos(root):
+        if photo.held_out:
+            continue
+        image = cv2.imread(str(photo.image))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        dice = photo.dice(w, h)
+        k = INPUT_LONG_SIDE / max(h, w)
+        image = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+        boxes = np.array([(d.cx * k, d.cy * k, d.w * k, d.h * k) for d in dice], np.float32)
+        known = np.array([d.box_is_face for d in dice], bool)
+        out.append((image, boxes.reshape(-1, 4), known))
+    return out
+
+
+def real_tile(rng: np.random.Generator, item: tuple[np.ndarray, np.ndarray, np.ndarray]
+              ) -> Sample:
+    image, boxes, known = item
+    scale = math.exp(rng.uniform(math.log(0.5), math.log(1.6)))
+    h, w = image.shape[:2]
+    scaled = cv2.resize(image, (max(TILE, round(w * scale)), max(TILE, round(h * scale))),
+                        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    sx, sy = scaled.shape[1] / w, scaled.shape[0] / h
+    x0 = int(rng.integers(0, scaled.shape[1] - TILE + 1))
+    y0 = int(rng.integers(0, scaled.shape[0] - TILE + 1))
+    tile = scaled[y0:y0 + TILE, x0:x0 + TILE].copy()
+    b = boxes.copy()
+    b[:, 0] = b[:, 0] * sx - x0
+    b[:, 1] = b[:, 1] * sy - y0
+    b[:, 2] *= sx
+    b[:, 3] *= sy
+    inside = (b[:, 0] >= 0) & (b[:, 0] < TILE) & (b[:, 1] >= 0) & (b[:, 1] < TILE)
+    return Sample(tile, b[inside], known[inside], np.zeros((TILE, TILE), np.uint8))
+
+
+def augment(rng: np.random.Generator, s: Sample) -> Sample:
+    img, boxes, hand = s.image, s.boxes.copy(), s.hand
+    if rng.random() < 0.5:
+        img, hand = img[:, ::-1], hand[:, ::-1]
+        boxes[:, 0] = TILE - boxes[:, 0]
+    if rng.random() < 0.5:
+        img, hand = img[::-1], hand[::-1]
+        boxes[:, 1] = TILE - boxes[:, 1]
+    if rng.random() < 0.5:
+        img, hand = img.transpose(1, 0, 2), hand.T
+        boxes = boxes[:, [1, 0, 3, 2]]
+    img = img.astype(np.float32)
+    if rng.random() < 0.3:
+        img = img[..., rng.permutation(3)]
+    img = img * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
+    return Sample(np.clip(img, 0, 255), boxes, s.size_known, np.ascontiguousarray(hand))
+
+
+def targets(s: Sample) -> tuple[np.ndarray, ...]:
+    """heat (1,G,G), offset+logsize (4,G,G), regression mask (1,G,G), hand (1,G,G)."""
+    g = TILE // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((2, g, g), np.float32)  # 0: offset known, 1: size known
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for (cx, cy, w, h), known in zip(s.boxes, s.size_known, strict=True):
+        fx, fy = cx / STRIDE, cy / STRIDE
+        ix, iy = int(fx), int(fy)
+        if not (0 <= ix < g and 0 <= iy < g):
+            continue
+        sigma = max(0.5, min(w, h) / STRIDE * 0.16)
+        heat = np.maximum(heat, np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma)))
+        reg[0, iy, ix], reg[1, iy, ix] = fx - ix, fy - iy
+        reg[2, iy, ix], reg[3, iy, ix] = math.log(max(w, 1.0)), math.log(max(h, 1.0))
+        mask[0, iy, ix] = 1.0
+        mask[1, iy, ix] = 1.0 if known else 0.0
+    for (cx, cy, _w, _h) in s.boxes:
+        ix, iy = int(cx / STRIDE), int(cy / STRIDE)
+        if 0 <= ix < g and 0 <= iy < g:
+            heat[iy, ix] = 1.0
+    hand = cv2.resize(s.hand.astype(np.float32) / 255.0, (g, g), interpolation=cv2.INTER_AREA)
+    return heat[None], reg, mask, hand[None]
+
+
+def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 2400,
+                   seed: int = 1, threads: int = 2, cache: Path | None = None,
+                   log=print) -> dict:
+    import torch
+
+    from dicecam.models.detector_net import DetectorNet, ExportedDetector
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    started = time.monotonic()
+    log(f"rendering {pool_size} synthetic tiles...")
+    synth = synthetic_pool(pool_size, seed, cache=cache)
+    real = real_pool()
+    log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
+        f"{len(real)} real tuning photos")
+    rng = np.random.default_rng(seed)
+    net = DetectorNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    budget = minutes * 60 - (time.monotonic() - started) - 30
+    train_start = time.monotonic()
+    step, batch = 0, 24
+    losses: list[float] = []
+    while True:
+        elapsed = time.monotonic() - train_start
+        if elapsed > budget:
+            break
+        for group in opt.param_groups:
+            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+        samples = []
+        for _ in range(batch):
+            if real and rng.random() < 0.3:
+                s = real_tile(rng, real[int(rng.integers(len(real)))])
+            else:
+                s = synth[int(rng.integers(len(synth)))]
+            samples.append(augment(rng, s))
+        parts = [targets(s) for s in samples]
+        x = torch.from_numpy(np.stack([s.image.transpose(2, 0, 1) for s in samples]))
+        heat_t = torch.from_numpy(np.stack([p[0] for p in parts]))
+        reg_t = torch.from_numpy(np.stack([p[1] for p in parts]))
+        mask_t = torch.from_numpy(np.stack([p[2] for p in parts]))
+        hand_t = torch.from_numpy(np.stack([p[3] for p in parts]))
+        out = net(x.float())
+        loss = _loss(out, heat_t, reg_t, mask_t, hand_t)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss))
+        step += 1
+        if step % 100 == 0:
+            log(f"step {step}  loss {np.mean(losses[-100:]):.3f}  "
+                f"{time.monotonic() - started:.0f} s")
+    net.eval()
+    export(ExportedDetector(net), out_path)
+    return {"steps": step, "final_loss": float(np.mean(losses[-100:])) if losses else None,
+            "synthetic_tiles": len(synth), "real_photos": len(real),
+            "seconds": round(time.monotonic() - started)}
+
+
+def _loss(out, heat_t, reg_t, mask_t, hand_t):
+    import torch
+    from torch.nn import functional
+
+    pred = torch.sigmoid(out[:, 0:1]).clamp(1e-4, 1 - 1e-4)
+    pos = heat_t.eq(1.0).float()
+    neg = 1.0 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred ** 2 * (1 - heat_t) ** 4 * neg
+    n_pos = pos.sum().clamp(min=1.0)
+    focal = -(pos_loss.sum() + neg_loss.sum()) / n_pos
+    off_mask, size_mask = mask_t[:, 0:1], mask_t[:, 1:2]
+    off = (functional.l1_loss(out[:, 1:3], reg_t[:, 0:2], reduction="none") * off_mask).sum()
+    size = (functional.l1_loss(out[:, 3:5], reg_t[:, 2:4], reduction="none") * size_mask).sum()
+    reg = off / n_pos + size / size_mask.sum().clamp(min=1.0)
+    hand = functional.binary_cross_entropy_with_logits(out[:, 5:6], hand_t)
+    return focal + reg + 2.0 * hand
+
+
+def export(model, out_path: Path) -> None:
+    import torch
+
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, 368, 640)
+    torch.onnx.export(model, dummy, str(out_path), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"},
+                                    "maps": {0: "n", 2: "gh", 3: "gw"}},
+                      opset_version=17, dynamo=False)
+    import onnx
+
+    model_proto = onnx.load(str(out_path))
+    for key, value in (("input_long_side", str(INPUT_LONG_SIDE)), ("stride", str(STRIDE)),
+                       ("channels", "peak,dx,dy,logw,logh,hand")):
+        entry = model_proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(model_proto, str(out_path))

@@ -1,0 +1,147 @@
+"""The pipeline's plumbing with injected stages: crops, batching, veto, zones, settle.
+
+The value reader here is a test double that reads a value painted into the test frame
+(the green level of a square), so the test checks that crops are cut where the detector
+pointed. The real models are exercised in test_detect.py and test_read_command.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from dicecam.vision.detect import Detections
+from dicecam.vision.pipeline import PipelineOutput, TablePipeline, iter_outputs, square_crop
+from dicecam.vision.settle import SettleConfig
+
+SQUARES = [(100, 120, 3), (141, 120, 5), (400, 300, 6)]  # touching pair + a loose die
+
+
+@dataclass(frozen=True)
+class Value:
+    value: int | None
+    confidence: float
+
+
+def painted_frame(squares=SQUARES) -> np.ndarray:
+    frame = np.full((480, 640, 3), 15, np.uint8)
+    for x, y, value in squares:
+        frame[y - 20:y + 20, x - 20:x + 20] = (0, value * 40, 0)
+    return frame
+
+
+class FakeDetector:
+    def __init__(self, boxes, scores=None, hand_share=0.0) -> None:
+        self.boxes = np.array(boxes, np.float32).reshape(-1, 4)
+        self.scores = np.array(scores if scores is not None else [0.9] * len(self.boxes),
+                               np.float32)
+        self.hand_share = hand_share
+        self.calls = 0
+
+    def __call__(self, frame):
+        self.calls += 1
+        return Detections(self.boxes, self.scores, self.hand_share)
+
+
+class PaintedValueReader:
+    """Reads the value painted as green level in the middle of each crop; counts batches."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def __call__(self, crops):
+        self.batches.append(len(crops))
+        out = []
+        for crop in crops:
+            h, w = crop.shape[:2]
+            green = float(crop[h // 2 - 2:h // 2 + 2, w // 2 - 2:w // 2 + 2, 1].mean())
+            value = round(green / 40)
+            out.append(Value(value if 1 <= value <= 6 else None, 0.97 if value else 0.2))
+        return out
+
+
+def colour_by_position(crops):
+    return [("red", 0.95) for _ in crops]
+
+
+def boxes(squares=SQUARES):
+    return [(x, y, 40, 40) for x, y, _ in squares]
+
+
+def test_each_detected_die_is_read_from_its_own_crop_in_one_batch():
+    reader = PaintedValueReader()
+    pipeline = TablePipeline(FakeDetector(boxes()), reader, colour_by_position,
+                             lambda x, y: "left" if x < 320 else "right", crop=square_crop)
+    reading = pipeline.read_frame(painted_frame())
+    assert reader.batches == [3]
+    assert [(round(d.x), round(d.y), d.value, d.zone) for d in reading.dice] == [
+        (100, 120, 3, "left"), (141, 120, 5, "left"), (400, 300, 6, "right")]
+    assert all(d.colour == "red" and d.confidence == pytest.approx(0.95) for d in reading.dice)
+    assert (reading.width, reading.height) == (640, 480)
+
+
+def test_without_zones_and_colours_the_fields_stay_empty():
+    pipeline = TablePipeline(FakeDetector(boxes()), PaintedValueReader(), crop=square_crop)
+    reading = pipeline.read_frame(painted_frame())
+    assert {d.zone for d in reading.dice} == {None}
+    assert {d.colour for d in reading.dice} == {None}
+    assert reading.dice[0].confidence == pytest.approx(0.97)
+
+
+def test_an_unsure_box_the_reader_cannot_read_is_vetoed_a_sure_one_is_kept():
+    squares = [*SQUARES, (250, 400, 0)]  # an empty square: nothing to read
+    detector = FakeDetector(boxes(squares) + [(550, 60, 40, 40)], [0.9, 0.9, 0.9, 0.4, 0.95])
+    reading = TablePipeline(detector, PaintedValueReader(), crop=square_crop).read_frame(
+        painted_frame(squares))
+    positions = [(round(d.x), round(d.y), d.value) for d in reading.dice]
+    assert (250, 400, None) not in positions  # unsure and unreadable: not a die
+    assert (550, 60, None) in positions  # sure but unreadable: a die to check by hand
+    assert len(positions) == 4
+
+
+def test_no_detection_means_no_reader_call():
+    reader = PaintedValueReader()
+    reading = TablePipeline(FakeDetector([]), reader, crop=square_crop).read_frame(
+        painted_frame())
+    assert reading.dice == () and reader.batches == []
+
+
+def test_a_reader_returning_the_wrong_count_is_an_error():
+    def short_reader(crops):
+        return [Value(1, 1.0)]
+
+    with pytest.raises(ValueError, match="1 readings for 3 crops"):
+        TablePipeline(FakeDetector(boxes()), short_reader, crop=square_crop).read_frame(
+            painted_frame())
+
+
+def sequence(moving_frames: int, still_frames: int):
+    """Frames of a die sliding in, then lying still."""
+    for i in range(moving_frames):
+        yield painted_frame([(100 + 30 * i, 120, 3), (400, 300, 6)])
+    for _ in range(still_frames):
+        yield painted_frame([(100 + 30 * moving_frames, 120, 3), (400, 300, 6)])
+
+
+def test_a_sequence_publishes_its_settled_roll_exactly_once():
+    pipeline = TablePipeline(FakeDetector([(190, 120, 40, 40), (400, 300, 40, 40)]),
+                             PaintedValueReader(), crop=square_crop,
+                             settle=SettleConfig(still_seconds=0.3))
+    outputs = list(iter_outputs(sequence(3, 25), pipeline))
+    assert all(isinstance(o, PipelineOutput) for o in outputs)
+    assert [o.reading.moving for o in outputs[:4]] == [False, True, True, True]
+    settled = [(i, o.settled) for i, o in enumerate(outputs) if o.settled is not None]
+    assert len(settled) == 1
+    index, roll = settled[0]
+    assert index == 4 + 9  # still from frame 4 (the first unchanged one), 0.3 s at 30 fps
+    assert [d.value for d in roll.dice] == [3, 6]
+
+
+def test_a_hand_in_view_holds_publication_back():
+    pipeline = TablePipeline(FakeDetector(boxes(), hand_share=0.2), PaintedValueReader(),
+                             crop=square_crop, settle=SettleConfig(still_seconds=0.1))
+    outputs = list(iter_outputs((painted_frame() for _ in range(30)), pipeline))
+    assert all(o.reading.hand_in_view and o.reading.moving for o in outputs)
+    assert all(o.settled is None for o in outputs)
