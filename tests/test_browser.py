@@ -1,0 +1,337 @@
+"""The tablet page in a real browser: Debian's chromium, headless, driven by selenium.
+
+Each game's main flow is played by tapping, as a player would: a new game from the dialog,
+dice entered on the pad (or read from the live source), the game's buttons, undo, and the
+language switch. The server runs in this process on a free port of 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.webapp.app import create_app, services
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                       reason="needs Debian's chromium and chromium-driver "
+                              "(apt-get install chromium chromium-driver; .ci/run does it)"),
+]
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+WAIT = 15.0
+
+
+@dataclass
+class Server:
+    url: str
+    app: Any
+    stop: Callable[[], None]
+
+
+def start_server(config: dict[str, Any]) -> Server:
+    from werkzeug.serving import make_server
+
+    app = create_app(config)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    services(app).start_reader()
+
+    def stop() -> None:
+        server.shutdown()
+        thread.join(5)
+        services(app).close()
+
+    return Server(f"http://127.0.0.1:{server.server_port}/", app, stop)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--lang=en-GB"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB,en"})
+    driver = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = start_server({"DB_PATH": str(tmp_path / "games.sqlite")})
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def open_page(browser: Any, server: Server) -> None:
+    browser.get(server.url)
+    browser.execute_script("localStorage.clear()")
+    browser.get(server.url)
+    wait(browser, lambda b: b.execute_script(
+        "return document.getElementById('new-game-name').options.length") >= 4)
+
+
+def wait(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
+    # the page redraws the game view on every update: an element may go stale mid-check
+    return WebDriverWait(browser, timeout, ignored_exceptions=(
+        StaleElementReferenceException,)).until(condition)
+
+
+def css(browser: Any, selector: str) -> Any:
+    return wait(browser, lambda b: _visible(b, selector))
+
+
+def _visible(browser: Any, selector: str) -> Any:
+    found = [e for e in browser.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
+    return found[0] if found else None
+
+
+def tap(browser: Any, selector: str) -> None:
+    def click(b: Any) -> bool:
+        element = _visible(b, selector)
+        if element is None:
+            return False
+        b.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+        return True
+
+    wait(browser, click)
+
+
+def text_of(browser: Any, selector: str) -> str:
+    return css(browser, selector).text
+
+
+def wait_text(browser: Any, selector: str, expected: str) -> None:
+    wait(browser, lambda b: (e := _visible(b, selector)) is not None and expected in e.text)
+
+
+def new_game(browser: Any, game: str, players: list[str],
+             extra: Callable[[Any], None] | None = None) -> None:
+    tap(browser, "#open-new-game")
+    Select(css(browser, "#new-game-name")).select_by_value(game)
+    inputs = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")
+    for field, name in zip(inputs, players, strict=False):
+        field.clear()
+        field.send_keys(name)
+    if extra:
+        extra(browser)
+    tap(browser, "#new-game-start")
+    wait(browser, lambda b: not b.find_element(By.ID, "new-game-dialog").get_attribute("open"))
+    wait(browser, lambda b: b.find_element(By.ID, "game-view").get_attribute("data-game") == game)
+
+
+def enter_dice(browser: Any, groups: dict[tuple[str, str], list[int]],
+               open_with: str = "#enter-dice") -> None:
+    """Tap the pad: {(zone, colour): [values]}; zone "" when the game uses none."""
+    tap(browser, open_with)
+    css(browser, "#entry-dialog[open]")
+    for (zone, colour), values in groups.items():
+        for value in values:
+            selector = (f'.entry-group[data-zone="{zone}"][data-colour="{colour}"] '
+                        f'.entry-cell[data-value="{value}"]')
+            tap(browser, selector)
+    tap(browser, "#entry-submit")
+    wait(browser, lambda b: not b.find_element(By.ID, "entry-dialog").get_attribute("open"))
+
+
+# --- Charidice ---------------------------------------------------------------------------
+
+
+def test_charidice_round(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "charidice", ["Ann", "Bo"])
+    wait_text(browser, "#cd-turn", "Ann plays, Bo receives the gift")
+    tap(browser, "#cd-big-gift")
+    wait_text(browser, "#cd-turn", "Big gift")
+    enter_dice(browser, {("", "red"): [1, 2], ("", "blue"): [3], ("", "green"): [4],
+                         ("", "purple"): [5], ("", "black"): [6]})
+    wait_text(browser, "#roll-text", "scored")
+    css(browser, "#cd-options .option-row")
+    # keep two dice, then undo the keep
+    tap(browser, '#cd-dice [data-index="0"]')
+    wait(browser, lambda b: "kept" in b.find_element(
+        By.CSS_SELECTOR, '#cd-dice [data-index="0"]').get_attribute("class"))
+    tap(browser, "#undo")
+    wait(browser, lambda b: "kept" not in b.find_element(
+        By.CSS_SELECTOR, '#cd-dice [data-index="0"]').get_attribute("class"))
+    best = css(browser, '#cd-options [data-option="0"] button').text
+    points = int(best.split(":")[1].split("+")[0])
+    tap(browser, '#cd-options [data-option="0"] button')
+    wait_text(browser, "#cd-turn", "Bo plays, Ann receives the gift")
+    sheet = browser.find_element(By.CSS_SELECTOR, '#cd-sheets table[data-player="Ann"]')
+    assert sheet.find_elements(By.CSS_SELECTOR, "tbody tr")[0].text.split()[1] == str(points)
+    assert css(browser, "#cd-sheets button").text == "Print"
+    # the language switch
+    tap(browser, '[data-set-lang="de"]')
+    wait_text(browser, "#undo", "Zurück")
+    wait_text(browser, "#cd-turn", "Bo ist dran")
+    tap(browser, '[data-set-lang="en"]')
+    wait_text(browser, "#undo", "Undo")
+
+
+# --- Dice Party --------------------------------------------------------------------------
+
+
+def test_dice_party_turn(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "diceparty", ["Ann", "Bo"])
+    wait_text(browser, "#dp-status", "every party is thrown")
+    enter_dice(browser, {("Ann", "yellow"): [6, 6], ("Ann", "orange"): [5, 4],
+                         ("Bo", "yellow"): [1, 1], ("Bo", "orange"): [1, 2]})
+    wait_text(browser, "#dp-status", "Ann throws the party")
+    wait_text(browser, "#dp-preparty", "Ann 21")
+    enter_dice(browser, {("Ann", "yellow"): [6, 6], ("Ann", "orange"): [5, 4]})
+    wait_text(browser, "#dp-verdict", "No escalation")
+    tap(browser, '[data-action="pickpocket"][data-count="1"]')
+    wait_text(browser, "#dp-status", "how many VIPs to provoke")
+    tap(browser, '[data-action="provoke"][data-count="1"]')
+    wait_text(browser, "#dp-status", "how the party grows")
+    options = browser.find_elements(By.CSS_SELECTOR, ".grow-option")
+    assert [o.get_attribute("data-option") for o in options] == ["vip", "party_people"]
+    assert all("points" in o.text for o in options)  # both outcomes shown before choosing
+    tap(browser, '.grow-option[data-option="vip"]')
+    wait_text(browser, "#dp-status", "Bo throws the party")
+    row = css(browser, '#dp-players tr[data-player="Ann"]')
+    assert row.find_elements(By.TAG_NAME, "td")[3].text == "1"  # one wallet stolen
+    bo = css(browser, '#dp-players tr[data-player="Bo"]')
+    assert bo.find_elements(By.TAG_NAME, "td")[1].text.split()[-1] == "1"  # one Mob arrived
+
+
+# --- Dicetopia -------------------------------------------------------------------------
+
+
+def test_dicetopia_endgame(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+
+    def factions(b: Any) -> None:
+        selects = b.find_elements(By.CSS_SELECTOR, '#new-game-players select[name="faction"]')
+        Select(selects[0]).select_by_value("hollows")
+
+    new_game(browser, "dicetopia", ["Ann", "Bo"], factions)
+    css(browser, "#dt-winner")
+    tap(browser, '[data-district="the_agency"] .agent-row[data-player="Ann"] '
+                 '[data-agents="plus"]')
+    wait(browser, lambda b: b.find_element(
+        By.CSS_SELECTOR, '[data-district="the_agency"] .agent-row[data-player="Ann"] b'
+    ).text == "1")
+    enter_dice(browser, {("the_agency", "purple"): [5]},
+               open_with='button[data-zone="the_agency"]')
+    wait(browser, lambda b: "Ann" in b.find_element(
+        By.CSS_SELECTOR, '[data-district="the_agency"]').text.split("control")[-1])
+    enter_dice(browser, {("board:Ann", "white"): [3, 4]},
+               open_with='#dt-boards button[data-zone="board:Ann"]')
+    wait_text(browser, '#dt-boards [data-zone="board:Ann"]', "3")
+    tap(browser, '.mission-picker[data-player="Bo"] button[data-mission]')
+    tap(browser, '.mission-picker[data-player="Bo"] [data-action="set_missions"]')
+    wait_text(browser, "#dt-missing", "Bo holds 1 of 2 missions")
+    wait_text(browser, "#dt-winner", "Winner: Ann")
+    ann = css(browser, '#dt-breakdown tr[data-player="Ann"]')
+    assert int(ann.find_elements(By.TAG_NAME, "td")[4].text) > 0
+
+
+# --- V6 ------------------------------------------------------------------------------------
+
+
+def test_v6_round(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "v6", ["Ann", "Bo", "Cy"])
+    tap(browser, '.joker-chooser [data-joker="fumo"]')
+    tap(browser, '[data-action="jokers"]')
+    wait_text(browser, "#v6-round", "Ann")
+    tap(browser, '[data-action="throw"][data-value="3"]')
+    wait_text(browser, "#v6-total", "3")
+    # only legal announcements are offered: Fumo is one now, and the button says so
+    assert css(browser, '[data-action="joker"][data-joker="fumo"]')
+    tap(browser, '[data-action="throw"][data-value="4"]')
+    wait_text(browser, "#v6-total", "7")
+    tap(browser, '[data-action="stop"]')
+    wait_text(browser, "#v6-table", "Ann")
+    wait(browser, lambda b: "7" in b.find_element(By.ID, "v6-table").text)
+    css(browser, '.joker-chooser [data-joker="fumo"]')  # Bo chooses next
+    css(browser, "#v6-standings")
+
+
+# --- the live frame and tap-to-correct --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Output:
+    frame_bgr: np.ndarray
+    reading: FrameReading
+    settled: SettledRoll | None = None
+
+
+def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
+    import cv2
+
+    colours = ["red", "blue", "green", "purple", "black", "grey"]
+    dice = tuple(
+        DieReading(x=80.0 + 90 * i, y=200.0, w=60.0, h=60.0, value=i + 1, colour=colours[i],
+                   confidence=0.5 if i == 2 else 0.98)
+        for i in range(6))
+    image = np.full((400, 640, 3), 60, np.uint8)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), image)
+    release = threading.Event()
+
+    def outputs(game: str | None) -> Iterator[Output]:
+        frame = cv2.imread(str(path))
+        reading = FrameReading(width=640, height=400, dice=dice)
+        while game != "charidice":
+            yield Output(frame, reading)
+            time.sleep(0.05)
+        release.wait(WAIT)
+        yield Output(frame, reading, SettledRoll(roll_id=1, width=640, height=400, dice=dice))
+        while True:
+            yield Output(frame, reading)
+            time.sleep(0.05)
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
+    try:
+        open_page(browser, running)
+        wait(browser, lambda b: "has-frame" in b.find_element(
+            By.TAG_NAME, "body").get_attribute("class"))
+        new_game(browser, "charidice", ["Ann", "Bo"])
+        release.set()
+        wait_text(browser, "#roll-text", "waits for a check")
+        canvas = css(browser, "#overlay")
+        scale = canvas.size["width"] / 640
+        # selenium clicks relative to the element's centre
+        x = (80 + 90 * 2) * scale - canvas.size["width"] / 2
+        y = 200 * scale - canvas.size["height"] / 2
+        webdriver.ActionChains(browser).move_to_element_with_offset(
+            canvas, int(x), int(y)).click().perform()
+        css(browser, "#die-dialog[open]")
+        tap(browser, '#die-values [data-value="5"]')
+        tap(browser, '#die-colours [data-colour="green"]')
+        tap(browser, "#die-save")
+        wait_text(browser, "#roll-text", "scored")
+        wait(browser, lambda b: b.find_element(
+            By.CSS_SELECTOR, '#cd-dice [data-index="2"]').text == "5")
+    finally:
+        running.stop()
