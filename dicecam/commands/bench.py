@@ -14,6 +14,7 @@ HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
 
 # target name -> module with HELP, add_arguments(parser), run(args)
 BENCHES = {
+    "model": "dicecam.models.bench",
 }
 
 
