@@ -15,6 +15,7 @@ HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
 # target name -> module with HELP, add_arguments(parser), run(args)
 BENCHES = {
     "model": "dicecam.models.bench",
+    "calibration": "dicecam.calibration.bench",
 }
 
 

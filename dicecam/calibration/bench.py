@@ -1,0 +1,405 @@
+"""``dicecam bench calibration``: colour accuracy per dice set and light, zone accuracy.
+
+Colour: for each built-in dice set with more than one colour and each light (2700, 4000,
+6500 K) the bench sets up one synthetic table (camera distance, so die size, fixed), lays
+out a calibration frame as ``fitting.instructions`` asks (colour columns, left to right),
+labels it with ``samples_by_columns`` and fits a profile; then it renders table scenes
+(``dicecam.synth.scene``) under the same light and reads every visible die's crop with the
+built-in profile only and with the fitted profile.
+
+Zones: synthetic Dicetopia tables (the city map and two to four faction boards drawn,
+placed in perspective, dice rendered on their fields, seen with the height parallax of a
+camera above the table) and Dice Party tables (four party areas drawn by hand): the zone
+map is built from corners clicked with a few pixels of error, and every die's top-face
+centre (with detector-like jitter) is assigned a zone.
+
+Light and camera effects follow the table scenes' own ranges (``synth.scene.render_scene``)
+with the colour temperature fixed. Everything is seeded: the same seed prints the same
+figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+HELP = ("colour accuracy per dice set under warm/neutral/cool light, before and after "
+        "calibration; zone accuracy on synthetic board tables")
+
+KELVINS = (2700.0, 4000.0, 6500.0)
+#: Top-face size range (pixels, in a 1280x720 frame) per set: how close a camera sits to
+#: each game. Dice Party spreads up to 60 dice per player over the table, Dicetopia a board
+#: and faction boards, Charidice six dice in a small area.
+DIE_PX = {"diceparty": (24.0, 36.0), "dicetopia": (26.0, 40.0), "charidice": (36.0, 56.0)}
+TARGETS = {"diceparty": 0.995, "dicetopia": 0.995, "charidice": 0.99}
+FRAME = (1280, 720)
+#: Camera height over the die's edge: the top face of a die appears this share of its
+#: distance from the image centre further out than the board point under it.
+PARALLAX = 0.03
+CLICK_ERROR_PX = 2.0
+DETECT_JITTER_PX = 1.5
+ZONE_TARGET = 0.995
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=8, help="random seed (default 8)")
+    parser.add_argument("--scenes", type=int, default=10,
+                        help="table scenes per dice set and light (default 10, 40 dice each)")
+    parser.add_argument("--zone-scenes", type=int, default=20,
+                        help="synthetic board tables for the zone figure (default 20)")
+    parser.add_argument("--sets", default="diceparty,dicetopia,charidice",
+                        help="dice sets to measure, comma-separated")
+    parser.add_argument("--skip-zones", action="store_true", help="colour figures only")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from dicecam.errors import InputError
+
+    cv2.setNumThreads(1)
+    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+    unknown = [s for s in sets if s not in DIE_PX]
+    if unknown:
+        raise InputError(f"no colour bench for {', '.join(unknown)}; choose from "
+                         f"{', '.join(DIE_PX)} (v6 has a single colour)")
+    if args.scenes < 1:
+        raise InputError("--scenes must be 1 or more")
+    started = time.perf_counter()
+    print(f"colour accuracy on synthetic table scenes (seed {args.seed}, {args.scenes} scenes "
+          "of 40 dice per set and light)")
+    print(f"{'set':10s} {'light':>6s} {'dice':>5s} {'built-in':>9s} {'fitted':>8s} "
+          f"{'flagged*':>8s}  fitted confusions")
+    totals: dict[str, Counter] = {}
+    for set_name in sets:
+        total = totals.setdefault(set_name, Counter())
+        for k, kelvin in enumerate(KELVINS):
+            rng = np.random.default_rng([args.seed, sets.index(set_name), k])
+            result = colour_condition(set_name, kelvin, rng, scenes=args.scenes)
+            total.update(result.counts)
+            confusions = ", ".join(f"{t}->{g} {n}" for (t, g), n in
+                                   result.confusions.most_common(4)) or "-"
+            print(f"{set_name:10s} {kelvin:5.0f}K {result.counts['dice']:5d} "
+                  f"{_pct(result.counts['builtin_right'], result.counts['dice']):>9s} "
+                  f"{_pct(result.counts['fitted_right'], result.counts['dice']):>8s} "
+                  f"{_flagged(result.counts):>8s}  {confusions}")
+    print("* share of the fitted profile's wrong colours whose confidence is under "
+          "LOW_CONFIDENCE, so the tablet asks")
+    print()
+    for set_name, total in totals.items():
+        fitted = total["fitted_right"] / max(total["dice"], 1)
+        verdict = "meets" if fitted >= TARGETS[set_name] else "MISSES"
+        print(f"{set_name:10s} all lights: built-in {_pct(total['builtin_right'], total['dice'])}"
+              f", fitted {_pct(total['fitted_right'], total['dice'])} of {total['dice']} dice "
+              f"({verdict} the {TARGETS[set_name] * 100:.1f}% target)")
+    if not args.skip_zones:
+        print()
+        zone_rng = np.random.default_rng([args.seed, 99])
+        zones = zone_figures(zone_rng, args.zone_scenes)
+        missed = zones.pop("dicetopia dice not detected", (0, 0))[1]
+        if missed:
+            print(f"zones: {missed} dice were not found by the detector (left out below)")
+        for kind, (right, n) in zones.items():
+            verdict = "meets" if right / max(n, 1) >= ZONE_TARGET else "MISSES"
+            print(f"zones {kind:22s} {_pct(right, n)} of {n} dice in the right zone "
+                  f"({verdict} the {ZONE_TARGET * 100:.1f}% target)")
+        centres = ("the shipped detector's centres" if _detector() is not None else
+                   f"true centres with {DETECT_JITTER_PX:g} px jitter (no detector model yet)")
+        print(f"(corners clicked with {CLICK_ERROR_PX:g} px error; die centres: {centres}; "
+              f"top faces seen with {PARALLAX:g} parallax)")
+    print(f"\n{time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def _pct(right: int, n: int) -> str:
+    return f"{100.0 * right / n:.2f}%" if n else "-"
+
+
+def _flagged(counts: Counter) -> str:
+    wrong = counts["dice"] - counts["fitted_right"]
+    return _pct(counts["fitted_wrong_flagged"], wrong) if wrong else "-"
+
+
+# ------------------------------------------------------------------------------- colour
+
+
+@dataclass
+class ColourResult:
+    counts: Counter
+    confusions: Counter
+
+
+def light_and_camera(image, kelvin: float, rng: np.random.Generator, scale: float):
+    """The table scenes' light and camera effects at a fixed colour temperature."""
+    from dicecam.synth.light import apply_light, degrade
+
+    image = apply_light(image, kelvin, rng,
+                        glare=rng.uniform(0, 0.25) if rng.random() < 0.4 else 0.0,
+                        shadow=rng.uniform(0, 0.4) if rng.random() < 0.4 else 0.0,
+                        brightness=rng.uniform(0.8, 1.15))
+    return degrade(image, rng, blur=rng.uniform(0, 0.8) * scale, noise=rng.uniform(1, 5),
+                   jpeg_quality=int(rng.integers(70, 96)))
+
+
+def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
+                      die_px: float, rng: np.random.Generator):
+    """An empty table with dice laid out as the instructions say; returns (frame, boxes)."""
+    from dicecam.synth.dicesets import set_look
+    from dicecam.synth.die import render_die
+    from dicecam.synth.scene import SceneSpec, paste_die, render_scene
+
+    width, height = FRAME
+    table = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
+                                        dice_set=set_name, lighting=False,
+                                        camera_noise=False)).image_bgr.copy()
+    light = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0)
+    boxes = []
+    columns = len(colours)
+    for c, colour in enumerate(colours):
+        for r in range(per_colour):
+            cx = width * (c + 0.5) / columns + rng.uniform(-0.1, 0.1) * width / columns
+            cy = height * (r + 0.5) / per_colour + rng.uniform(-0.1, 0.1) * height / per_colour
+            size = max(4, int(round(die_px * rng.uniform(0.92, 1.08))))
+            rendered = render_die(int(rng.integers(1, 7)), set_look(rng, set_name, colour), size,
+                                  rng, rotation_deg=rng.uniform(0, 90), tilt=rng.uniform(0, 8),
+                                  light_dir=light)
+            boxes.append(paste_die(table, rendered.image_bgra, cx, cy, rendered.top_box))
+    return table, boxes
+
+
+def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
+                     scenes: int) -> ColourResult:
+    from dicecam.calibration.fitting import (
+        DICE_PER_COLOUR,
+        fit_profile,
+        samples_by_columns,
+    )
+    from dicecam.calibration.profile import load_builtin_profile
+    from dicecam.synth.scene import SceneSpec, render_scene
+    from dicecam.vision.colour import ColourReader
+    from dicecam.vision.die_reader import cut_crop
+    from dicecam.vision.reading import LOW_CONFIDENCE
+
+    builtin = load_builtin_profile(set_name)
+    lo, hi = DIE_PX[set_name]
+    die_px = rng.uniform(lo, hi)  # this table's camera distance
+    scale = die_px / 24.0
+    per = DICE_PER_COLOUR[builtin.marks]
+    frame, boxes = calibration_frame(set_name, builtin.colours, per, die_px, rng)
+    frame = light_and_camera(frame, kelvin, rng, scale)
+    samples = samples_by_columns(boxes, builtin.colours)
+    fitted = fit_profile(frame, samples, builtin, source="bench")
+    readers = {"builtin": ColourReader(builtin), "fitted": ColourReader(fitted)}
+    counts: Counter = Counter()
+    confusions: Counter = Counter()
+    width, height = FRAME
+    for _ in range(scenes):
+        spec = SceneSpec(width=width, height=height, n_dice=40, dice_set=set_name,
+                         die_px=(die_px * 0.92, die_px * 1.08), lighting=False,
+                         camera_noise=False)
+        scene = render_scene(rng, spec)
+        image = light_and_camera(scene.image_bgr, kelvin, rng, scale)
+        dice = scene.visible_dice
+        crops = [cut_crop(image, d.cx, d.cy, d.w, d.h) for d in dice]
+        truth = [d.colour for d in dice]
+        counts["dice"] += len(dice)
+        for name, reader in readers.items():
+            for (colour, conf), true in zip(reader.read(crops), truth, strict=True):
+                if colour == true:
+                    counts[f"{name}_right"] += 1
+                elif name == "fitted":
+                    confusions[(true, colour)] += 1
+                    counts["fitted_wrong_flagged"] += conf < LOW_CONFIDENCE
+    return ColourResult(counts, confusions)
+
+
+# -------------------------------------------------------------------------------- zones
+
+
+def _board_image(layout, px_per_unit: float, rng: np.random.Generator):
+    """A printed board: tinted zones with borders and the dice fields marked."""
+    import cv2
+
+    w, h = (int(round(v * px_per_unit)) for v in layout.size)
+    image = np.zeros((h, w, 3), np.uint8)
+    image[:] = rng.integers(40, 90, 3)
+    for zone in layout.zones:
+        pts = np.round(np.array(zone.polygon) * px_per_unit).astype(np.int32)
+        cv2.fillPoly(image, [pts], tuple(int(c) for c in rng.integers(60, 200, 3)))
+        cv2.polylines(image, [pts], True, (20, 20, 20), max(1, int(px_per_unit * 3)))
+        half = layout.field_size * px_per_unit / 2
+        for fx, fy in zone.fields:
+            x, y = fx * px_per_unit, fy * px_per_unit
+            cv2.rectangle(image, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
+                          (230, 230, 230), max(1, int(px_per_unit)))
+    return image
+
+
+def _quad_in(region, aspect: float, rng: np.random.Generator):
+    """Corners of a board of ``aspect`` (w/h) lying in ``region`` (x0, y0, x1, y1), turned a
+    little and seen slightly in perspective."""
+    x0, y0, x1, y1 = region
+    rw, rh = x1 - x0, y1 - y0
+    w = min(rw, rh * aspect) * rng.uniform(0.78, 0.9)
+    h = w / aspect
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    angle = math.radians(rng.uniform(-7, 7))
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    base = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    keystone = rng.uniform(-0.06, 0.06)  # far edge shorter: a camera looking at an angle
+    base[:2, 0] *= 1 - keystone
+    base[2:, 0] *= 1 + keystone
+    corners = base @ rot.T + [cx, cy] + rng.normal(0, 0.01 * w, (4, 2))
+    return tuple((float(x), float(y)) for x, y in corners)
+
+
+def _warp_onto(frame, image, corners) -> None:
+    import cv2
+
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    matrix = cv2.getPerspectiveTransform(src, np.float32(corners))
+    size = (frame.shape[1], frame.shape[0])
+    warped = cv2.warpPerspective(image, matrix, size)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, size)
+    frame[mask > 127] = warped[mask > 127]
+
+
+def dicetopia_table(rng: np.random.Generator, n_faction: int):
+    """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone))."""
+    from dicecam.calibration.homography import apply_homography, homography
+    from dicecam.calibration.zones import PlacedBoard, load_board
+    from dicecam.synth.dicesets import set_look
+    from dicecam.synth.die import render_die
+    from dicecam.synth.scene import SceneSpec, paste_die, render_scene
+
+    width, height = FRAME
+    frame = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
+                                        lighting=False, camera_noise=False)).image_bgr.copy()
+    city = load_board("dicetopia-city")
+    faction = load_board("dicetopia-faction")
+    placed = [(city, "", _quad_in((0.02 * width, 0.04 * height, 0.64 * width, 0.96 * height),
+                                  city.size[0] / city.size[1], rng))]
+    slot = 0.92 * height / n_faction
+    for k in range(n_faction):
+        region = (0.66 * width, 0.04 * height + k * slot, 0.98 * width,
+                  0.04 * height + (k + 1) * slot)
+        placed.append((faction, f"p{k + 1}", _quad_in(region, faction.size[0] / faction.size[1],
+                                                        rng)))
+    light = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0)
+    dice = []
+    centre = np.array([width / 2, height / 2])
+    for layout, label, corners in placed:
+        _warp_onto(frame, _board_image(layout, 2.0, rng), corners)
+        matrix = homography(layout.corners, corners)
+        unit_px = float(np.linalg.norm(np.subtract(corners[1], corners[0]))) / layout.size[0]
+        for zone in layout.zones:
+            name = zone.name.replace("{label}", label)
+            for fx, fy in zone.fields:
+                if rng.random() < 0.25:
+                    continue  # an empty field
+                jitter = rng.uniform(-0.15, 0.15, 2) * layout.field_size
+                foot = apply_homography(matrix, [(fx + jitter[0], fy + jitter[1])])[0]
+                top = foot + PARALLAX * (foot - centre)
+                size = max(6, int(round(layout.field_size * 0.75 * unit_px)))
+                rendered = render_die(int(rng.integers(1, 7)), set_look(rng, "dicetopia"), size,
+                                      rng, rotation_deg=rng.uniform(0, 90),
+                                      tilt=rng.uniform(0, 6), light_dir=light)
+                box = paste_die(frame, rendered.image_bgra, float(top[0]), float(top[1]),
+                                rendered.top_box)
+                dice.append((box[0], box[1], max(box[2], box[3]), name))
+    boards = [PlacedBoard(layout.name, corners, label) for layout, label, corners in placed]
+    return frame, boards, dice
+
+
+def diceparty_table(rng: np.random.Generator):
+    """Four party areas drawn around the table, dice inside them: (polygons, dice)."""
+    from dicecam.calibration.zones import Zone
+
+    width, height = FRAME
+    mid = np.array([width / 2, height / 2]) + rng.normal(0, 20, 2)
+    zones, dice = [], []
+    quads = [((0, 0), (1, 0)), ((1, 0), (1, 1)), ((1, 1), (0, 1)), ((0, 1), (0, 0))]
+    for k, (a, b) in enumerate(quads):
+        # a triangle-ish area between the frame's centre and one edge, as a user draws it
+        pa = np.array([a[0] * width, a[1] * height]) * 0.96 + 0.02 * np.array([width, height])
+        pb = np.array([b[0] * width, b[1] * height]) * 0.96 + 0.02 * np.array([width, height])
+        apex = mid + (pa + pb - 2 * mid) * 0.12
+        polygon = (tuple(apex), tuple(pa), tuple(pb))
+        zones.append(Zone(f"party:p{k + 1}", tuple((float(x), float(y)) for x, y in polygon)))
+        for _ in range(int(rng.integers(4, 16))):
+            # a point well inside: barycentric weights kept away from the edges
+            wts = rng.dirichlet((3, 3, 3))
+            point = wts[0] * apex + wts[1] * pa + wts[2] * pb
+            dice.append((float(point[0]), float(point[1]), 30.0, zones[-1].name))
+    return zones, dice
+
+
+def zone_figures(rng: np.random.Generator, scenes: int) -> dict[str, tuple[int, int]]:
+    from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap
+
+    width, height = FRAME
+    results = {"dicetopia (boards)": [0, 0], "dice party (drawn areas)": [0, 0]}
+    detector = _detector()
+    for _ in range(scenes):
+        frame, boards, dice = dicetopia_table(rng, int(rng.integers(2, 5)))
+        frame = light_and_camera(frame, rng.uniform(2700, 6500), rng, 1.0)
+        if detector is not None:
+            dice = _match_detections(detector, frame, dice, results)
+        clicked = tuple(
+            PlacedBoard(b.board, tuple((x + rng.normal(0, CLICK_ERROR_PX),
+                                        y + rng.normal(0, CLICK_ERROR_PX))
+                                       for x, y in b.corners), b.label)
+            for b in boards
+        )
+        zone_map = ZoneMap("bench", width, height, boards=clicked)
+        for cx, cy, _size, zone in dice:
+            jitter = 0.0 if detector is not None else DETECT_JITTER_PX
+            x, y = cx + rng.normal(0, jitter), cy + rng.normal(0, jitter)
+            results["dicetopia (boards)"][0] += zone_map.zone_of(x, y) == zone
+            results["dicetopia (boards)"][1] += 1
+        zones, party_dice = diceparty_table(rng)
+        drawn = tuple(Zone(z.name, tuple((x + rng.normal(0, CLICK_ERROR_PX),
+                                          y + rng.normal(0, CLICK_ERROR_PX))
+                                         for x, y in z.polygon)) for z in zones)
+        zone_map = ZoneMap("bench", width, height, drawn=drawn)
+        for cx, cy, _size, zone in party_dice:
+            x, y = cx + rng.normal(0, DETECT_JITTER_PX), cy + rng.normal(0, DETECT_JITTER_PX)
+            results["dice party (drawn areas)"][0] += zone_map.zone_of(x, y) == zone
+            results["dice party (drawn areas)"][1] += 1
+    return {k: (v[0], v[1]) for k, v in results.items()}
+
+
+def _detector():
+    """The shipped die detector, when there is one: then the zone figure uses its centres."""
+    from dicecam.errors import InputError
+
+    try:
+        from dicecam.vision.detect import DieDetector
+
+        return DieDetector(threads=1)
+    except (ImportError, InputError):
+        return None
+
+
+def _match_detections(detector, frame, dice, results):
+    """Replace true centres by detected ones (nearest within half a die); count misses."""
+    found = detector.detect(frame).boxes
+    matched = []
+    used: set[int] = set()
+    for cx, cy, size, zone in dice:
+        if len(found):
+            d = np.hypot(found[:, 0] - cx, found[:, 1] - cy)
+            d[list(used)] = np.inf
+            best = int(np.argmin(d))
+            if d[best] <= size / 2:
+                used.add(best)
+                matched.append((float(found[best, 0]), float(found[best, 1]), size, zone))
+                continue
+        results.setdefault("dicetopia dice not detected", [0, 0])[1] += 1
+    return matched
