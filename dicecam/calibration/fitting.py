@@ -31,6 +31,8 @@ MIN_SPREAD = (4.0, 3.0, 3.0)
 SPREAD_SCALE = 1.5
 #: Share of the base profile's spread a fitted colour keeps (see ``fit_profile``).
 BASE_SPREAD_SHARE = 0.6
+#: The most of a base spread that share is taken of (a built-in profile's allowance).
+MAX_BASE_SPREAD = (12.0, 10.0, 12.0)
 #: Fitted colours closer than this (in spreads) cannot be told apart: refuse the fit.
 MIN_SEPARATION = 2.5
 
@@ -164,12 +166,14 @@ def fit_profile(
     refs = []
     for ref in base.references:
         mine = labs[[i for i, s in enumerate(samples) if s.colour == ref.name]]
+        # a new set's unmeasured references claim no spread; allow what a built-in does
+        base_spread = np.minimum(ref.spread, MAX_BASE_SPREAD)
         mean = mine.mean(axis=0)
         std = mine.std(axis=0, ddof=1) if len(mine) > 1 else np.zeros(3)
         # A few dice show where a colour sits at this table far better than how much it
         # varies, so the spread keeps part of the base profile's allowance.
         spread = np.maximum(
-            np.sqrt((std * SPREAD_SCALE) ** 2 + (BASE_SPREAD_SHARE * np.array(ref.spread)) ** 2),
+            np.sqrt((std * SPREAD_SCALE) ** 2 + (BASE_SPREAD_SHARE * base_spread) ** 2),
             MIN_SPREAD,
         )
         refs.append(

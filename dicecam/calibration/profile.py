@@ -146,6 +146,29 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
+#: Spread of a colour nobody has measured yet: wide enough that a new profile claims
+#: nothing about its colours until it is fitted.
+UNMEASURED_SPREAD = (40.0, 60.0, 60.0)
+
+
+def new_profile(
+    name: str, marks: Marks | str, colours: tuple[str, ...] | list[str], description: str = ""
+) -> ColourProfile:
+    """A profile for a dice set dicecam has never seen: names only, to be fitted.
+
+    Its references sit at mid grey with a very wide spread, so fitting it (which needs a
+    base to estimate the table's white against) balances the frame by its dice as a whole,
+    like a grey-world white balance, and then measures every colour.
+    """
+    check_name(name, "profile name")
+    marks = Marks(marks)
+    if len(colours) < 1 or len(set(colours)) != len(colours):
+        raise InputError("a new profile needs one or more colour names, each named once")
+    refs = tuple(ColourRef(c, (50.0, 0.0, 0.0), UNMEASURED_SPREAD) for c in colours)
+    return ColourProfile(name=name, marks=marks, references=refs, dice_set=name,
+                         description=description)
+
+
 def profile_from_json(data: Any, where: str = "profile") -> ColourProfile:
     """Validate a parsed profile file, naming the bad field in the error."""
     obj = require_object(data, where)

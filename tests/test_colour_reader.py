@@ -1,0 +1,275 @@
+"""The colour stage: drawn crops with known colours, and rendered table scenes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from dicecam.calibration.colourspace import (
+    bgr_to_lab,
+    lab_to_linear,
+    linear_to_lab,
+    linear_to_srgb,
+    planckian_white,
+    srgb_to_linear,
+)
+from dicecam.calibration.fitting import (
+    ColourSample,
+    fit_profile,
+    instructions,
+    samples_by_columns,
+)
+from dicecam.calibration.profile import load_builtin_profile, new_profile
+from dicecam.errors import InputError
+from dicecam.vision.colour import ColourReader, die_parts
+from dicecam.vision.reading import LOW_CONFIDENCE
+
+IVORY = (215, 235, 242)
+
+
+def pip_crop(body_bgr, pip_bgr=(25, 25, 25), size=60, value=5) -> np.ndarray:
+    """A die seen from above inside a crop with the pipeline's margin (1.4)."""
+    crop = np.full((size, size, 3), (70, 110, 60), np.uint8)  # green felt
+    face = int(size / 1.4)
+    o = (size - face) // 2
+    cv2.rectangle(crop, (o, o), (o + face, o + face), tuple(int(c) for c in body_bgr), -1)
+    spots = {1: [(0.5, 0.5)], 5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75),
+                                  (0.75, 0.75)]}[value]
+    for px, py in spots:
+        cv2.circle(crop, (o + int(px * face), o + int(py * face)), max(2, face // 10),
+                   tuple(int(c) for c in pip_bgr), -1, cv2.LINE_AA)
+    return crop
+
+
+def numeral_crop(numeral_bgr, body_bgr=IVORY, size=72, text="3") -> np.ndarray:
+    crop = np.full((size, size, 3), (90, 60, 40), np.uint8)
+    face = int(size / 1.4)
+    o = (size - face) // 2
+    cv2.rectangle(crop, (o, o), (o + face, o + face), body_bgr, -1)
+    cv2.putText(crop, text, (o + face // 4, o + int(face * 0.78)), cv2.FONT_HERSHEY_SIMPLEX,
+                face / 40, tuple(int(c) for c in numeral_bgr), max(2, face // 9), cv2.LINE_AA)
+    return crop
+
+
+def under_light(crop: np.ndarray, kelvin: float, exposure: float = 1.0) -> np.ndarray:
+    """The crop as a camera without white balance sees it under a lamp of ``kelvin``."""
+    cast = planckian_white(kelvin) / planckian_white(6500)
+    cast = cast / cast.max() * exposure
+    return np.clip(linear_to_srgb(srgb_to_linear(crop) * cast), 0, 255).astype(np.uint8)
+
+
+def test_lab_round_trip_and_known_values() -> None:
+    assert np.allclose(bgr_to_lab(np.array([255.0, 255.0, 255.0])), [100, 0, 0], atol=0.05)
+    assert np.allclose(bgr_to_lab(np.array([0.0, 0.0, 0.0])), [0, 0, 0], atol=0.05)
+    red = bgr_to_lab(np.array([0.0, 0.0, 255.0]))  # sRGB red: L 53.2, a 80.1, b 67.2
+    assert np.allclose(red, [53.24, 80.09, 67.20], atol=0.1)
+    lab = np.array([[60.0, 20.0, -30.0], [85.0, -5.0, 80.0]])
+    assert np.allclose(linear_to_lab(lab_to_linear(lab)), lab, atol=1e-6)
+
+
+def test_planckian_whites_run_from_warm_to_cool() -> None:
+    warm, cool = planckian_white(2700), planckian_white(6500)
+    assert warm[2] > 1.3 and warm[0] < 0.5  # much red, little blue
+    assert np.allclose(cool, [1.0, 1.0, 1.0], atol=0.06)  # D65 is about 6500 K
+
+
+def test_body_and_pips_are_told_apart() -> None:
+    parts = die_parts(pip_crop((30, 215, 245)))
+    assert parts is not None and parts.marks is not None
+    assert np.allclose(linear_to_srgb(parts.body), (30, 215, 245), atol=3)
+    assert np.allclose(linear_to_srgb(parts.marks), (25, 25, 25), atol=12)
+
+
+def test_a_numeral_covering_the_middle_is_still_the_mark() -> None:
+    parts = die_parts(numeral_crop((130, 40, 140), text="8"), body_from_ring=True)
+    assert parts is not None and parts.marks is not None
+    assert np.allclose(linear_to_srgb(parts.body), IVORY, atol=4)
+    assert np.allclose(linear_to_srgb(parts.marks), (130, 40, 140), atol=15)
+
+
+# Each case: the die as drawn, the colour the game must read (issue 6 "What it reads").
+DRAWN = [
+    {"description": "yellow Party People die", "set": "diceparty", "body": (30, 215, 245),
+     "expected": "yellow"},
+    {"description": "orange VIP die", "set": "diceparty", "body": (20, 120, 245),
+     "expected": "orange"},
+    {"description": "red Mob die with white pips", "set": "diceparty", "body": (35, 30, 200),
+     "pips": (240, 240, 240), "expected": "red"},
+    {"description": "white money die", "set": "dicetopia", "body": (240, 240, 240),
+     "expected": "white"},
+    {"description": "turquoise information die", "set": "dicetopia", "body": (190, 190, 40),
+     "pips": (240, 240, 240), "expected": "turquoise"},
+    {"description": "purple weapons die", "set": "dicetopia", "body": (130, 40, 100),
+     "pips": (240, 240, 240), "expected": "purple"},
+    {"description": "black numeral", "set": "charidice", "numeral": (25, 25, 25),
+     "expected": "black"},
+    {"description": "grey numeral (near miss for black)", "set": "charidice",
+     "numeral": (130, 130, 130), "expected": "grey"},
+    {"description": "red numeral", "set": "charidice", "numeral": (40, 35, 200),
+     "expected": "red"},
+    {"description": "blue numeral", "set": "charidice", "numeral": (190, 90, 25),
+     "expected": "blue"},
+]
+
+
+def _drawn(case: dict) -> np.ndarray:
+    if "numeral" in case:
+        return numeral_crop(case["numeral"])
+    return pip_crop(case["body"], case.get("pips", (25, 25, 25)))
+
+
+@pytest.mark.parametrize("kelvin", [2700, 4000, 6500])
+@pytest.mark.parametrize("case", DRAWN, ids=[c["description"] for c in DRAWN])
+def test_drawn_dice_read_under_any_light_with_the_builtin_profile(case: dict,
+                                                                  kelvin: float) -> None:
+    reader = ColourReader(load_builtin_profile(case["set"]))
+    # A frame's batch: the die under test among one die of each colour of the set, so the
+    # batch light estimate has the whole set to work with, as in a real frame.
+    others = [c for c in DRAWN if c["set"] == case["set"]]
+    crops = [under_light(_drawn(c), kelvin) for c in [case, *others]]
+    colour, confidence = reader.read(crops)[0]
+    assert colour == case["expected"]
+    assert 0.0 <= confidence <= 1.0
+
+
+@pytest.mark.parametrize("exposure", [0.6, 1.0])
+def test_charidice_reads_each_die_by_its_own_body_whatever_the_light(exposure: float) -> None:
+    reader = ColourReader(load_builtin_profile("charidice"))
+    black = under_light(numeral_crop((25, 25, 25)), 2700, exposure)
+    grey = under_light(numeral_crop((130, 130, 130)), 2700, exposure)
+    # one die at a time: no batch to lean on, the anchor alone does it
+    assert reader.read([black])[0][0] == "black"
+    assert reader.read([grey])[0][0] == "grey"
+
+
+def test_unusable_crops_get_no_colour() -> None:
+    reader = ColourReader(load_builtin_profile("diceparty"))
+    empty = np.zeros((0, 0, 3), np.uint8)
+    tiny = np.zeros((3, 3, 3), np.uint8)
+    good = pip_crop((30, 215, 245))
+    assert reader.read([empty, tiny, good]) == [(None, 0.0), (None, 0.0),
+                                                 (reader.read([good])[0])]
+    assert reader.read([]) == []
+
+
+def test_a_colour_unlike_any_reference_has_low_confidence() -> None:
+    profile = fit_profile_on_drawn("diceparty")
+    reader = ColourReader(profile)
+    colour, confidence = reader.read([pip_crop((200, 60, 30))])[0]  # a blue die
+    assert confidence < LOW_CONFIDENCE
+    colour, confidence = reader.read([pip_crop((30, 215, 245))])[0]
+    assert colour == "yellow" and confidence >= LOW_CONFIDENCE
+
+
+def fit_profile_on_drawn(set_name: str, kelvin: float = 6500):
+    """Fit ``set_name`` from a frame of drawn dice laid out in colour columns."""
+    base = load_builtin_profile(set_name)
+    bodies = {c["expected"]: c for c in DRAWN if c["set"] == set_name}
+    frame = np.full((240, 120 * len(base.colours), 3), (70, 110, 60), np.uint8)
+    boxes = []
+    for k, colour in enumerate(base.colours):
+        for r in range(3):
+            crop = _drawn(bodies[colour])
+            y, x = 20 + r * 70, 30 + k * 120
+            frame[y:y + crop.shape[0], x:x + crop.shape[1]] = crop
+            face = crop.shape[0] / 1.4
+            boxes.append((x + crop.shape[1] / 2, y + crop.shape[0] / 2, face, face))
+    frame = under_light(frame, kelvin)
+    return fit_profile(frame, samples_by_columns(boxes, base.colours), base)
+
+
+def test_fitting_keeps_the_names_and_stores_the_tables_white() -> None:
+    profile = fit_profile_on_drawn("diceparty", kelvin=3000)
+    assert profile.colours == ("yellow", "orange", "red") and profile.fitted
+    white = np.array(profile.white_bgr)
+    assert white[2] > white[1] > white[0]  # a warm lamp: white looks orange
+    assert all(ref.samples == 3 for ref in profile.references)
+    yellow = profile.reference("yellow")
+    assert abs(yellow.lab[0] - 86) < 8 and yellow.lab[2] > 60
+
+
+def test_samples_by_columns_labels_left_to_right() -> None:
+    boxes = [(300, 10, 20, 20), (10, 50, 20, 20), (160, 90, 20, 20), (320, 80, 20, 20),
+             (20, 5, 20, 20), (150, 30, 20, 20)]
+    samples = samples_by_columns(boxes, ("yellow", "orange", "red"))
+    assert [s.colour for s in samples] == ["yellow"] * 2 + ["orange"] * 2 + ["red"] * 2
+    assert {s.box[0] for s in samples if s.colour == "red"} == {300, 320}
+    with pytest.raises(InputError, match="found 5 dice, but 3 colours need the same number"):
+        samples_by_columns(boxes[:5], ("yellow", "orange", "red"))
+
+
+def test_fit_refuses_a_missing_or_unknown_colour() -> None:
+    base = load_builtin_profile("diceparty")
+    frame = np.zeros((100, 100, 3), np.uint8)
+    with pytest.raises(InputError, match="no orange and red die was shown"):
+        fit_profile(frame, [ColourSample((50, 50, 30, 30), "yellow")], base)
+    with pytest.raises(InputError, match="'green' is not in profile diceparty"):
+        fit_profile(frame, [ColourSample((50, 50, 30, 30), "green")], base)
+
+
+def test_fit_refuses_colours_that_look_the_same() -> None:
+    base = load_builtin_profile("diceparty")
+    frame = np.full((100, 300, 3), (70, 110, 60), np.uint8)
+    crop = pip_crop((30, 215, 245))  # three yellow dice, labelled as three colours
+    boxes = []
+    for k in range(3):
+        frame[20:80, 20 + k * 100:80 + k * 100] = crop
+        boxes.append((50 + k * 100, 50, 43, 43))
+    with pytest.raises(InputError, match="look almost the same"):
+        fit_profile(frame, samples_by_columns(boxes, base.colours), base)
+
+
+def test_instructions_say_what_to_lay_out() -> None:
+    assert "three yellow, three orange and three red dice" in instructions(
+        load_builtin_profile("diceparty"))
+    text = instructions(load_builtin_profile("charidice"))
+    assert "black, grey, red, blue, green and purple" in text
+
+
+# ---------------------------------------------------------------- rendered table scenes
+
+
+@pytest.mark.parametrize("set_name,kelvin", [("diceparty", 2700), ("dicetopia", 6500),
+                                             ("charidice", 4000)])
+def test_rendered_scenes_read_before_and_after_calibration(set_name: str,
+                                                           kelvin: float) -> None:
+    from dicecam.calibration.bench import colour_condition
+
+    rng = np.random.default_rng(17)
+    counts = colour_condition(set_name, kelvin, rng, scenes=1).counts
+    assert counts["dice"] >= 30
+    assert counts["fitted_right"] / counts["dice"] >= 0.95
+    assert counts["builtin_right"] / counts["dice"] >= 0.9
+
+
+def test_an_unseen_dice_set_reads_once_fitted() -> None:
+    """Issue 6: colour names come from a profile, so a new set works once it is fitted."""
+    from dicecam.synth.dicesets import DieLook
+    from dicecam.synth.die import render_die
+    from dicecam.synth.scene import paste_die
+    from dicecam.vision.die_reader import cut_crop
+
+    looks = {"pink": DieLook((180, 105, 255), (255, 255, 255), "pips", "pink"),
+             "lime": DieLook((50, 230, 160), (20, 20, 20), "pips", "lime"),
+             "navy": DieLook((110, 40, 20), (240, 240, 240), "pips", "navy")}
+    rng = np.random.default_rng(5)
+
+    def frame(layout: list[str]) -> tuple[np.ndarray, list]:
+        img = np.full((200, 60 * len(layout) + 40, 3), (60, 90, 130), np.uint8)
+        boxes = []
+        for k, name in enumerate(layout):
+            die = render_die(int(rng.integers(1, 7)), looks[name], 34, rng,
+                             rotation_deg=rng.uniform(0, 90), tilt=rng.uniform(0, 6))
+            boxes.append(paste_die(img, die.image_bgra, 50 + 60 * k, 100, die.top_box))
+        return under_light(img, 3200), boxes
+
+    base = new_profile("pastels", "pips", list(looks))
+    cal, boxes = frame([n for n in looks for _ in range(3)])
+    profile = fit_profile(cal, samples_by_columns(boxes, base.colours), base)
+    layout = [str(rng.choice(list(looks))) for _ in range(18)]
+    test, boxes = frame(layout)
+    readings = ColourReader(replace(profile)).read([cut_crop(test, *b) for b in boxes])
+    assert [c for c, _ in readings] == layout
