@@ -54,7 +54,8 @@ def check_corners(corners: Sequence[Point], where: str) -> None:
     crosses = []
     for i in range(4):
         a, b, nxt = c[i], c[(i + 1) % 4], c[(i + 2) % 4]
-        crosses.append(float(np.cross(b - a, nxt - b)))
+        (ux, uy), (vx, vy) = b - a, nxt - b
+        crosses.append(float(ux * vy - uy * vx))
     # A board seen from above is a convex quadrilateral; on screen (y down) going round it
     # top-left -> top-right -> bottom-right -> bottom-left turns the same way each time.
     if not (all(x > 0 for x in crosses) or all(x < 0 for x in crosses)):
