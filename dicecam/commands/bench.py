@@ -16,6 +16,7 @@ HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
 BENCHES = {
     "model": "dicecam.models.bench",
     "calibration": "dicecam.calibration.bench",
+    "web": "dicecam.webapp.bench",
 }
 
 

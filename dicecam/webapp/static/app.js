@@ -13,8 +13,11 @@
   const GAMES = (window.DicecamGames = window.DicecamGames || {});
   const $ = (id) => document.getElementById(id);
 
-  // Settled-roll -> page-updated latencies (ms), read by `dicecam bench web`.
+  // Settled-roll -> page-updated latencies (ms), read by `dicecam bench web`: the roll
+  // drawn (every settle), and the game's verdict drawn (settles the game scored).
   window.dicecamLatency = [];
+  window.dicecamVerdictLatency = [];
+  let verdictMeasured = null;
 
   const app = {
     view: null, // the last "state" payload
@@ -90,7 +93,7 @@
     colours: () => (app.view && app.view.colours) || [],
     lang: () => I18N.lang(),
   };
-  window.DicecamPage = { ctx, app, send };
+  window.DicecamPage = { ctx, app, send, socket };
 
   // --- incoming events -------------------------------------------------------------------
   socket.on(E.GAMES, (payload) => {
@@ -106,6 +109,12 @@
     app.view = payload;
     if (payload.roll !== undefined) app.roll = payload.roll;
     renderAll();
+    const roll = payload.roll;
+    if (roll && roll.status === "applied" && roll.roll_id !== verdictMeasured) {
+      verdictMeasured = roll.roll_id;
+      requestAnimationFrame(() => window.dicecamVerdictLatency.push(
+        { roll_id: roll.roll_id, ms: Date.now() - roll.settled_at * 1000 }));
+    }
   });
 
   socket.on(E.ROLL, (roll) => {

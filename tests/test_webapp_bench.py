@@ -1,0 +1,38 @@
+"""`dicecam bench web`'s parts that need no browser: the percentile, and the demo-truth
+outputs (the demo's own dice published as settled rolls, one per roll, once still)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from dicecam.webapp.bench import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
+
+
+@pytest.mark.parametrize(("values", "share", "expected"), [
+    (list(range(1, 101)), 0.95, 95),
+    (list(range(1, 101)), 0.5, 50),
+    ([5.0, 1.0, 3.0], 0.95, 5.0),
+    ([7.0], 0.95, 7.0),
+    (list(range(1, 21)), 0.95, 19),
+])
+def test_percentile_is_the_nearest_rank(values: list[float], share: float,
+                                        expected: float) -> None:
+    assert percentile(values, share) == expected
+
+
+def test_truth_outputs_settle_each_demo_roll_once_with_its_dice() -> None:
+    from dicecam.demo.sequence import ROLL_FRAMES, DemoSource
+
+    demo = DemoSource("charidice")
+    outputs = list(itertools.islice(truth_outputs("charidice", speed=20.0),
+                                    2 * demo.frames_per_roll))
+    settled = [(i, o.settled) for i, o in enumerate(outputs) if o.settled is not None]
+    assert [i for i, _ in settled] == [ROLL_FRAMES + TRUTH_SETTLE_FRAMES,
+                                       demo.frames_per_roll + ROLL_FRAMES + TRUTH_SETTLE_FRAMES]
+    first = settled[0][1]
+    assert first is not None and first.roll_id == 1
+    truth = demo.roll(0).dice
+    assert [(d.value, d.colour) for d in first.dice] == [(d.value, d.colour) for d in truth]
+    assert all(o.reading.moving for o in outputs[:ROLL_FRAMES])
