@@ -1,0 +1,69 @@
+"""Training command (tiny smoke run) and the real photos' fixed held-out split."""
+
+from __future__ import annotations
+
+import pytest
+
+from dicecam.cli import main
+from dicecam.models.realdata import photo_crops, real_data_dir, real_photos
+
+
+@pytest.mark.slow
+def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import numpy as np
+    import onnxruntime as ort
+
+    from dicecam.models.train_reader import TrainConfig, train_reader
+    from dicecam.vision.die_reader import DieReader
+
+    out = tmp_path / "reader.onnx"
+    lines: list[str] = []
+    config = TrainConfig(seed=3, samples=96, val_samples=32, epochs=1, batch=32, workers=1,
+                         use_real=False, out=out)
+    report = train_reader(config, lines.append)
+    assert out.is_file() and report.history and 0.0 <= report.val_accuracy <= 1.0
+    assert any("rendered 96/96" in line for line in lines)  # progress was reported
+    meta = ort.InferenceSession(str(out)).get_modelmeta().custom_metadata_map
+    assert meta["seed"] == "3" and meta["classes"] == "unreadable,1,2,3,4,5,6"
+    readings = DieReader(out).read([np.zeros((40, 40, 3), np.uint8)] * 3)
+    assert len(readings) == 3
+
+
+def test_train_command_refuses_bad_numbers(capsys) -> None:
+    assert main(["train", "reader", "--samples", "0"]) == 2
+    assert "--samples must be at least 1" in capsys.readouterr().err
+
+
+needs_real = pytest.mark.skipif(real_data_dir() is None,
+                                reason="the real dice photos (../shared/data/real_dice_dev or "
+                                       "DICECAM_REAL_DATA) are absent")
+
+
+@needs_real
+def test_held_out_split_is_fixed_and_keeps_sessions_apart() -> None:
+    photos = real_photos()
+    assert photos == real_photos()
+    held = [p for p in photos if p.held_out]
+    assert 0.2 < len(held) / len(photos) < 0.4
+    webcam = [p for p in photos if p.source == "webcam"]
+    for prefix in {p.image.stem.split("_")[0] for p in webcam}:
+        session = [p for p in webcam if p.image.stem.split("_")[0] == prefix]
+        held_numbers = [int(p.image.stem.split("_")[1]) for p in session if p.held_out]
+        tuning_numbers = [int(p.image.stem.split("_")[1]) for p in session if not p.held_out]
+        assert held_numbers and tuning_numbers
+        assert min(held_numbers) > max(tuning_numbers)  # one number range each
+    byler = [p for p in photos if p.source == "byler"]
+    runs = [byler[i:i + 10] for i in range(0, len(byler), 10)]
+    assert all(len({p.held_out for p in run}) == 1 for run in runs)
+
+
+@needs_real
+def test_real_crops_are_square_with_their_labelled_values() -> None:
+    photo = next(p for p in real_photos() if p.source == "webcam")
+    crops = photo_crops(photo)
+    assert crops
+    for crop, value in crops:
+        assert crop.shape[0] == crop.shape[1] >= 70 and crop.shape[2] == 3
+        assert 1 <= value <= 6
