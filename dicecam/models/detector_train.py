@@ -22,6 +22,8 @@ import numpy as np
 from dicecam.synth.scene import SceneSpec, render_scene
 
 TILE = 256
+#: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
+CROP = 160
 STRIDE = 4
 #: The long side frames are scaled to before detection; real photos are scaled the same way.
 INPUT_LONG_SIDE = 640
@@ -121,14 +123,25 @@ def real_tile(rng: np.random.Generator, item: tuple[np.ndarray, np.ndarray, np.n
     return Sample(tile, b[inside], known[inside], np.zeros((TILE, TILE), np.uint8))
 
 
-def augment(rng: np.random.Generator, s: Sample) -> Sample:
-    img, boxes, hand = s.image, s.boxes.copy(), s.hand
+def augment(rng: np.random.Generator, s: Sample, size: int = CROP) -> Sample:
+    """A random ``size`` crop of a tile, flipped, transposed and re-lit at random."""
+    h, w = s.image.shape[:2]
+    x0 = int(rng.integers(0, w - size + 1))
+    y0 = int(rng.integers(0, h - size + 1))
+    img = s.image[y0:y0 + size, x0:x0 + size]
+    hand = s.hand[y0:y0 + size, x0:x0 + size]
+    boxes = s.boxes.copy()
+    boxes[:, 0] -= x0
+    boxes[:, 1] -= y0
+    inside = ((boxes[:, 0] >= 0) & (boxes[:, 0] < size) & (boxes[:, 1] >= 0)
+              & (boxes[:, 1] < size))
+    boxes, known = boxes[inside], s.size_known[inside]
     if rng.random() < 0.5:
         img, hand = img[:, ::-1], hand[:, ::-1]
-        boxes[:, 0] = TILE - boxes[:, 0]
+        boxes[:, 0] = size - boxes[:, 0]
     if rng.random() < 0.5:
         img, hand = img[::-1], hand[::-1]
-        boxes[:, 1] = TILE - boxes[:, 1]
+        boxes[:, 1] = size - boxes[:, 1]
     if rng.random() < 0.5:
         img, hand = img.transpose(1, 0, 2), hand.T
         boxes = boxes[:, [1, 0, 3, 2]]
@@ -136,12 +149,12 @@ def augment(rng: np.random.Generator, s: Sample) -> Sample:
     if rng.random() < 0.3:
         img = img[..., rng.permutation(3)]
     img = img * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
-    return Sample(np.clip(img, 0, 255), boxes, s.size_known, np.ascontiguousarray(hand))
+    return Sample(np.clip(img, 0, 255), boxes, known, np.ascontiguousarray(hand))
 
 
 def targets(s: Sample) -> tuple[np.ndarray, ...]:
-    """heat (1,G,G), offset+logsize (4,G,G), regression mask (1,G,G), hand (1,G,G)."""
-    g = TILE // STRIDE
+    """heat (1,G,G), offset+logsize (4,G,G), regression masks (2,G,G), hand (1,G,G)."""
+    g = s.image.shape[0] // STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((4, g, g), np.float32)
     mask = np.zeros((2, g, g), np.float32)  # 0: offset known, 1: size known
@@ -165,62 +178,76 @@ def targets(s: Sample) -> tuple[np.ndarray, ...]:
     return heat[None], reg, mask, hand[None]
 
 
-def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 2400,
-                   seed: int = 1, threads: int = 2, cache: Path | None = None,
+def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 1200,
+                   seed: int = 1, threads: int = 1, cache: Path | None = None,
                    log=print) -> dict:
-    import torch
-
-    from dicecam.models.detector_net import DetectorNet, ExportedDetector
-
-    torch.manual_seed(seed)
-    torch.set_num_threads(threads)
+    """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
+    ``minutes`` and export. One torch thread by default: on a CPU shared with other jobs,
+    more threads wait on each other far more than they compute."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
     real = real_pool()
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos")
+    seconds = minutes * 60 - (time.monotonic() - started)
+    summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
+                       log=log)
+    summary["seconds"] = round(time.monotonic() - started)
+    return summary
+
+
+def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
+             seed: int = 1, threads: int = 1, batch: int = 16, real_share: float = 0.3,
+             log=print) -> dict:
+    import torch
+
+    from dicecam.models.detector_net import DetectorNet, ExportedDetector
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     net = DetectorNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    budget = minutes * 60 - (time.monotonic() - started) - 30
+    budget = max(10.0, seconds - 20)
     train_start = time.monotonic()
-    step, batch = 0, 24
+    step = 0
     losses: list[float] = []
     while True:
         elapsed = time.monotonic() - train_start
         if elapsed > budget:
             break
+        warm = min(1.0, (step + 1) / 50)
         for group in opt.param_groups:
-            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+            group["lr"] = 3e-3 * warm * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
         samples = []
         for _ in range(batch):
-            if real and rng.random() < 0.3:
+            if real and rng.random() < real_share:
                 s = real_tile(rng, real[int(rng.integers(len(real)))])
             else:
                 s = synth[int(rng.integers(len(synth)))]
             samples.append(augment(rng, s))
         parts = [targets(s) for s in samples]
         x = torch.from_numpy(np.stack([s.image.transpose(2, 0, 1) for s in samples]))
-        heat_t = torch.from_numpy(np.stack([p[0] for p in parts]))
-        reg_t = torch.from_numpy(np.stack([p[1] for p in parts]))
-        mask_t = torch.from_numpy(np.stack([p[2] for p in parts]))
-        hand_t = torch.from_numpy(np.stack([p[3] for p in parts]))
-        out = net(x.float())
-        loss = _loss(out, heat_t, reg_t, mask_t, hand_t)
+        heat_t, reg_t, mask_t, hand_t = (torch.from_numpy(np.stack([p[k] for p in parts]))
+                                         for k in range(4))
+        net.train()
+        loss = _loss(net(x.float()), heat_t, reg_t, mask_t, hand_t)
         opt.zero_grad()
         loss.backward()
         opt.step()
-        losses.append(float(loss))
+        losses.append(float(loss.detach()))
         step += 1
-        if step % 100 == 0:
-            log(f"step {step}  loss {np.mean(losses[-100:]):.3f}  "
-                f"{time.monotonic() - started:.0f} s")
+        if step % 50 == 0:
+            log(f"step {step}  loss {np.mean(losses[-50:]):.3f}  "
+                f"{time.monotonic() - train_start:.0f} s")
+        if step % 500 == 0:
+            net.eval()
+            export(ExportedDetector(net), out_path)
     net.eval()
     export(ExportedDetector(net), out_path)
     return {"steps": step, "final_loss": float(np.mean(losses[-100:])) if losses else None,
-            "synthetic_tiles": len(synth), "real_photos": len(real),
-            "seconds": round(time.monotonic() - started)}
+            "synthetic_tiles": len(synth), "real_photos": len(real)}
 
 
 def _loss(out, heat_t, reg_t, mask_t, hand_t):
