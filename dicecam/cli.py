@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "dicecam.commands.serve",
     "dicecam.commands.train",
     "dicecam.commands.calibrate",
+    "dicecam.commands.read",
 )
 
 

@@ -17,6 +17,7 @@ BENCHES = {
     "model": "dicecam.models.bench",
     "calibration": "dicecam.calibration.bench",
     "web": "dicecam.webapp.bench",
+    "reader": "dicecam.vision.bench",
 }
 
 

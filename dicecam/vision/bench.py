@@ -1,0 +1,144 @@
+"""``dicecam bench reader``: speed and accuracy of the whole table reader, on one thread.
+
+Synthetic: ``--frames`` 1920x1080 frames, each with 60 Dice Party dice of three colours
+(most of them packed into touching clusters), cards, tokens, board print, some with a hand
+reaching in, under warm to cool lamps with glare, shadow and camera noise, drawn from fixed
+seeds by ``dicecam.synth.scene`` (``--save DIR`` writes them with their labels). Real: the
+labelled development photos (``../shared/data/real_dice_dev`` or ``DICECAM_REAL_DATA``),
+matched by box centre, reported for all photos and for the held-out ones apart.
+
+Timing covers ``TablePipeline.read_frame`` (detect, crop, the batched value reader, colour)
+with OpenCV and onnxruntime limited to one thread; frame generation is not timed.
+Prints a table, then one JSON line with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+HELP = "speed, recall, precision, value and colour accuracy of the table reader (one thread)"
+
+TARGET_MS = 33.0
+SYNTH_SEED = 7000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frames", type=int, default=24, help="synthetic frames (default 24)")
+    parser.add_argument("--real-limit", type=int, default=None,
+                        help="read at most this many real photos (default: all)")
+    parser.add_argument("--no-real", action="store_true", help="skip the real photos")
+    parser.add_argument("--save", metavar="DIR", help="also write the synthetic frames and "
+                        "their labels (JSON) into DIR")
+    parser.add_argument("--detector", metavar="ONNX", help="a detector model to bench instead "
+                        "of the shipped one")
+
+
+def synthetic_frames(count: int, seed: int = SYNTH_SEED):
+    """The benchmark's frames, the same on every run: (image, scene) pairs."""
+    from dicecam.synth.scene import SceneSpec, render_scene
+
+    for index in range(count):
+        rng = np.random.default_rng([seed, index])
+        spec = SceneSpec(width=1920, height=1080, n_dice=60, die_px=(36.0, 60.0),
+                         dice_set="diceparty", cluster_share=0.75, max_tilt=8.0,
+                         distractors=10, hand_probability=0.25)
+        scene = render_scene(rng, spec)
+        yield scene.image_bgr, scene
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from dicecam.vision.detect_eval import LabelledDie, Tally, iter_photos, real_data_dir
+    from dicecam.vision.pipeline import build_pipeline
+
+    cv2.setNumThreads(1)
+    pipeline = build_pipeline("diceparty", threads=1, detector_path=args.detector)
+    times: list[float] = []
+    synth = Tally()
+    hand_frames = hand_seen = clear_frames = false_hands = 0
+    save = Path(args.save) if args.save else None
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+    for index, (image, scene) in enumerate(synthetic_frames(args.frames)):
+        for _ in range(2 if index == 0 else 1):  # the first call warms the sessions up
+            started = time.perf_counter()
+            reading = pipeline.read_frame(image)
+            elapsed = time.perf_counter() - started
+        times.append(elapsed * 1000)
+        truth = [LabelledDie(d.cx, d.cy, d.w, d.h, d.value, d.colour)
+                 for d in scene.visible_dice]
+        synth.add(truth, reading.dice)
+        if scene.has_hand:
+            hand_frames += 1
+            hand_seen += reading.hand_in_view
+        else:
+            clear_frames += 1
+            false_hands += reading.hand_in_view
+        if save is not None:
+            cv2.imwrite(str(save / f"synthetic_{index:03d}.png"), image)
+            (save / f"synthetic_{index:03d}.json").write_text(json.dumps(
+                [{"x": d.cx, "y": d.cy, "w": d.w, "h": d.h, "value": d.value,
+                  "colour": d.colour, "hidden": d.hidden} for d in scene.dice]))
+    ms = np.array(times)
+    figures: dict = {
+        "synthetic_frames": len(times),
+        "ms_per_frame_mean": round(float(ms.mean()), 2),
+        "ms_per_frame_median": round(float(np.median(ms)), 2),
+        "ms_per_frame_p95": round(float(np.percentile(ms, 95)), 2),
+        "fps": round(1000.0 / float(ms.mean()), 1),
+        "synthetic": synth.as_dict(),
+        "hand_frames_flagged": f"{hand_seen}/{hand_frames}",
+        "clear_frames_flagged_as_hand": f"{false_hands}/{clear_frames}",
+    }
+    root = None if args.no_real else real_data_dir()
+    if root is not None:
+        plain = build_pipeline(None, threads=1, detector_path=args.detector, auto_zoom=True)
+        groups = {"real_all": Tally(), "real_held_out": Tally(), "real_byler_held_out": Tally(),
+                  "real_webcam_held_out": Tally()}
+        for count, photo in enumerate(iter_photos(root)):
+            if args.real_limit is not None and count >= args.real_limit:
+                break
+            frame = cv2.imread(str(photo.image))
+            if frame is None:
+                continue
+            h, w = frame.shape[:2]
+            truth = photo.dice(w, h)
+            reading = plain.read_frame(frame)
+            groups["real_all"].add(truth, reading.dice)
+            if photo.held_out:
+                groups["real_held_out"].add(truth, reading.dice)
+                groups[f"real_{photo.source}_held_out"].add(truth, reading.dice)
+        figures.update({name: tally.as_dict() for name, tally in groups.items()})
+    elif not args.no_real:
+        figures["real_all"] = "skipped: the real dice photos were not found"
+    _print_table(figures)
+    print(json.dumps(figures))
+    return 0
+
+
+def _print_table(f: dict) -> None:
+    mean = f["ms_per_frame_mean"]
+    verdict = "meets" if mean <= TARGET_MS else "misses"
+    print(f"table reader, one thread, {f['synthetic_frames']} synthetic 1080p frames of 60 dice")
+    print(f"  ms/frame   mean {mean:.1f}  median {f['ms_per_frame_median']:.1f}  "
+          f"p95 {f['ms_per_frame_p95']:.1f}  ({f['fps']:.1f} fps; {verdict} the "
+          f"{TARGET_MS:.0f} ms target)")
+    print(f"  hands      flagged on {f['hand_frames_flagged']} hand frames, on "
+          f"{f['clear_frames_flagged_as_hand']} frames without one")
+    print(f"  {'set':<22}{'dice':>6}{'recall':>9}{'precision':>11}{'value':>8}{'colour':>8}")
+    for name in ("synthetic", "real_all", "real_held_out", "real_byler_held_out",
+                 "real_webcam_held_out"):
+        row = f.get(name)
+        if not isinstance(row, dict):
+            if row:
+                print(f"  {name:<22}{row}")
+            continue
+        colour = "-" if row["colour_accuracy"] is None else f"{row['colour_accuracy']:.2%}"
+        print(f"  {name:<22}{row['dice']:>6}{row['recall']:>9.2%}{row['precision']:>11.2%}"
+              f"{row['value_accuracy']:>8.2%}{colour:>8}")

@@ -1,0 +1,83 @@
+"""``dicecam read`` on image files, a folder with a corrupt image, and a video file."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from dicecam.cli import main
+from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.vision.detect import MODEL_PATH
+from dicecam.vision.die_reader import DEFAULT_MODEL as READER_MODEL
+
+pytestmark = pytest.mark.skipif(not (MODEL_PATH.is_file() and READER_MODEL.is_file()),
+                                reason="the detector or die reader model is not built yet")
+
+SPEC = SceneSpec(width=960, height=540, n_dice=12, die_px=(30.0, 36.0), distractors=3)
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [render_scene(np.random.default_rng(seed), SPEC) for seed in (11, 12)]
+
+
+@pytest.fixture
+def images(tmp_path, scenes):
+    for i, scene in enumerate(scenes):
+        cv2.imwrite(str(tmp_path / f"table_{i}.png"), scene.image_bgr)
+    return tmp_path
+
+
+def test_json_lines_hold_every_die_with_the_documented_fields(images, scenes, capsys):
+    status = main(["read", str(images / "table_0.png"), str(images / "table_1.png"), "--json",
+                   "--set", "diceparty"])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0 and len(lines) == 2
+    for line, scene in zip(lines, scenes, strict=True):
+        record = json.loads(line)
+        assert set(record) == {"path", "width", "height", "dice"}
+        assert (record["width"], record["height"]) == (960, 540)
+        assert set(record["dice"][0]) == {"x", "y", "w", "h", "value", "colour", "confidence",
+                                          "zone"}
+        assert len(record["dice"]) == len(scene.dice)
+        found = {(round(d["x"] / 10), round(d["y"] / 10)) for d in record["dice"]}
+        assert len(found) >= len(scene.dice) - 1  # centres are distinct dice
+        assert {d["colour"] for d in record["dice"]} <= {"yellow", "orange", "red", None}
+
+
+def test_a_corrupt_image_in_a_folder_is_reported_and_the_rest_is_read(images, capsys, tmp_path):
+    (images / "zz_broken.jpg").write_bytes(b"\xff\xd8 not a jpeg")
+    out_dir = tmp_path / "annotated"
+    status = main(["read", str(images), "--annotate", str(out_dir)])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "zz_broken.jpg: cannot decode" in captured.err
+    assert len(captured.err.strip().splitlines()) == 1
+    assert captured.out.count(" dice") == 2
+    assert sorted(p.name for p in out_dir.iterdir()) == ["table_0.jpg", "table_1.jpg"]
+
+
+def test_a_missing_path_is_one_line_and_status_2(capsys):
+    assert main(["read", "/no/such/photo.jpg"]) == 2
+    assert "no such image" in capsys.readouterr().err
+
+
+def test_a_video_publishes_its_still_roll_once(tmp_path, scenes, capsys):
+    path = tmp_path / "roll.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (960, 540))
+    blank = np.full((540, 960, 3), 60, np.uint8)
+    for _ in range(3):
+        writer.write(blank)
+    for _ in range(12):
+        writer.write(scenes[0].image_bgr)
+    writer.release()
+    assert main(["read", str(path), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(records) == 15
+    assert [r["frame"] for r in records] == list(range(15))
+    settled = [r for r in records if r["settled"]]
+    assert len(settled) == 1
+    assert len(settled[0]["dice"]) == len(scenes[0].dice)
