@@ -84,7 +84,7 @@ def test_body_and_pips_are_told_apart() -> None:
 
 
 def test_a_numeral_covering_the_middle_is_still_the_mark() -> None:
-    parts = die_parts(numeral_crop((130, 40, 140), text="8"), body_from_ring=True)
+    parts = die_parts(numeral_crop((130, 40, 140), text="8"))
     assert parts is not None and parts.marks is not None
     assert np.allclose(linear_to_srgb(parts.body), IVORY, atol=4)
     assert np.allclose(linear_to_srgb(parts.marks), (130, 40, 140), atol=15)

@@ -142,7 +142,7 @@ def fit_profile(
     reader = ColourReader(replace(base, white_bgr=None))
     colour_lin = []
     for s, crop in zip(samples, crops, strict=True):
-        parts = die_parts(crop, body_from_ring=base.marks == Marks.NUMERALS)
+        parts = die_parts(crop)
         part = None if parts is None else (
             parts.marks if base.marks == Marks.NUMERALS else parts.body)
         if part is None:
@@ -168,8 +168,7 @@ def fit_profile(
         mine = labs[[i for i, s in enumerate(samples) if s.colour == ref.name]]
         # a new set's unmeasured references claim no spread; allow what a built-in does
         base_spread = np.minimum(ref.spread, MAX_BASE_SPREAD)
-        mean = mine.mean(axis=0)
-        std = mine.std(axis=0, ddof=1) if len(mine) > 1 else np.zeros(3)
+        mean, std = _robust_centre(mine)
         # A few dice show where a colour sits at this table far better than how much it
         # varies, so the spread keeps part of the base profile's allowance.
         spread = np.maximum(
@@ -194,6 +193,20 @@ def fit_profile(
         fitted_at=datetime.now(UTC).isoformat(timespec="seconds"),
         fitted_from=source,
     )
+
+
+def _robust_centre(labs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Median and a robust standard deviation (from the median absolute deviation).
+
+    One die of a column caught in glare or shadow, or lying in the wrong column, must not
+    stretch its colour over its neighbours'.
+    """
+    if len(labs) >= 3:
+        centre = np.median(labs, axis=0)
+        return centre, 1.4826 * np.median(np.abs(labs - centre), axis=0)
+    if len(labs) == 2:
+        return labs.mean(axis=0), np.abs(labs[0] - labs[1]) / 2
+    return labs[0], np.zeros(3)
 
 
 def _labelled_white(reader, colours_linear: np.ndarray, labels: Sequence[str]) -> np.ndarray:

@@ -58,16 +58,13 @@ class DieParts:
     mark_pixels: int
 
 
-def die_parts(
-    crop_bgr: np.ndarray,
-    centre_fraction: float = CENTRE_FRACTION,
-    *,
-    body_from_ring: bool = False,
-) -> DieParts | None:
+def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION) -> DieParts | None:
     """Split the centre of a crop into body and mark pixels; None for an unusable crop.
 
-    ``body_from_ring`` takes the body colour from a ring around the centre only: a numeral
-    sits in the middle of its face and can cover most of the centre, pips do not.
+    The disc's pixels are split into two colour clusters. The body is the cluster with the
+    larger connected piece: the body is one region around the marks, while pips are
+    separate blobs, so this holds even when six big pips cover half the disc, or a numeral
+    covers its middle.
     """
     if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
         return None
@@ -79,23 +76,18 @@ def die_parts(
     # A disc, not a square: a die turned by 45 degrees shows the table in a square's corners.
     yy, xx = np.mgrid[0:side, 0:side]
     r = (side - 1) / 2.0
-    rr = np.sqrt((yy - r) ** 2 + (xx - r) ** 2)
-    disc = rr <= r + 0.5
-    window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3]
-    px = window[disc].astype(np.float64)
-    usable = (px < CLIPPED).all(axis=1)
-    if usable.sum() < max(MIN_PIXELS, len(px) // 4):
-        usable[:] = True
-    ring = (rr[disc] >= 0.6 * r) if body_from_ring else np.ones(len(px), dtype=bool)
-    body_source = px[usable & ring]
-    if len(body_source) < MIN_PIXELS:
-        body_source = px[usable]
-    px = px[usable]
-    # Body: the majority colour. Start from the median, keep the half of the pixels closest
-    # to it (marks and glare fall away), take their median.
-    first = np.median(body_source, axis=0)
-    dist = np.linalg.norm(body_source - first, axis=1)
-    body_px = body_source[dist <= np.percentile(dist, 50)]
+    disc = (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
+    window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3].astype(np.float64)
+    px = window[disc]
+    labels = _two_clusters(px)
+    body_px = px[labels == _body_cluster(labels, disc)]
+    if len(body_px) < MIN_PIXELS:
+        body_px = px
+    # Glare clips a coloured body to white; leave clipped pixels out unless the body itself
+    # is that bright (a white die under a strong lamp).
+    unclipped = body_px[(body_px < CLIPPED).all(axis=1)]
+    if len(unclipped) >= max(MIN_PIXELS, len(body_px) // 3):
+        body_px = unclipped
     body = np.median(body_px, axis=0)
     dist = np.linalg.norm(px - body, axis=1)
     # Marks: pixels clearly away from the body; their colour is read from the cores of the
@@ -114,6 +106,39 @@ def die_parts(
         body_pixels=len(body_px),
         mark_pixels=len(mark_px),
     )
+
+
+def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
+    """Deterministic 2-means, started from the extremes along the main colour axis."""
+    centred = px - px.mean(axis=0)
+    cov = centred.T @ centred
+    axis = np.linalg.eigh(cov)[1][:, -1]
+    proj = centred @ axis
+    centres = np.array([px[np.argmin(proj)], px[np.argmax(proj)]])
+    labels = np.zeros(len(px), dtype=np.int64)
+    for _ in range(iterations):
+        d = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        labels = d.argmin(axis=1)
+        for k in (0, 1):
+            if (labels == k).any():
+                centres[k] = px[labels == k].mean(axis=0)
+    return labels
+
+
+def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> int:
+    """The cluster whose largest 4-connected piece inside ``mask`` is larger."""
+    import cv2
+
+    image = np.full(mask.shape, -1, dtype=np.int64)
+    image[mask] = labels
+    best, best_size = 0, -1
+    for k in (0, 1):
+        count, _lab, stats, _c = cv2.connectedComponentsWithStats(
+            (image == k).astype(np.uint8), connectivity=4)
+        size = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
+        if size > best_size:
+            best, best_size = k, size
+    return best
 
 
 class ColourReader:
@@ -153,7 +178,7 @@ class ColourReader:
         need_batch_white = []
         for i, crop in enumerate(crops_bgr):
             parts = (
-                die_parts(np.asarray(crop), body_from_ring=self.profile.marks == Marks.NUMERALS)
+                die_parts(np.asarray(crop))
                 if crop is not None
                 else None
             )
