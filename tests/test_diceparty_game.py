@@ -9,7 +9,15 @@ import pytest
 
 from dicecam.errors import InputError, RuleError
 from dicecam.scorer import diceparty as dp
-from dicecam.scorer.diceparty_verdict import DICE_PER_COLOUR, Counts, Die, GrowthOption, Kind
+from dicecam.scorer.diceparty_verdict import (
+    DICE_PER_COLOUR,
+    Counts,
+    Die,
+    GrowthOption,
+    Kind,
+    escalation,
+    millionaire,
+)
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 
@@ -439,6 +447,16 @@ def test_out_players_sit_out_the_following_rounds() -> None:
                                           ("Cleo", dice("P1 P1 V1 V2")))))
 
 
+def test_stalled_round_in_party_animal_goes_on_with_the_next_round() -> None:
+    state = started(party_animal=True)
+    state = with_party(with_party(state, "Anna", Counts()), "Ben", Counts())
+    state = throw(state, "")
+    assert state.phase == dp.Phase.ROUND_OVER and state.round_outcome == dp.Outcome.STALLED
+    assert all(p.wins == () for p in state.players)
+    state = dp.apply(state, dp.NextRound())
+    assert state.phase == dp.Phase.PREPARTY and state.round == 2
+
+
 def test_escalations_only_count_in_party_animal() -> None:
     state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 M6")
     state = throw(state, "P1 M6")
@@ -448,14 +466,24 @@ def test_escalations_only_count_in_party_animal() -> None:
 # --- random play ---------------------------------------------------------------------------
 
 
-def _random_action(state: dp.State, rng: random.Random) -> dp.Action:
+def _random_dice(party: Counts, rng: random.Random, calm: float) -> tuple[Die, ...]:
+    """Seeded random dice for a party. A calm table re-throws (with probability ``calm``)
+    throws that would escalate or bring a millionaire, so games last longer and parties
+    grow bigger (stocks running dry is rare even then: random positions cover that)."""
+    for _ in range(30):
+        thrown = tuple(Die(k, rng.randint(1, 6)) for k in Kind for _ in range(party[k]))
+        if rng.random() >= calm or not (escalation(thrown).escalated
+                                         or millionaire(thrown).arrived):
+            break
+    return thrown
+
+
+def _random_action(state: dp.State, rng: random.Random, calm: float = 0.0) -> dp.Action:
     if state.phase == dp.Phase.PREPARTY:
-        return dp.PrepartyThrow(tuple(
-            (p.name, tuple(Die(k, rng.randint(1, 6)) for k in Kind for _ in range(p.party[k])))
-            for p in state.players if p.in_round))
+        return dp.PrepartyThrow(tuple((p.name, _random_dice(p.party, rng, 0.0))
+                                      for p in state.players if p.in_round))
     if state.phase == dp.Phase.THROW:
-        p = state.players[state.active]
-        return dp.Throw(tuple(Die(k, rng.randint(1, 6)) for k in Kind for _ in range(p.party[k])))
+        return dp.Throw(_random_dice(state.players[state.active].party, rng, calm))
     (legal,) = dp.legal_actions(state)
     if state.phase == dp.Phase.PICKPOCKET:
         return dp.Pickpocket(rng.randint(0, legal.max))
@@ -469,20 +497,26 @@ def _random_action(state: dp.State, rng: random.Random) -> dp.Action:
     return dp.NextRound()
 
 
+def _check_invariants(state: dp.State) -> None:
+    assert_sets_complete(state)
+    if state.turn is not None:
+        assert Counts.of(state.turn.dice) == state.players[state.active].party
+    assert all(0 <= p.wallets for p in state.players)
+
+
 @pytest.mark.parametrize("party_animal", [False, True])
 def test_random_play_keeps_every_set_at_twenty_per_colour(party_animal: bool) -> None:
     rng = random.Random(20261121 + party_animal)
     endings: dict[dp.Outcome, int] = {}
-    for game in range(60 if party_animal else 300):
+    for game in range(50 if party_animal else 250):
+        calm = (0.0, 0.9)[game % 2]
         names = tuple(f"P{i}" for i in range(rng.randint(2, 5)))
         state = dp.new_game(dp.Config(names, party_animal))
         for _ in range(20000):
             if state.phase == dp.Phase.GAME_OVER:
                 break
-            state = dp.apply(state, _random_action(state, rng))
-            assert_sets_complete(state)
-            if state.turn is not None:
-                assert dp.Counts.of(state.turn.dice) == state.players[state.active].party
+            state = dp.apply(state, _random_action(state, rng, calm))
+            _check_invariants(state)
         else:
             pytest.fail(f"game {game} did not end")
         endings[state.game_outcome] = endings.get(state.game_outcome, 0) + 1
@@ -494,3 +528,39 @@ def test_random_play_keeps_every_set_at_twenty_per_colour(party_animal: bool) ->
     else:
         assert {dp.Outcome.ESCALATION, dp.Outcome.MILLIONAIRE, dp.Outcome.WALLETS} <= set(
             endings), endings
+
+
+def _random_position(rng: random.Random) -> dp.State:
+    """A game in some player's throw phase with random parties, stocks and wallets."""
+    names = tuple(f"P{i}" for i in range(rng.randint(2, 5)))
+    state = started(names, starter=rng.randrange(len(names)))
+    for name in names:
+        wallets = rng.randint(0, 5)
+        party = Counts(rng.randint(0, 20 - (1 if wallets else 0)), rng.randint(0, 20),
+                       rng.randint(0, 20))
+        state = with_party(state, name, party, wallets=wallets)
+    return state
+
+
+def test_random_positions_keep_every_set_at_twenty_per_colour() -> None:
+    """One turn from random mid-game positions: stocks often run dry here, so every
+    shortfall path (too few guests, too few Mobs, removals) runs under the invariant."""
+    rng = random.Random(60)
+    seen = {"guests short": 0, "mobs short": 0, "party people removed": 0}
+    for _ in range(400):
+        state = _random_position(rng)
+        assert_sets_complete(state)
+        active = state.active
+        while state.active == active and state.phase not in (dp.Phase.GAME_OVER,
+                                                             dp.Phase.ROUND_OVER):
+            if state.phase == dp.Phase.GROW:
+                for outcome in dp.growth_options(state).values():
+                    seen["guests short"] += outcome.new_guests < outcome.due_guests
+                    seen["mobs short"] += outcome.mobs.added < outcome.mobs.due
+            state = dp.apply(state, _random_action(state, rng))
+            _check_invariants(state)
+            turn = state.turn or state.last_turn
+            if turn is not None and state.phase == dp.Phase.GROW:
+                seen["party people removed"] += sum(d.arrival.removed.party_people
+                                                    for d in turn.deliveries)
+    assert all(seen.values()), seen

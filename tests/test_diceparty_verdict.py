@@ -208,6 +208,7 @@ def test_provoked_vips_are_always_the_highest() -> None:
 @pytest.mark.parametrize(("provoked", "opponents", "expected"), [
     (3, 3, (3, 2, 1)),   # first gets n, each following one less
     (3, 1, (3,)),        # every party got Mobs once: no more
+    (3, 2, (3, 2)),
     (2, 4, (2, 1)),      # count reached 0: no more Mobs
     (1, 3, (1,)),
     (0, 2, ()),
