@@ -7,6 +7,7 @@ language switch. The server runs in this process on a free port of 127.0.0.1.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 import time
@@ -49,6 +50,7 @@ class Server:
 def start_server(config: dict[str, Any]) -> Server:
     from werkzeug.serving import make_server
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     app = create_app(config)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -126,8 +128,9 @@ def text_of(browser: Any, selector: str) -> str:
     return css(browser, selector).text
 
 
-def wait_text(browser: Any, selector: str, expected: str) -> None:
-    wait(browser, lambda b: (e := _visible(b, selector)) is not None and expected in e.text)
+def wait_text(browser: Any, selector: str, expected: str, timeout: float = WAIT) -> None:
+    wait(browser, lambda b: (e := _visible(b, selector)) is not None and expected in e.text,
+         timeout)
 
 
 def new_game(browser: Any, game: str, players: list[str],
@@ -164,6 +167,9 @@ def enter_dice(browser: Any, groups: dict[tuple[str, str], list[int]],
 
 def test_charidice_round(browser: Any, server: Server) -> None:
     open_page(browser, server)
+    # a real WebSocket carries the updates, not long-polling
+    wait(browser, lambda b: b.execute_script(
+        "return DicecamPage.socket.io.engine.transport.name") == "websocket")
     new_game(browser, "charidice", ["Ann", "Bo"])
     wait_text(browser, "#cd-turn", "Ann plays, Bo receives the gift")
     tap(browser, "#cd-big-gift")
@@ -333,5 +339,33 @@ def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
         wait_text(browser, "#roll-text", "scored")
         wait(browser, lambda b: b.find_element(
             By.CSS_SELECTOR, '#cd-dice [data-index="2"]').text == "5")
+    finally:
+        running.stop()
+
+
+# --- on the demo source --------------------------------------------------------------------
+
+
+def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) -> None:
+    """The demo's rolls settle on the page and are scored, with no tap but the choices.
+
+    The demo's own dice stand in for the table reader here (``bench web --truth``), so the
+    test needs no trained model and checks the web path only."""
+    from dicecam.webapp.bench import truth_outputs
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": lambda game: truth_outputs(game or "charidice", 4.0)})
+    try:
+        open_page(browser, running)
+        wait(browser, lambda b: "has-frame" in b.find_element(
+            By.TAG_NAME, "body").get_attribute("class"))
+        new_game(browser, "charidice", ["Ann", "Bo"])
+        wait_text(browser, "#roll-text", "Roll of 6 dice scored", timeout=40)
+        tap(browser, '#cd-options [data-option="0"] button')
+        wait_text(browser, "#cd-turn", "Bo plays")
+        new_game(browser, "v6", ["Ann", "Bo"])
+        tap(browser, '[data-action="jokers"]')
+        wait_text(browser, "#roll-text", "Roll of 1 dice scored", timeout=40)
+        assert css(browser, "#v6-log li").text
     finally:
         running.stop()

@@ -194,11 +194,16 @@
           label: `${name}: ${ctx.t(kind)}` });
       }
     }
-    return {
+    const spec = {
       title: preparty ? ctx.t("dp_entry_preparty") : ctx.t("dp_entry_throw", { p: s.active }),
       hint: ctx.t("dp_entry_hint"),
       groups,
     };
+    if (!groups.length && thrower) {
+      // an empty party still takes its turn: a throw of no dice (rulebook FAQ 5)
+      spec.submit = () => window.DicecamPage.send(window.DICECAM_EVENTS.ACTION, { type: "throw", dice: [] });
+    }
+    return spec;
   }
 
   window.DicecamGames.diceparty = {

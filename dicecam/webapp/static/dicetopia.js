@@ -160,7 +160,8 @@
     const cat = ctx.catalogue("dicetopia");
     const paint = () => {
       box.replaceChildren(h("h3", {}, t("dt_missions_of", { p: item.player })),
-        h("div", { class: "actions" }, item.options.map((m) => h("button", {
+        h("p", { class: "hint" }, Array.from(chosen).map(missionName).join(", ") || t("dt_none")),
+        h("div", { class: "actions mission-options" }, item.options.map((m) => h("button", {
           type: "button", class: chosen.has(m) ? "chosen" : "", "data-mission": m,
           title: cat.missions && cat.missions[m] ? cat.missions[m].rule : "",
           disabled: !chosen.has(m) && chosen.size >= 3 ? true : null,

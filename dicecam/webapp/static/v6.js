@@ -10,7 +10,7 @@
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
       v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
-      v6_points: "points", v6_zombie: "zombie", v6_throw_off: "Throw-off for {pts} points: {tied}",
+      v6_points: "points", v6_zombie: "zombie", v6_results: "Rounds played", v6_throw_off: "Throw-off for {pts} points: {tied}",
       v6_thrower: "{p} throws", v6_qualified: "Through to the next stage: {p}",
       v6_groups: "Form the groups (2 to 4 players each, in the order entered)",
       v6_final: "Final (four passes)", v6_joker: "Joker", v6_opponent: "against {p}",
@@ -23,7 +23,7 @@
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
       v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
-      v6_points: "Punkte", v6_zombie: "Zombie", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
+      v6_points: "Punkte", v6_zombie: "Zombie", v6_results: "Gespielte Runden", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
       v6_thrower: "{p} würfelt", v6_qualified: "Weiter: {p}",
       v6_groups: "Gruppen bilden (je 2 bis 4 Spieler, in der eingegebenen Reihenfolge)",
       v6_final: "Finale (vier Durchgänge)", v6_joker: "Joker", v6_opponent: "gegen {p}",
@@ -152,6 +152,12 @@
           h("td", {}, o.name, o.zombie ? ` (${t("v6_zombie")})` : ""),
           h("td", { class: "num" }, `${o.total} ${t("v6_total")}`),
           h("td", { class: "num" }, `${s.points[o.name] || 0} ${t("v6_points")}`)))))));
+    }
+    if (s.results.length) {
+      card.append(h("div", {}, h("h3", {}, t("v6_results")), h("table", { id: "v6-results" },
+        h("tbody", {}, s.results.slice(-12).reverse().map((r) => h("tr", {},
+          h("td", {}, `${r.group}/${r.pass}`), h("td", {}, r.player),
+          h("td", { class: "num" }, `${r.total} ${t("v6_total")}`), h("td", {}, r.outcome)))))));
     }
     const ranking = Object.entries(s.points).sort((a, b) => b[1] - a[1]);
     card.append(h("div", {}, h("h3", {}, t("v6_standings")), h("table", { id: "v6-standings" },
