@@ -36,3 +36,14 @@ def test_truth_outputs_settle_each_demo_roll_once_with_its_dice() -> None:
     truth = demo.roll(0).dice
     assert [(d.value, d.colour) for d in first.dice] == [(d.value, d.colour) for d in truth]
     assert all(o.reading.moving for o in outputs[:ROLL_FRAMES])
+
+
+def test_the_bench_refuses_too_few_settles_in_one_line() -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "dicecam", "bench", "web", "--settles", "2"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("dicecam bench: --settles must be at least 5 for a "
+                                     "percentile to mean anything")
