@@ -391,3 +391,36 @@ def test_state_payloads_are_plain_json(client: Any) -> None:
     ok(client, events.ENTER_ROLL, {"dice": SIX})
     state = last_state(client)
     assert json.loads(json.dumps(state)) == state
+
+
+# --- a table without a zone map: one tap says where the dice lie ----------------------------
+
+
+def test_dice_outside_every_zone_can_be_placed_in_a_district(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "dicetopia", "config": {"players": [
+        {"name": "Ann"}, {"name": "Bo"}]}})
+    session = services(client.app).session
+    roll = session.settle(settled([(5, "purple", 0.99), (2, "white", 0.99)], roll_id=2))
+    assert roll.status.value == "shown"  # no zone: Dicetopia cannot tell where they lie
+    ok(client, events.ASSIGN_ZONE, {"roll_id": 2, "zone": "the_agency"})
+    state = last_state(client)
+    assert state["roll"]["status"] == "applied"
+    assert state["state"]["table"]["zones"]["the_agency"] == [
+        {"colour": "purple", "value": 5}, {"colour": "white", "value": 2}]
+    again = client.emit(events.ASSIGN_ZONE, {"roll_id": 2, "zone": "the_agency"},
+                        callback=True)
+    assert not again["ok"] and "already lies in a zone" in again["error"]
+
+
+def test_a_throw_outside_every_zone_can_be_given_to_the_active_party(client: Any) -> None:
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
+    dice = [{"value": v, "colour": c, "zone": name}
+            for name, values in {"Ann": [6, 6, 5, 4], "Bo": [1, 1, 1, 2]}.items()
+            for v, c in zip(values, ["yellow", "yellow", "orange", "orange"], strict=True)]
+    ok(client, events.ENTER_ROLL, {"dice": dice})
+    session = services(client.app).session
+    roll = session.settle(settled([(6, "yellow", 0.99), (6, "yellow", 0.99),
+                                   (5, "orange", 0.99), (4, "orange", 0.99)], roll_id=9))
+    assert roll.status.value == "pending" and roll.error
+    ok(client, events.ASSIGN_ZONE, {"roll_id": 9, "zone": "Ann"})
+    assert last_state(client)["state"]["phase"] == "pickpocket"

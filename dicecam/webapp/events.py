@@ -21,5 +21,6 @@ ACTION = "action"  # one of state["legal"], as JSON
 UNDO = "undo"  # {}
 CORRECT_DIE = "correct_die"  # {"roll_id", "index", "value": 1-6 | null, "colour"}
 CONFIRM_ROLL = "confirm_roll"  # {"roll_id"}
+ASSIGN_ZONE = "assign_zone"  # {"roll_id", "zone"}: dice read outside any zone lie in this one
 ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)

@@ -37,6 +37,7 @@ ACTIVE_GAME_KEY = "active_game"
 MAX_PLAYERS = 12
 MAX_DICE = 120  # four Dice Party parties of 60 would be 240, but one roll is at most 60 dice
 COLOUR_NAME_MAX = 30
+ZONE_NAME_MAX = 60
 
 
 class RollStatus(StrEnum):
@@ -279,7 +280,7 @@ class GameSession:
             jc.reject_unknown_keys(obj, where, ("value", "colour", "zone"))
             value = jc.require_int(obj.get("value"), f"{where}.value", 1, 6)
             colour = _optional_str(obj.get("colour"), f"{where}.colour")
-            zone = _optional_str(obj.get("zone"), f"{where}.zone")
+            zone = _optional_str(obj.get("zone"), f"{where}.zone", ZONE_NAME_MAX)
             dice.append(RollDie(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
                                 value, colour, 1.0, zone, corrected=True))
         with self._lock:
@@ -316,6 +317,24 @@ class GameSession:
                                       confidence=1.0, corrected=True)
             self._reroll(roll, tuple(dice))
             return {"roll_id": roll_id, "status": self._roll.status.value if self._roll else ""}
+
+    def assign_zone(self, data: Any) -> dict[str, Any]:
+        """The dice the camera saw outside every zone lie in ``zone`` (a table without a
+        zone map: "this is Ann's party", "this is the Agency")."""
+        payload = jc.require_object(data, "zone assignment")
+        jc.reject_unknown_keys(payload, "zone assignment", ("roll_id", "zone"))
+        roll_id = jc.require_int(payload.get("roll_id"), "zone assignment.roll_id", 0, 2**62)
+        zone = jc.require_str(payload.get("zone"), "zone assignment.zone", max_len=ZONE_NAME_MAX)
+        if not zone:
+            raise InputError("zone assignment.zone must name a zone")
+        with self._lock:
+            roll = self._current_roll(roll_id)
+            if not any(d.zone is None for d in roll.dice):
+                raise InputError("every die of this roll already lies in a zone")
+            dice = tuple(replace(d, zone=zone) if d.zone is None else d for d in roll.dice)
+            self._reroll(roll, dice)
+            assert self._roll is not None
+            return {"roll_id": roll_id, "status": self._roll.status.value}
 
     def confirm_roll(self, data: Any) -> dict[str, Any]:
         """The players say the unsure dice were read right: score the roll as it stands."""
@@ -458,10 +477,10 @@ def dice_colours(game: str) -> list[str]:
     return list(_profile_colours(game))
 
 
-def _optional_str(value: Any, where: str) -> str | None:
+def _optional_str(value: Any, where: str, max_len: int = COLOUR_NAME_MAX) -> str | None:
     if value is None:
         return None
-    text = jc.require_str(value, where, max_len=COLOUR_NAME_MAX)
+    text = jc.require_str(value, where, max_len=max_len)
     if not text:
         raise InputError(f"{where} must not be empty; leave it out (null) when unknown")
     return text

@@ -75,6 +75,9 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     def confirm_roll(data: Any) -> dict[str, Any]:
         return services().session.confirm_roll(data)
 
+    def assign_zone(data: Any) -> dict[str, Any]:
+        return services().session.assign_zone(data)
+
     def enter_roll(data: Any) -> dict[str, Any]:
         return services().session.enter_roll(data)
 
@@ -87,6 +90,7 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         (events.UNDO, undo),
         (events.CORRECT_DIE, correct_die),
         (events.CONFIRM_ROLL, confirm_roll),
+        (events.ASSIGN_ZONE, assign_zone),
         (events.ENTER_ROLL, enter_roll),
     ):
         socketio.on_event(name, answered(handler))

@@ -197,15 +197,33 @@
     panel.dataset.status = roll ? roll.status : "none";
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
+      $("roll-zones").replaceChildren();
       $("roll-text").textContent = entry ? t("roll_waiting") : "";
       $("roll-error").textContent = "";
       return;
     }
+    renderZoneChoice(roll, view);
     const unsure = roll.dice.filter((d) => d.needs_check).length;
     let text = t("roll_" + roll.status, { n: roll.dice.length });
     if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error || "";
+  }
+
+  /* Dice read outside every zone (a table without a zone map): one tap says where they lie,
+   * from the zones the game takes dice in now (a game view's zones(view)). */
+  function renderZoneChoice(roll, view) {
+    const box = $("roll-zones");
+    box.replaceChildren();
+    const module = view && view.game && GAMES[view.game];
+    if (!module || !module.zones || roll.status === "applied") return;
+    if (!roll.dice.some((d) => d.zone === null)) return;
+    const zones = module.zones(view, ctx);
+    if (!zones.length) return;
+    box.append(h("span", {}, t("dice_lie_in")), ...zones.map((z) => h("button", {
+      type: "button", "data-assign-zone": z.zone,
+      onclick: () => send(E.ASSIGN_ZONE, { roll_id: roll.roll_id, zone: z.zone }).catch(() => null),
+    }, z.label)));
   }
 
   const CSS_COLOURS = {

@@ -206,9 +206,16 @@
     return spec;
   }
 
+  /* A throw seen outside every zone belongs to the party whose turn it is. */
+  function zones(view) {
+    if (!view.state.active || !view.state.legal.some((l) => l.type === "throw")) return [];
+    return [{ zone: view.state.active, label: view.state.active }];
+  }
+
   window.DicecamGames.diceparty = {
     render,
     entry,
+    zones,
     setup: { min: 2, max: 6, options: [{ key: "party_animal", label: "dp_party_animal", value: false }] },
   };
 })();

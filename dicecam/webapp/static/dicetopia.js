@@ -175,8 +175,14 @@
     return box;
   }
 
+  function zones(view, ctx) {
+    const legal = ctx.legalOf(view, "set_dice");
+    return legal ? legal.zones.map((zone) => ({ zone, label: zoneTitle(ctx, zone) })) : [];
+  }
+
   window.DicecamGames.dicetopia = {
     render,
+    zones,
     entry: () => null, // dice are entered per zone (the buttons in the districts and boards)
     setup: {
       min: 2, max: 4, options: [],

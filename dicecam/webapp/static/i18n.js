@@ -28,7 +28,7 @@
       yellow: "yellow", orange: "orange", red: "red", purple: "purple", white: "white",
       turquoise: "turquoise", black: "black", grey: "grey", blue: "blue", green: "green",
       total: "Total", round: "Round", player: "Player", winner: "Winner",
-      print: "Print", why: "Why", game_over: "Game over",
+      print: "Print", why: "Why", game_over: "Game over", dice_lie_in: "These dice lie in:",
     },
     de: {
       undo: "Zurück", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
@@ -51,7 +51,7 @@
       yellow: "gelb", orange: "orange", red: "rot", purple: "lila", white: "weiß",
       turquoise: "türkis", black: "schwarz", grey: "grau", blue: "blau", green: "grün",
       total: "Summe", round: "Runde", player: "Spieler", winner: "Sieger",
-      print: "Drucken", why: "Warum", game_over: "Spielende",
+      print: "Drucken", why: "Warum", game_over: "Spielende", dice_lie_in: "Diese Würfel liegen in:",
     },
   };
   const STORAGE_KEY = "dicecam.lang";
