@@ -104,7 +104,7 @@ class LiveReader:
                 self.frames_seen += 1
                 if output.settled is not None:
                     self.settles_seen += 1
-                    self.session.settle(output.settled, settled_at=time.time())
+                    self._settle(output.settled)
                 now = time.monotonic()
                 if now - last_frame >= self._frame_interval:
                     last_frame = now
@@ -119,6 +119,12 @@ class LiveReader:
             return False
         self._set_status(CameraStatus.ENDED, "the video source has ended")
         return False
+
+    def _settle(self, roll: SettledRoll) -> None:
+        try:
+            self.session.settle(roll, settled_at=time.time())
+        except Exception:  # a scoring bug is not a camera fault: log it, keep reading
+            log.exception("scoring settled roll %s failed", roll.roll_id)
 
     def _send_frame(self, frame_bgr: np.ndarray, reading: FrameReading) -> None:
         height, width = frame_bgr.shape[:2]
