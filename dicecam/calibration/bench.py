@@ -55,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sets", default="diceparty,dicetopia,charidice",
                         help="dice sets to measure, comma-separated")
     parser.add_argument("--skip-zones", action="store_true", help="colour figures only")
+    parser.add_argument("--die-px", metavar="LO,HI",
+                        help="top-face size range in pixels for every set (default: per set)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,26 +72,38 @@ def run(args: argparse.Namespace) -> int:
                          f"{', '.join(DIE_PX)} (v6 has a single colour)")
     if args.scenes < 1:
         raise InputError("--scenes must be 1 or more")
+    die_range = None
+    if args.die_px:
+        try:
+            lo, hi = (float(v) for v in args.die_px.split(","))
+        except ValueError:
+            raise InputError(f"--die-px must be two numbers LO,HI, got {args.die_px!r}") from None
+        if not 8 <= lo <= hi:
+            raise InputError("--die-px needs 8 <= LO <= HI")
+        die_range = (lo, hi)
     started = time.perf_counter()
     print(f"colour accuracy on synthetic table scenes (seed {args.seed}, {args.scenes} scenes "
           "of 40 dice per set and light)")
     print(f"{'set':10s} {'light':>6s} {'dice':>5s} {'built-in':>9s} {'fitted':>8s} "
-          f"{'flagged*':>8s}  fitted confusions")
+          f"{'flagged*':>8s} {'asked**':>7s}  fitted confusions")
     totals: dict[str, Counter] = {}
     for set_name in sets:
         total = totals.setdefault(set_name, Counter())
         for k, kelvin in enumerate(KELVINS):
             rng = np.random.default_rng([args.seed, sets.index(set_name), k])
-            result = colour_condition(set_name, kelvin, rng, scenes=args.scenes)
+            result = colour_condition(set_name, kelvin, rng, scenes=args.scenes,
+                                      die_px_range=die_range or DIE_PX[set_name])
             total.update(result.counts)
             confusions = ", ".join(f"{t}->{g} {n}" for (t, g), n in
                                    result.confusions.most_common(4)) or "-"
             print(f"{set_name:10s} {kelvin:5.0f}K {result.counts['dice']:5d} "
                   f"{_pct(result.counts['builtin_right'], result.counts['dice']):>9s} "
                   f"{_pct(result.counts['fitted_right'], result.counts['dice']):>8s} "
-                  f"{_flagged(result.counts):>8s}  {confusions}")
+                  f"{_flagged(result.counts):>8s} "
+                  f"{_pct(result.counts['fitted_asked'], result.counts['dice']):>7s}  {confusions}")
     print("* share of the fitted profile's wrong colours whose confidence is under "
           "LOW_CONFIDENCE, so the tablet asks")
+    print("** share of all dice the fitted profile reads with a confidence under LOW_CONFIDENCE")
     print()
     for set_name, total in totals.items():
         fitted = total["fitted_right"] / max(total["dice"], 1)
@@ -173,7 +187,8 @@ def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
 
 
 def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
-                     scenes: int) -> ColourResult:
+                     scenes: int, die_px_range: tuple[float, float] | None = None,
+                     ) -> ColourResult:
     from dicecam.calibration.fitting import (
         DICE_PER_COLOUR,
         fit_profile,
@@ -186,7 +201,7 @@ def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
     from dicecam.vision.reading import LOW_CONFIDENCE
 
     builtin = load_builtin_profile(set_name)
-    lo, hi = DIE_PX[set_name]
+    lo, hi = die_px_range or DIE_PX[set_name]
     die_px = rng.uniform(lo, hi)  # this table's camera distance
     scale = die_px / 24.0
     per = DICE_PER_COLOUR[builtin.marks]
@@ -210,6 +225,8 @@ def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
         counts["dice"] += len(dice)
         for name, reader in readers.items():
             for (colour, conf), true in zip(reader.read(crops), truth, strict=True):
+                if name == "fitted":
+                    counts["fitted_asked"] += conf < LOW_CONFIDENCE
                 if colour == true:
                     counts[f"{name}_right"] += 1
                 elif name == "fitted":

@@ -211,10 +211,11 @@ def _robust_centre(labs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _labelled_white(reader, colours_linear: np.ndarray, labels: Sequence[str]) -> np.ndarray:
     """The candidate light under which each die looks most like its own colour."""
-    cands = reader._whites
+    cands = reader.candidate_whites
     labs = linear_to_lab(colours_linear[None, :, :], cands[:, None, :])
-    d2 = reader._d2(labs.reshape(-1, 3)).reshape(len(cands), len(colours_linear), -1)
-    index = [reader._names.index(c) for c in labels]
+    d2 = reader.distances(labs.reshape(-1, 3), shading=False).reshape(
+        len(cands), len(colours_linear), -1)
+    index = [reader.profile.colours.index(c) for c in labels]
     own = d2[:, np.arange(len(labels)), index]
     return cands[int(np.argmin(own.sum(axis=1)))]
 

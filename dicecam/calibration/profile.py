@@ -50,6 +50,14 @@ class Marks(StrEnum):
     NUMERALS = "numerals"  # the colour is the numeral's
 
 
+#: How much darker or brighter than its reference a die may look and still be that colour
+#: (a factor on linear light). Pip dice lie in shadows and in lamp light; numeral dice are
+#: balanced by their own body, so only what the body does not share is left, and black and
+#: grey numerals differ by lightness alone. A set with colours that differ only in
+#: lightness (black and grey pip dice) needs a narrow range in its profile.
+DEFAULT_SHADING = {Marks.PIPS: (0.45, 1.35), Marks.NUMERALS: (0.8, 1.25)}
+
+
 class AnchorPart(StrEnum):
     BODY = "body"
     MARKS = "marks"
@@ -88,10 +96,15 @@ class ColourProfile:
     anchor: Anchor | None = None
     fitted_at: str | None = None  # ISO time of the fit; None for a built-in profile
     fitted_from: str = ""  # where the calibration frame came from
+    shading: tuple[float, float] | None = None  # None: DEFAULT_SHADING[marks]
 
     @property
     def colours(self) -> tuple[str, ...]:
         return tuple(ref.name for ref in self.references)
+
+    @property
+    def shading_range(self) -> tuple[float, float]:
+        return self.shading if self.shading is not None else DEFAULT_SHADING[self.marks]
 
     @property
     def fitted(self) -> bool:
@@ -134,6 +147,8 @@ class ColourProfile:
             "fitted_at": self.fitted_at,
             "fitted_from": self.fitted_from,
         }
+        if self.shading is not None:
+            data["shading"] = [round(v, 3) for v in self.shading]
         return data
 
 
@@ -176,7 +191,7 @@ def profile_from_json(data: Any, where: str = "profile") -> ColourProfile:
         obj,
         where,
         ("format", "version", "name", "dice_set", "marks", "description", "white_bgr",
-         "anchor", "colours", "fitted_at", "fitted_from"),
+         "anchor", "colours", "fitted_at", "fitted_from", "shading"),
     )
     if obj.get("format") != FORMAT:
         raise InputError(f"{where}.format must be {FORMAT!r}; is this a dicecam colour profile?")
@@ -233,6 +248,12 @@ def profile_from_json(data: Any, where: str = "profile") -> ColourProfile:
                 samples=require_int(c.get("samples", 0), f"{w}.samples", 0),
             )
         )
+    shading = None
+    if obj.get("shading") is not None:
+        items = require_list(obj["shading"], f"{where}.shading", min_len=2, max_len=2)
+        lo = require_number(items[0], f"{where}.shading[0]", 0.05, 1.0)
+        hi = require_number(items[1], f"{where}.shading[1]", 1.0, 20.0)
+        shading = (lo, hi)
     fitted_at = obj.get("fitted_at")
     if fitted_at is not None:
         fitted_at = require_str(fitted_at, f"{where}.fitted_at", max_len=40)
@@ -246,6 +267,7 @@ def profile_from_json(data: Any, where: str = "profile") -> ColourProfile:
         anchor=anchor,
         fitted_at=fitted_at,
         fitted_from=require_str(obj.get("fitted_from", ""), f"{where}.fitted_from", max_len=500),
+        shading=shading,
     )
 
 

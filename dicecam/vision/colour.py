@@ -35,6 +35,8 @@ from dicecam.calibration.profile import AnchorPart, ColourProfile, Marks
 #: sampled: crops carry a margin around the top face's box, and a turned die's box is wider
 #: than the face; the face's rim shows side faces and the table.
 CENTRE_FRACTION = 0.5
+#: Marks are sought within this share of the disc's radius.
+MARK_FRACTION = 0.75
 #: Pixels at or above this 8-bit value in any channel are glare, not colour.
 CLIPPED = 250
 #: Mahalanobis distance (squared) beyond which a colour counts as unlike every reference.
@@ -76,9 +78,13 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION) ->
     # A disc, not a square: a die turned by 45 degrees shows the table in a square's corners.
     yy, xx = np.mgrid[0:side, 0:side]
     r = (side - 1) / 2.0
-    disc = (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
+    rr2 = (yy - r) ** 2 + (xx - r) ** 2
+    disc = rr2 <= (r + 0.5) ** 2
     window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3].astype(np.float64)
     px = window[disc]
+    # Marks are looked for away from the disc's rim, where a tilted or turned die can let
+    # the table or a neighbour in; a numeral sits in the middle of its face.
+    inner = rr2[disc] <= (MARK_FRACTION * r) ** 2
     labels = _two_clusters(px)
     body_px = px[labels == _body_cluster(labels, disc)]
     if len(body_px) < MIN_PIXELS:
@@ -89,12 +95,13 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION) ->
     if len(unclipped) >= max(MIN_PIXELS, len(body_px) // 3):
         body_px = unclipped
     body = np.median(body_px, axis=0)
-    dist = np.linalg.norm(px - body, axis=1)
+    candidates = px[inner] if inner.sum() >= MIN_PIXELS else px
+    dist = np.linalg.norm(candidates - body, axis=1)
     # Marks: pixels clearly away from the body; their colour is read from the cores of the
     # strokes (the farthest ones), since thin numerals blend into the body at their edges.
     far = np.percentile(dist, 99)
     threshold = max(40.0, 0.5 * far)
-    mark_px = px[dist > threshold]
+    mark_px = candidates[dist > threshold]
     marks = None
     if len(mark_px) >= MIN_PIXELS:
         mark_d = np.linalg.norm(mark_px - body, axis=1)
@@ -141,6 +148,12 @@ def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> int:
     return best
 
 
+def _lightness_to_y(lightness: np.ndarray) -> np.ndarray:
+    """CIE L* back to relative luminance Y (0..1)."""
+    f = (np.asarray(lightness, dtype=np.float64) + 16.0) / 116.0
+    return np.where(f > 6 / 29, f**3, 3 * (6 / 29) ** 2 * (f - 4 / 29))
+
+
 class ColourReader:
     """Reads the game colour of die crops with one profile (no state kept between calls)."""
 
@@ -150,10 +163,13 @@ class ColourReader:
         self._means = np.array([ref.lab for ref in profile.references], dtype=np.float64)
         self._spreads = np.array([ref.spread for ref in profile.references], dtype=np.float64)
         self._log_norm = np.log(self._spreads).sum(axis=1)
+        self._ref_linear = lab_to_linear(self._means)
+        self._ref_y = np.maximum(_lightness_to_y(self._means[:, 0]), 1e-5)
+        self._shading = profile.shading_range
         self._anchor_linear = (
             None if profile.anchor is None else lab_to_linear(np.array(profile.anchor.lab))
         )
-        self._whites = candidate_whites()
+        self.candidate_whites = candidate_whites()
 
     # -- public API -------------------------------------------------------------------
 
@@ -208,10 +224,11 @@ class ColourReader:
 
     def estimate_white(self, colours_linear: np.ndarray) -> np.ndarray:
         """The table light that makes these dice look most like the profile's colours."""
-        cands = self._whites
+        cands = self.candidate_whites
         # (whites, dice, 3) Lab of every die under every candidate light
         labs = linear_to_lab(colours_linear[None, :, :], cands[:, None, :])
-        d2 = self._d2(labs.reshape(-1, 3)).reshape(len(cands), len(colours_linear), -1)
+        d2 = self.distances(labs.reshape(-1, 3), shading=False).reshape(
+            len(cands), len(colours_linear), -1)
         cost = np.minimum(d2.min(axis=2), _ROBUST_CAP).sum(axis=1)
         # A light far from neutral must explain the dice clearly better than neutral
         # does: a batch of only orange dice could otherwise pass for red dice under warm
@@ -220,15 +237,25 @@ class ColourReader:
         cost = cost + 2.0 * chroma
         return cands[int(np.argmin(cost))]
 
-    # -- internals --------------------------------------------------------------------
+    def distances(self, labs: np.ndarray, *, shading: bool = True) -> np.ndarray:
+        """Squared Mahalanobis distance of each Lab (m, 3) to each colour: (m, k).
 
-    def _d2(self, labs: np.ndarray) -> np.ndarray:
-        """Squared Mahalanobis distance of each Lab (m, 3) to each reference: (m, k)."""
-        diff = (labs[:, None, :] - self._means[None, :, :]) / self._spreads[None, :, :]
+        With ``shading`` each colour is first darkened or brightened (within the profile's
+        shading range) to the die's own lightness, so a yellow die in a shadow is still
+        compared with yellow, not with the darker orange. Estimating the table's white
+        goes without: its brightness is the camera's exposure, which shading would hide.
+        """
+        y = _lightness_to_y(labs[:, 0])
+        lo, hi = self._shading if shading else (1.0, 1.0)
+        scale = np.clip(y[:, None] / self._ref_y[None, :], lo, hi)  # (m, k)
+        shaded = linear_to_lab(scale[:, :, None] * self._ref_linear[None, :, :])
+        diff = (labs[:, None, :] - shaded) / self._spreads[None, :, :]
         return (diff * diff).sum(axis=2)
 
+    # -- internals --------------------------------------------------------------------
+
     def _classify(self, labs: np.ndarray) -> tuple[list[str], np.ndarray]:
-        d2 = self._d2(labs)
+        d2 = self.distances(labs)
         loglik = -0.5 * d2 - self._log_norm[None, :]
         loglik -= loglik.max(axis=1, keepdims=True)
         post = np.exp(loglik)
