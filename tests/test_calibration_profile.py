@@ -128,6 +128,8 @@ BAD_PROFILES = [
      "expected": "white_bgr must hold exactly 3"},
     {"description": "pip dice anchored by their body", "path": ("anchor",),
      "value": {"part": "body", "lab": [90, 0, 0]}, "expected": "anchor.part must be"},
+    {"description": "a shading range that does not hold 1", "path": ("shading",),
+     "value": [1.2, 1.5], "expected": r"shading\[0\] must be a number from 0.05 to 1.0"},
     {"description": "a name with spaces", "path": ("name",), "value": "my dice",
      "expected": "name must be 1-64 lowercase"},
     {"description": "no name", "path": ("name",), "value": _DELETE,
@@ -139,6 +141,13 @@ BAD_PROFILES = [
 def test_bad_profiles_are_refused_naming_the_field(case: dict) -> None:
     with pytest.raises(InputError, match=case["expected"]):
         profile_from_json(_set(_good(), case["path"], case["value"]))
+
+
+def test_shading_defaults_by_marks_and_round_trips() -> None:
+    assert load_profile("diceparty").shading_range == (0.45, 1.35)
+    assert load_profile("charidice").shading_range == (0.8, 1.25)
+    narrow = replace(load_builtin_profile("diceparty"), shading=(0.9, 1.1))
+    assert profile_from_json(narrow.to_json()).shading_range == (0.9, 1.1)
 
 
 def test_the_good_profile_passes() -> None:

@@ -145,6 +145,17 @@ def test_charidice_reads_each_die_by_its_own_body_whatever_the_light(exposure: f
     assert reader.read([grey])[0][0] == "grey"
 
 
+def test_a_die_in_shadow_keeps_its_colour_and_confidence() -> None:
+    profile = fit_profile_on_drawn("diceparty")
+    reader = ColourReader(profile)
+    shadowed = under_light(pip_crop((30, 215, 245)), 6500, exposure=0.4)  # yellow in shadow
+    colour, confidence = reader.read([shadowed])[0]
+    assert colour == "yellow" and confidence >= LOW_CONFIDENCE
+    # the same die with no shading allowed is unlike any colour: the tablet would ask
+    strict = ColourReader(replace(profile, shading=(1.0, 1.0)))
+    assert strict.read([shadowed])[0][1] < LOW_CONFIDENCE
+
+
 def test_unusable_crops_get_no_colour() -> None:
     reader = ColourReader(load_builtin_profile("diceparty"))
     empty = np.zeros((0, 0, 3), np.uint8)

@@ -288,7 +288,8 @@ def _warp_onto(frame, image, corners) -> None:
 
 
 def dicetopia_table(rng: np.random.Generator, n_faction: int):
-    """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone))."""
+    """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone,
+    colour))."""
     from dicecam.calibration.homography import apply_homography, homography
     from dicecam.calibration.zones import PlacedBoard, load_board
     from dicecam.synth.dicesets import set_look
@@ -324,12 +325,13 @@ def dicetopia_table(rng: np.random.Generator, n_faction: int):
                 foot = apply_homography(matrix, [(fx + jitter[0], fy + jitter[1])])[0]
                 top = foot + PARALLAX * (foot - centre)
                 size = max(6, int(round(layout.field_size * 0.75 * unit_px)))
-                rendered = render_die(int(rng.integers(1, 7)), set_look(rng, "dicetopia"), size,
-                                      rng, rotation_deg=rng.uniform(0, 90),
+                look = set_look(rng, "dicetopia")
+                rendered = render_die(int(rng.integers(1, 7)), look, size, rng,
+                                      rotation_deg=rng.uniform(0, 90),
                                       tilt=rng.uniform(0, 6), light_dir=light)
                 box = paste_die(frame, rendered.image_bgra, float(top[0]), float(top[1]),
                                 rendered.top_box)
-                dice.append((box[0], box[1], max(box[2], box[3]), name))
+                dice.append((box[0], box[1], max(box[2], box[3]), name, look.colour_name))
     boards = [PlacedBoard(layout.name, corners, label) for layout, label, corners in placed]
     return frame, boards, dice
 
@@ -375,7 +377,7 @@ def zone_figures(rng: np.random.Generator, scenes: int) -> dict[str, tuple[int, 
             for b in boards
         )
         zone_map = ZoneMap("bench", width, height, boards=clicked)
-        for cx, cy, _size, zone in dice:
+        for cx, cy, _size, zone, _colour in dice:
             jitter = 0.0 if detector is not None else DETECT_JITTER_PX
             x, y = cx + rng.normal(0, jitter), cy + rng.normal(0, jitter)
             results["dicetopia (boards)"][0] += zone_map.zone_of(x, y) == zone
@@ -409,14 +411,15 @@ def _match_detections(detector, frame, dice, results):
     found = detector.detect(frame).boxes
     matched = []
     used: set[int] = set()
-    for cx, cy, size, zone in dice:
+    for cx, cy, size, zone, colour in dice:
         if len(found):
             d = np.hypot(found[:, 0] - cx, found[:, 1] - cy)
             d[list(used)] = np.inf
             best = int(np.argmin(d))
             if d[best] <= size / 2:
                 used.add(best)
-                matched.append((float(found[best, 0]), float(found[best, 1]), size, zone))
+                matched.append((float(found[best, 0]), float(found[best, 1]), size, zone,
+                                colour))
                 continue
         results.setdefault("dicetopia dice not detected", [0, 0])[1] += 1
     return matched
