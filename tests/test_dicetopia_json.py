@@ -184,6 +184,31 @@ def test_choices_for_risiko_and_trittbrett_are_offered_and_applied() -> None:
     assert "copies bo's pazifist (chosen)" in missions[1]["note"]
 
 
+def test_giving_up_a_copied_card_drops_the_copy_back_to_the_best_pick() -> None:
+    """bo may change his missions (the tablet offers any free card) even when ann's
+    TRITTBRETTGÄNGER copied one of them: the copy goes back to the engine's best pick."""
+    state = codec.new_game({"players": [
+        {"name": "ann", "missions": ["trittbrettgaenger"]},
+        {"name": "bo", "missions": ["pazifist", "klone"]}]})
+    for action in (
+        {"type": "set_copy", "player": "ann", "target": {"player": "bo", "mission": "klone"}},
+        {"type": "set_missions", "player": "bo", "missions": ["pazifist", "replik"]},
+    ):
+        state = codec.apply(state, codec.action_from_json(action))
+    table = codec.state_to_json(state)["table"]["players"]
+    assert table[0]["copy"] is None
+    assert table[1]["missions"] == ["pazifist", "replik"]
+    note = codec.state_to_json(state)["players"][0]["details"]["missions"][0]["note"]
+    assert "copies bo's pazifist (best pick)" in note
+    # a copy of a card still held stays as chosen
+    state = codec.apply(state, codec.action_from_json(
+        {"type": "set_copy", "player": "ann", "target": {"player": "bo", "mission": "replik"}}))
+    state = codec.apply(state, codec.action_from_json(
+        {"type": "set_missions", "player": "bo", "missions": ["replik", "klone"]}))
+    assert codec.state_to_json(state)["table"]["players"][0]["copy"] == {
+        "player": "bo", "mission": "replik"}
+
+
 def test_illegal_actions_raise_rule_error_and_leave_the_state() -> None:
     config, actions = example_actions()
     state = replay("dicetopia", config, actions)

@@ -139,6 +139,14 @@ def _next_position(position: Position, action: Action) -> Position:
         player = replace(player, copy=action.target)
     players = list(position.players)
     players[p] = player
+    if isinstance(action, SetMissions):
+        # ... and another player's TRITTBRETTGÄNGER copy of it goes back to the best pick
+        players = [
+            replace(other, copy=None)
+            if other.copy is not None and other.copy[0] == player.name
+            and other.copy[1] not in action.missions else other
+            for other in players
+        ]
     return replace(position, players=tuple(players))
 
 
