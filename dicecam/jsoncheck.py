@@ -21,6 +21,11 @@ def parse_json(text: str, what: str = "input") -> Any:
         raise InputError(
             f"{what} is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
         ) from None
+    except RecursionError:
+        raise InputError(f"{what} is nested too deeply to be a dicecam payload") from None
+    except ValueError as exc:
+        # e.g. an integer literal of thousands of digits (Python's int-conversion limit)
+        raise InputError(f"{what} is not usable JSON ({exc})") from None
 
 
 def require_object(value: Any, where: str) -> Mapping[str, Any]:

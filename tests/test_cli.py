@@ -42,3 +42,16 @@ def test_score_rejects_text_that_is_not_json_in_one_line(text: str) -> None:
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "not valid JSON" in result.stderr
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dicecam", "missions", "dicetopia"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err

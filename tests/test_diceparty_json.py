@@ -213,6 +213,14 @@ def test_score_matches_the_issue_format() -> None:
     assert (out["pickpocketable"], out["provokable"]) == (2, 3)
 
 
+def test_a_kind_left_out_of_the_stock_is_as_full_as_the_party_allows() -> None:
+    party = dice("P6 P6 V6 V6")
+    only_mobs_short = codec.score({"party": party, "stock": {"mob": 0}})
+    assert only_mobs_short["stock"] == {"party_people": 18, "vip": 18, "mob": 0}
+    assert only_mobs_short["growth"]["vip_option"]["new_vips"] == 2
+    assert only_mobs_short["growth"]["vip_option"]["new_mobs"] == 0
+
+
 def test_cli_scores_the_bundled_example() -> None:
     result = run_cli("--indent", "2", stdin=EXAMPLE.read_text())
     assert result.returncode == 0, result.stderr
@@ -235,6 +243,8 @@ def test_cli_scores_the_bundled_example() -> None:
     (json.dumps({"party": dice("P1"), "stock": {"vips": 2}}), "unknown field"),
     (json.dumps({"party": dice("P1"), "stock": {"vip": -1}}), "stock.vip"),
     (json.dumps({"party": dice("P1"), "extra": 1}), "unknown field"),
+    ('{"party": [{"kind": "vip", "pips": ' + "1" * 5000 + "}]}", "not usable JSON"),
+    ("[" * 100_000, "nested too deeply"),
 ])
 def test_cli_bad_input_is_one_line_and_status_2(stdin: str, message: str) -> None:
     result = run_cli(stdin=stdin)

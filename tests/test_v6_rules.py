@@ -96,10 +96,15 @@ CASES: list[dict[str, Any]] = [
      "section": "3 I, All In",
      "input": {"jokers": ["all_in"], "events": [["t5", 5], ["j:all_in", 5], ["t3", 10]]},
      "expected": {"outcome": "playing"}},
-    {"description": "the Ventil's throw lets the thief work and covers the Tentakel",
-     "section": "3 I, Elas' Ventil; Ahris Tentakel",
+    {"description": "the Ventil's throw covers the Tentakel (no +5) but the thief stays off",
+     "section": "3 I, Elas' Ventil; Ahris Tentakel (für die gesamte Dauer)",
      "input": {"jokers": ["ahri", "ventil"], "events": [
-         ["t3", 3], ["j:ventil", 3], ["t1", 4], ["s:Bea", 4], ["t2", 11], ["t1", 17]]},
+         ["t3", 3], ["j:ventil", 3], ["t1", 4], ["t2", 11], ["t1", 17]]},
+     "expected": {"opponents": {"Bea": 30}}},
+    {"description": "near miss: without the Tentakel the Ventil's throw lets the thief work",
+     "section": "3 I, Elas' Ventil",
+     "input": {"jokers": ["ventil"], "events": [
+         ["t3", 3], ["j:ventil", 3], ["t1", 4], ["s:Bea", 4]]},
      "expected": {"opponents": {"Bea": 29}}},
     {"description": "the Ventil's throw is regular: a 2 with the Tentakel covered gives 2",
      "section": "3 I, Ahris Tentakel (überdeckt)",

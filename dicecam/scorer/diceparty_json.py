@@ -305,7 +305,11 @@ def score(payload: Any) -> dict[str, Any]:
     dice = dice_from_json(obj["party"], "party")
     party = Counts.of(dice)
     if "stock" in obj:
-        stock = counts_from_json(obj["stock"], "stock")
+        # A kind left out of "stock" is as full as the party allows, so {"mob": 0} asks
+        # about a Mob shortage alone instead of emptying the other two stocks as well.
+        given = dict(require_object(obj["stock"], "stock"))
+        defaults = full_stock_minus(party).to_json()
+        stock = counts_from_json({**defaults, **given}, "stock")
         for kind in KINDS:
             if party[kind] + stock[kind] > DICE_PER_COLOUR:
                 raise InputError(f"party and stock hold {party[kind] + stock[kind]} dice of "

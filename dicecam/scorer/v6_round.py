@@ -17,9 +17,10 @@ Readings of the rulebook (Regelwerk 2020) where it leaves room, chosen as a tabl
   Rattenlord, Sekante) stop at zero and play goes on; only the six and a lost All In end a
   round with nothing (the player is then a zombie).
 * Jokers switch the thief off on the throws they govern (section 3); Elas' Ventil and the
-  auto-jokers Törtchen and Runkelrüb do not. Ahris Tentakel switches it off on every throw
-  it is in force; a throw governed by any other joker covers the Tentakel, and a covered
-  Tentakel neither pays nor blocks the thief (so the thief works on the Ventil's throw).
+  auto-jokers Törtchen and Runkelrüb do not. Ahris Tentakel switches it off for the whole
+  round ("für die gesamte Dauer"); a throw governed by any other joker covers the
+  Tentakel, which then pays no +5 on that throw, but the thief stays off (so with the
+  Tentakel chosen, a 1 on the Ventil's throw steals nothing).
 * Jules Törtchen pays +1 on every throw after the free throw, losses and joker throws
   included, except under Fumo (suspended), on a cursed six, on a lost All In, and on
   Runkelrüb's throws; a multi-throw joker pays it once after its last throw (IIb).
@@ -441,11 +442,13 @@ def _throw(state: RoundState, value: int) -> RoundState:
 
 
 def _thief_on(state: RoundState, governing: JokerId | None) -> bool:
+    # The Tentakel sets the thief aside "für die gesamte Dauer": a joker covering it takes
+    # away its +5, not that.
+    if JokerId.AHRI in state.jokers:
+        return False
     if governing is not None:
         return not JOKERS[governing].thief_off
-    if state.fumo_running:
-        return False
-    return JokerId.AHRI not in state.jokers
+    return not state.fumo_running
 
 
 def _regular_throw(state: RoundState, value: int, governing: JokerId | None) -> RoundState:
