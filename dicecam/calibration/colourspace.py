@@ -94,7 +94,7 @@ def planckian_white(kelvin: float) -> np.ndarray:
 def candidate_whites(
     kelvins: np.ndarray | None = None,
     tints: tuple[float, ...] = (-0.06, -0.03, 0.0, 0.03, 0.06),
-    scales: tuple[float, ...] = (0.5, 0.63, 0.8, 1.0, 1.25),
+    scales: tuple[float, ...] = (0.25, 0.32, 0.4, 0.5, 0.63, 0.8, 1.0, 1.25),
 ) -> np.ndarray:
     """A grid of plausible table lights: colour temperature x green tint x brightness.
 

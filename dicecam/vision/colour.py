@@ -233,7 +233,8 @@ class ColourReader:
         # A light far from neutral must explain the dice clearly better than neutral
         # does: a batch of only orange dice could otherwise pass for red dice under warm
         # light. The prior is mild (a fraction of one die's worth of distance).
-        chroma = np.abs(np.log(cands[:, 0] / cands[:, 2])) + np.abs(np.log(cands[:, 1]))
+        b, g, r = cands[:, 0], cands[:, 1], cands[:, 2]
+        chroma = np.abs(np.log(b / r)) + np.abs(np.log(g / np.sqrt(b * r)))
         cost = cost + 2.0 * chroma
         return cands[int(np.argmin(cost))]
 
