@@ -145,3 +145,31 @@ def test_a_hand_in_view_holds_publication_back():
     outputs = list(iter_outputs((painted_frame() for _ in range(30)), pipeline))
     assert all(o.reading.hand_in_view and o.reading.moving for o in outputs)
     assert all(o.settled is None for o in outputs)
+
+
+# ---------------------------------------------------------------- with the shipped detector
+
+def test_the_demo_publishes_each_roll_exactly_once_and_nothing_while_the_hand_is_in():
+    from dicecam.demo.sequence import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
+    from dicecam.vision.detect import MODEL_PATH, DieDetector
+
+    if not MODEL_PATH.is_file():
+        pytest.skip("detector model not built")
+
+    def reader(crops):
+        return [Value(4, 0.99) for _ in crops]
+
+    source = DemoSource("dicetopia", rolls=2)
+    pipeline = TablePipeline(DieDetector(threads=1), reader, crop=square_crop)
+    outputs = list(iter_outputs(source, pipeline))
+    per_roll = ROLL_FRAMES + STILL_FRAMES + HAND_FRAMES
+    assert len(outputs) == 2 * per_roll
+    published = [i for i, o in enumerate(outputs) if o.settled is not None]
+    assert len(published) == 2
+    for roll, index in enumerate(published):
+        start = roll * per_roll
+        assert start + ROLL_FRAMES <= index < start + ROLL_FRAMES + STILL_FRAMES
+        truth = source.roll(roll)
+        assert len(outputs[index].settled.dice) == len(truth.dice)
+    hand_frames = [o for i, o in enumerate(outputs) if i % per_roll >= per_roll - HAND_FRAMES]
+    assert all(o.reading.moving for o in hand_frames[1:])

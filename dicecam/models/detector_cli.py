@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tiles", type=int, default=1200,
                         help="synthetic 256x256 tiles to render (default 1200)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (1 is fastest on a shared CPU)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch CPU threads (1 is fastest on a shared CPU)")
     parser.add_argument("--cache", metavar="DIR",
                         help="keep rendered tiles in DIR and reuse them on the next run")
 

@@ -45,7 +45,10 @@ def synthetic_tile(seed: int) -> Sample:
     dice_set = [None, None, "diceparty", "dicetopia", "charidice", "v6"][int(rng.integers(6))]
     spec = SceneSpec(
         width=TILE, height=TILE, n_dice=n, die_px=(size * 0.9, size * 1.1), dice_set=dice_set,
-        cluster_share=rng.uniform(0.2, 0.95), max_tilt=rng.uniform(0, 15),
+        # Some tiles lean the dice far enough to show side faces (a webcam at an angle):
+        # their pips must not count as another die.
+        cluster_share=rng.uniform(0.2, 0.95),
+        max_tilt=rng.uniform(0, 15) if rng.random() < 0.6 else rng.uniform(20, 35),
         distractors=int(rng.integers(0, 4 + int(TILE * TILE / (size * 6) ** 2))),
         hand_probability=0.25,
     )

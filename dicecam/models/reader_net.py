@@ -23,7 +23,7 @@ def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class ReaderNet(nn.Module):
     """BGR crops in 0..1 (N x 3 x 32 x 32) -> class logits (N x 7)."""
 
-    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 96)) -> None:
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 128)) -> None:
         super().__init__()
         w = widths
         self.features = nn.Sequential(
@@ -43,12 +43,14 @@ class ReaderNet(nn.Module):
         return self.head(self.dropout(self.features(x * 2.0 - 1.0)))
 
 
-class WithSoftmax(nn.Module):
-    """What is exported: probabilities instead of logits."""
+class Exported(nn.Module):
+    """What is exported: uint8 BGR crops N x 32 x 32 x 3 in, probabilities out, so the
+    runtime hands over its resized crops as they are (no transpose or scaling in Python)."""
 
     def __init__(self, net: nn.Module) -> None:
         super().__init__()
         self.net = net
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.permute(0, 3, 1, 2).to(torch.float32) * (1.0 / 255.0)
         return torch.softmax(self.net(x), dim=1)

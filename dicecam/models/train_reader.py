@@ -21,12 +21,12 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.synth.crops import CropOptions, generate_crops
-from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL
+from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).
 TEST_SEED = 20261121
-DATA_VERSION = 3  # bump when the generator changes, so cached crops are not reused
+DATA_VERSION = 4  # bump when the generator changes, so cached crops are not reused
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,7 @@ def to_input(crops: list[np.ndarray] | np.ndarray, size: int) -> np.ndarray:
     """Crops -> N x size x size x 3 uint8, resized as the runtime reader resizes them."""
     out = np.empty((len(crops), size, size, 3), np.uint8)
     for i, crop in enumerate(crops):
-        interpolation = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
-        out[i] = cv2.resize(crop, (size, size), interpolation=interpolation)
+        out[i] = resize_crop(crop, size)
     return out
 
 
@@ -97,7 +96,12 @@ def _augment(torch, x, generator):  # x: N x 3 x S x S float in 0..1
     value), colour inversion, brightness and contrast."""
     n = x.shape[0]
     k = torch.randint(0, 4, (n,), generator=generator)
-    x = torch.stack([torch.rot90(x[i], int(k[i]), dims=(1, 2)) for i in range(n)])
+    turned = x.clone()
+    for quarter in (1, 2, 3):
+        pick = k == quarter
+        if pick.any():
+            turned[pick] = torch.rot90(x[pick], quarter, dims=(2, 3))
+    x = turned
     perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
     perm = perms[torch.randint(0, 6, (n,), generator=generator)]
     x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, x.shape[2], x.shape[3]))
@@ -212,18 +216,19 @@ def export_onnx(torch, net, path: Path, metadata: dict[str, str]) -> None:
     """Write ``net`` (with a softmax) as an ONNX file with a dynamic batch size."""
     import onnx
 
-    from dicecam.models.reader_net import INPUT_PX, WithSoftmax
+    from dicecam.models.reader_net import INPUT_PX, Exported
 
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(WithSoftmax(net), torch.zeros(1, 3, INPUT_PX, INPUT_PX), str(tmp),
+    example = torch.zeros(1, INPUT_PX, INPUT_PX, 3, dtype=torch.uint8)
+    torch.onnx.export(Exported(net), example, str(tmp),
                       opset_version=17, input_names=["crops"], output_names=["probs"],
                       dynamic_axes={"crops": {0: "batch"}, "probs": {0: "batch"}},
                       dynamo=False)
     model = onnx.load(str(tmp))
     meta = {"classes": ",".join("unreadable" if v is None else str(v) for v in CLASS_VALUES),
-            "input": f"BGR crops scaled to 0..1, N x 3 x {INPUT_PX} x {INPUT_PX}", **metadata}
+            "input": f"BGR crops, uint8, N x {INPUT_PX} x {INPUT_PX} x 3", **metadata}
     for key, value in meta.items():
         entry = model.metadata_props.add()
         entry.key, entry.value = key, value

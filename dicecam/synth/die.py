@@ -175,7 +175,7 @@ def render_die(value: int, look: DieLook, size_px: int, rng: np.random.Generator
     light /= np.linalg.norm(light)
     ambient = rng.uniform(0.35, 0.55)
     style = {
-        "pip_radius": rng.uniform(0.075, 0.11),
+        "pip_radius": rng.uniform(0.075, 0.13),
         "spread": rng.uniform(0.9, 1.12),
         "numeral_font": [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
                          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX][int(rng.integers(4))],

@@ -61,6 +61,20 @@ def cut_crop(frame_bgr: np.ndarray, cx: float, cy: float, w: float, h: float) ->
     return cv2.copyMakeBorder(inside, top, bottom, left, right, cv2.BORDER_REPLICATE)
 
 
+def resize_crop(crop: np.ndarray, size: int) -> np.ndarray:
+    """Shrink (or grow) a crop to the model's size x size, averaging pixels when shrinking.
+
+    Large crops first go to 2 x size bilinearly: area averaging by an exact factor 2 is
+    several times faster than by an odd factor and looks the same to the model.
+    """
+    h, w = crop.shape[:2]
+    if h > 2 * size and w > 2 * size:
+        crop = cv2.resize(crop, (2 * size, 2 * size), interpolation=cv2.INTER_LINEAR)
+        h = w = 2 * size
+    interpolation = cv2.INTER_AREA if max(h, w) > size else cv2.INTER_LINEAR
+    return cv2.resize(crop, (size, size), interpolation=interpolation)
+
+
 def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
     import onnxruntime as ort
 
@@ -85,17 +99,24 @@ class DieReader:
         self._session = _session(self.model_path, threads)
         inputs = self._session.get_inputs()
         outputs = self._session.get_outputs()
-        shape = inputs[0].shape if inputs else None
-        if (len(inputs) != 1 or len(outputs) != 1 or shape is None or len(shape) != 4
-                or shape[1] != 3 or not isinstance(shape[2], int) or shape[2] != shape[3]
+        shape = list(inputs[0].shape) if len(inputs) == 1 else []
+        # the shipped model takes N x S x S x 3 uint8 BGR; N x 3 x S x S float in 0..1 is
+        # also understood (plain exports of the torch network)
+        self._uint8 = bool(inputs) and inputs[0].type == "tensor(uint8)"
+        size = shape[1] if self._uint8 and len(shape) == 4 else shape[2] if len(shape) == 4 \
+            else None
+        channels = shape[3] if self._uint8 and len(shape) == 4 else shape[1] if shape else None
+        if (len(outputs) != 1 or not isinstance(size, int) or channels != 3
+                or shape[2 if self._uint8 else 3] != size
                 or outputs[0].shape[-1] != len(CLASS_VALUES)):
             raise InputError(f"{self.model_path} is not a die reader model: expected one "
-                             f"input Nx3xSxS and one output Nx{len(CLASS_VALUES)}")
+                             f"input of N x S x S x 3 crops and one output "
+                             f"N x {len(CLASS_VALUES)}")
         self._input = inputs[0].name
-        self.input_px = int(shape[2])
+        self.input_px = int(size)
 
     def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
-        """Crops -> the model's input batch (N x 3 x S x S float32, BGR in 0..1)."""
+        """Crops -> the model's input batch."""
         size = self.input_px
         batch = np.empty((len(crops_bgr), size, size, 3), np.uint8)
         for i, crop in enumerate(crops_bgr):
@@ -105,8 +126,9 @@ class DieReader:
             if crop.ndim != 3 or crop.shape[2] != 3 or min(crop.shape[:2]) < 4:
                 raise InputError(f"crop {i} must be an HxWx3 BGR image at least 4 px wide, "
                                  f"got shape {crop.shape}")
-            interpolation = cv2.INTER_AREA if crop.shape[0] > size else cv2.INTER_LINEAR
-            batch[i] = cv2.resize(crop, (size, size), interpolation=interpolation)
+            batch[i] = resize_crop(crop, size)
+        if self._uint8:
+            return batch
         return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
     def probabilities(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:

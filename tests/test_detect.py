@@ -1,0 +1,122 @@
+"""The shipped die detector on image data: clusters split, distractors ignored, hands seen.
+
+Scenes come from ``dicecam.synth.scene`` with fixed seeds; the real development photos
+are used when present (skipped with a message otherwise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+
+from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.vision.detect import MODEL_PATH, Detections, DieDetector, empty_detections
+from dicecam.vision.detect_eval import (
+    LabelledDie,
+    Tally,
+    iter_photos,
+    match_centres,
+    real_data_dir,
+)
+
+needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="detector model not built")
+
+
+@dataclass(frozen=True)
+class Found:
+    x: float
+    y: float
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return DieDetector(threads=1)
+
+
+def found_of(detections: Detections) -> list[Found]:
+    return [Found(float(b[0]), float(b[1])) for b in detections.boxes]
+
+
+def truth_of(scene) -> list[LabelledDie]:
+    return [LabelledDie(d.cx, d.cy, d.w, d.h, d.value, d.colour) for d in scene.visible_dice]
+
+
+def test_detections_check_their_shapes():
+    with pytest.raises(ValueError, match=r"shape \(N, 4\)"):
+        Detections(np.zeros((3, 3), np.float32), np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="scores"):
+        Detections(np.zeros((3, 4), np.float32), np.zeros(2, np.float32))
+    assert len(empty_detections()) == 0 and not empty_detections().hand_in_view
+
+
+def test_centre_matching_pairs_each_label_once():
+    truth = [(100, 100, 40), (140, 100, 40)]
+    assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]
+    assert match_centres(truth, [(120, 100)]) == [0, None]  # one box for two dice: one miss
+    assert match_centres(truth, [(300, 300)]) == [None, None]
+
+
+@needs_model
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_touching_dice_in_a_packed_cluster_are_split(detector, seed):
+    spec = SceneSpec(width=960, height=540, n_dice=30, die_px=(26.0, 32.0), cluster_share=1.0,
+                     distractors=0, dice_set=None)
+    scene = render_scene(np.random.default_rng([seed, 77]), spec)
+    tally = Tally()
+    tally.add(truth_of(scene), found_of(detector(scene.image_bgr)))
+    assert tally.recall >= 0.96 and tally.precision >= 0.96, tally.as_dict()
+
+
+@needs_model
+def test_cards_tokens_cubes_and_board_print_are_not_dice(detector):
+    false = 0
+    for seed in range(3):
+        spec = SceneSpec(width=960, height=540, n_dice=0, die_px=(28.0, 34.0), distractors=25)
+        scene = render_scene(np.random.default_rng([seed, 78]), spec)
+        false += len(detector(scene.image_bgr))
+    assert false <= 1
+
+
+@needs_model
+def test_a_hand_reaching_in_is_seen_and_a_bare_table_is_not_a_hand(detector):
+    with_hand = SceneSpec(width=960, height=540, n_dice=15, die_px=(28.0, 34.0),
+                          hand_probability=1.0)
+    without = SceneSpec(width=960, height=540, n_dice=15, die_px=(28.0, 34.0))
+    seen = sum(detector(render_scene(np.random.default_rng([s, 79]), with_hand).image_bgr)
+               .hand_in_view for s in range(3))
+    false = sum(detector(render_scene(np.random.default_rng([s, 80]), without).image_bgr)
+                .hand_in_view for s in range(3))
+    assert seen == 3 and false == 0
+
+
+@needs_model
+def test_dice_are_found_whatever_the_frame_size(detector):
+    spec = SceneSpec(width=1920, height=1080, n_dice=20, die_px=(45.0, 55.0))
+    scene = render_scene(np.random.default_rng(81), spec)
+    for scale in (1.0, 0.5):
+        image = cv2.resize(scene.image_bgr, None, fx=scale, fy=scale,
+                           interpolation=cv2.INTER_AREA)
+        truth = [LabelledDie(d.cx * scale, d.cy * scale, d.w * scale, d.h * scale, d.value)
+                 for d in scene.visible_dice]
+        tally = Tally()
+        tally.add(truth, found_of(detector(image)))
+        assert tally.recall >= 0.95 and tally.precision >= 0.95, (scale, tally.as_dict())
+
+
+@needs_model
+def test_real_held_out_photos_are_mostly_found(detector):
+    root = real_data_dir()
+    if root is None:
+        pytest.skip("the real dice photos are absent (../shared/data/real_dice_dev or "
+                    "DICECAM_REAL_DATA)")
+    tally = Tally()
+    for count, photo in enumerate(iter_photos(root, held_out=True, source="byler")):
+        if count >= 12:
+            break
+        frame = cv2.imread(str(photo.image))
+        tally.add(photo.dice(frame.shape[1], frame.shape[0]), found_of(detector(frame)))
+    assert tally.truth > 50
+    assert tally.recall >= 0.9 and tally.precision >= 0.9, tally.as_dict()
