@@ -94,6 +94,9 @@ def test_preparty_tie_for_highest_means_everyone_throws_again() -> None:
         ("Cleo", dice("P1 P1 V1 V1")))))
     assert state.phase == dp.Phase.PREPARTY and state.preparty.tied == ("Anna", "Ben")
     assert [legal.type for legal in dp.legal_actions(state)] == ["preparty"]
+    with pytest.raises(RuleError, match="one throw from each of Anna, Ben, Cleo"):
+        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
+                                          ("Ben", dice("P1 P1 V1 V2")))))
     state = dp.apply(state, dp.PrepartyThrow((
         ("Anna", dice("P1 P1 V1 V1")), ("Ben", dice("P1 P1 V1 V2")),
         ("Cleo", dice("P1 P1 V1 V1")))))
@@ -262,6 +265,16 @@ def test_six_wallets_win() -> None:
     state = dp.apply(throw(state, "P6 P6 V1"), dp.Pickpocket(2))
     assert state.phase == dp.Phase.GAME_OVER and state.round_outcome == dp.Outcome.WALLETS
     assert player(state, "Anna").counter_die == 6
+
+
+def test_counter_die_shows_at_most_six() -> None:
+    """Stealing past the sixth wallet still wins; the counter die (a d6) stops at 6."""
+    state = with_party(started(), "Anna", "P6 P6 V1", wallets=5)
+    state = dp.apply(throw(state, "P6 P6 V1"), dp.Pickpocket(2))
+    anna = player(state, "Anna")
+    assert (anna.wallets, anna.counter_die) == (7, 6)
+    assert state.round_outcome == dp.Outcome.WALLETS and state.champion == 0
+    assert_sets_complete(state)
 
 
 def test_only_level_six_party_people_can_be_robbed() -> None:

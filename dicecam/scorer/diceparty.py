@@ -29,6 +29,8 @@ Readings chosen where the rulebook leaves room (each is tested):
   the missing Mobs are simply not added (reported as ``unfilled``).
 - Pickpocketing 6 or more wallets in total wins at once (steps 5-6 are skipped); the
   counter die shows at most 6. A millionaire wins at once (steps 4-6 are skipped).
+- Escalation (step 2) is checked before the millionaire (step 3): an escalated party loses
+  even with five VIPs on one level.
 - Escalated players are out of the round: they get no Mobs and take no turns. The round
   is won when one party is left ("All other Partys are escalated").
 - An empty party (FAQ 5) still takes its turn, which is a throw of no dice and ends at
