@@ -139,6 +139,28 @@ def test_a_later_player_may_still_ask_in_the_next_round_and_not_twice() -> None:
         play(after + [{"type": "big_gift", "player": "Florian"}])
 
 
+def test_a_big_gift_that_turns_out_to_be_zero_is_still_used_up() -> None:
+    straight_6 = throw(*(("red", v) for v in range(1, 7)))
+    actions = [{"type": "big_gift", "player": "Ben"}, straight_6,
+               {"type": "choose", "kind": "same_colour", "scored": [0, 1, 2, 3, 4, 5]}]
+    state = codec.state_to_json(play(actions, ["Ana", "Ben"]))
+    ana, ben = state["players"]
+    assert ana["rows"][0] == [21, 50, None, 0] and ben["rows"][0][2] == 0
+    assert ben["big_gift_used"] is True
+    ben_turn = [LENA_DICE, {"type": "choose", "kind": "same_colour", "scored": [1, 2, 3, 4]}]
+    with pytest.raises(RuleError, match="Ben has already asked"):
+        play(actions + ben_turn + [{"type": "big_gift", "player": "Ben"}], ["Ana", "Ben"])
+
+
+def test_a_later_keep_replaces_the_earlier_one() -> None:
+    actions = ROUND_ONE[:2] + [{"type": "keep", "kept": [0]}]
+    assert codec.state_to_json(play(actions))["turn"]["kept"] == [0]
+    # red 2 and blue 6 are no longer kept, so a throw without them is accepted
+    state = play(actions + [throw(("green", 4), ("red", 1), ("grey", 3), ("red", 5),
+                                  ("black", 2), ("blue", 1))])
+    assert state.turn.throws == 2 and state.turn.kept == ()
+
+
 def test_game_ends_after_seven_rounds_with_charity_bonus_and_winners() -> None:
     # every turn: throw Lena's dice once and score the red 2 3 4 6 (30 points, gift 13)
     turn = [LENA_DICE, {"type": "choose", "kind": "same_colour", "scored": [1, 2, 3, 4]}]
