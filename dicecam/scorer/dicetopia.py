@@ -30,6 +30,9 @@ Readings chosen where the rulebook leaves room (each one is tested):
   When Bingmai and Dangmer both play, the earlier of them in seating order chooses first,
   knowing that the later one will answer with its own best choice (section 7: conflicts
   are settled in player order).
+  The other seven factions (Banxa, Ewo, Hollows, Roamers, Shakra, Perceptioneers, Tuulu)
+  act during play, Roamers' saved turn included ("am Spielende", before the scoring): the
+  table given to the engine already shows what they did, so scoring ignores them.
 - TRITTBRETTGÄNGER copies one card held by another player (any of their cards, a Centauri
   player's unscored third card included, never a TRITTBRETTGÄNGER); when no card is given
   the engine picks the best. Copying RISIKO scores that player's drawn card, doubled, with
@@ -154,8 +157,6 @@ def check_missions(position: Position) -> None:
         )
         for mission in player.missions:
             _require_mission(mission, f"{player.name}'s missions")
-        if len(set(player.missions)) != len(player.missions):
-            raise RuleError(f"{player.name} holds the same mission twice; the deck has one of each")
         if len(player.missions) > limit:
             who = "a Centauri Bureau player" if limit == CENTAURI_MISSIONS_HELD else "a player"
             raise RuleError(

@@ -214,6 +214,13 @@ def check_position(position: Position) -> None:
             )
     seen: dict[str, str] = {}
     for player in position.players:
+        if len(set(player.missions)) != len(player.missions):
+            raise RuleError(f"{player.name} holds the same mission twice; the deck has one of each")
+        if player.risk_draw is not None and player.risk_draw in player.missions:
+            raise RuleError(
+                f"{player.name}'s risk draw {player.risk_draw} is a card {player.name} holds; "
+                "the card for risiko is drawn from the deck"
+            )
         for mission in (*player.missions, *([player.risk_draw] if player.risk_draw else [])):
             if mission in seen:
                 raise RuleError(
