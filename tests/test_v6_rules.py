@@ -174,6 +174,24 @@ CASES: list[dict[str, Any]] = [
          ["t2", 5], ["c:challenge", 5], ["t4", 5], ["t1", 5], ["c:pass", 5], ["t1", 5],
          ["c:pass", 5], ["t6", 5], ["c:pass", 1]]},
      "expected": {"opponents": {"Bea": 34}}},
+    {"description": "Sekante lost from 1 pip: the player stops at 0, the opponent gains the "
+                    "full 4",
+     "section": "3 IIb, Senigmas Sekante; reading: no negative totals",
+     "input": {"jokers": ["sekante"], "opponents": [{"name": "Bea", "total": 10}], "events": [
+         ["t1", 1], ["j:sekante:Bea", 1], ["t1", 1], ["c:challenge", 1], ["t5", 1],
+         ["t1", 1], ["c:challenge", 1], ["t5", 1], ["t1", 1], ["c:pass", 1], ["t1", 1],
+         ["c:pass", 1], ["t1", 1], ["c:pass", 0]]},
+     "expected": {"outcome": "playing", "opponents": {"Bea": 14}, "zombies": []}},
+    {"description": "ones under a joker are no thieving ones: the next regular one steals 1",
+     "section": "2, Die diebische Eins; 3, Wichtig (Joker setzen die Eins außer Kraft)",
+     "input": {"jokers": ["hirte"], "events": [
+         ["t4", 4], ["j:hirte", 4], ["t1", 6], ["t1", 7], ["s:Bea", 7]]},
+     "expected": {"opponents": {"Bea": 29}}},
+    {"description": "Runkelrüb leaves the thief on: after a saved six a one still steals",
+     "section": "3 IIb, Runkelrüb; 3, Wichtig",
+     "input": {"jokers": ["runkelrueb"], "events": [
+         ["t4", 4], ["t6", 4], ["t3", 4], ["t1", 4], ["t1", 5], ["s:Bea", 5]]},
+     "expected": {"opponents": {"Bea": 29}}},
     {"description": "Sekante zombifies an opponent it takes down to zero: +5 zombie pips",
      "section": "3 IIb, Senigmas Sekante (Wichtig)",
      "input": {"jokers": ["sekante"], "opponents": [{"name": "Bea", "total": 2}], "events": [
@@ -332,6 +350,30 @@ def test_rule(case: dict[str, Any]) -> None:
             r.apply(state, parse_event(text))
         # a refused event is never in the legal list either
         assert parse_event(text) not in [m.action for m in r.legal(state)] or text.startswith("t")
+
+
+# Section 3, "Wichtig": jokers switch the thieving one off, as a rule; the exceptions are
+# in the joker texts. A one thrown under each announced joker (for the multi-throw jokers,
+# their first throw) either asks for a victim or counts as no thieving one at all.
+THIEF_UNDER_JOKER = {
+    "fumo": False, "all_in": False, "ventil": True, "hirte": False, "kaelte": False,
+    "spelunke": False, "monokel": False, "pony": False, "oce": False, "ratte": False,
+    "sekante": False, "hoeschen": False,
+}
+
+
+@pytest.mark.parametrize("joker,thief", THIEF_UNDER_JOKER.items())
+def test_which_jokers_switch_the_thieving_one_off(joker: str, thief: bool) -> None:
+    state = r.new_round("Ann", [JokerId(joker)], [r.Opponent(**o) for o in RICH])
+    state = r.apply(state, r.Throw(4))
+    state = r.apply(state, r.Announce(JokerId(joker), "Bea" if joker == "sekante" else None))
+    state = r.apply(state, r.Throw(1))
+    assert (state.phase is r.Phase.VICTIM) is thief
+    assert state.ones == (1 if thief else 0)
+
+
+def test_the_thief_table_covers_every_announced_joker() -> None:
+    assert {JokerId(j) for j in THIEF_UNDER_JOKER} == set(r.ANNOUNCED)
 
 
 def test_legal_lists_only_available_jokers_with_reasons() -> None:

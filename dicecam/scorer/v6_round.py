@@ -41,9 +41,11 @@ Readings of the rulebook (Regelwerk 2020) where it leaves room, chosen as a tabl
 * Multi-throw jokers take the croupier's throws as the rulebook lists them: Monokel's kept
   throws show in the total at once; Höschen's four attempts come first, then Cherry's
   counters, one per success (an attempt succeeds on a 3+: the text's "auf die 3" is read
-  with the heading "Die 3+ Joker"); the Rattenlord stops at a first 5 or 6; Sekante's opponent is
-  named with the announcement, a tie in a duel is lost, and the net result is settled after
-  the fifth throw (the opponent gains what the player loses, unless a zombie).
+  with the heading "Die 3+ Joker"); the Rattenlord stops at a first 5 or 6; Sekante's
+  opponent is named with the announcement, a tie in a duel is lost, and the net result is
+  settled after the fifth throw: a net loss goes to the opponent in full (unless a zombie),
+  even when the player's own total stops at zero, just as the thief takes the full amount
+  from a poorer victim.
 * The opponent's totals are the standing totals of this pass (players who have not played
   yet stand at zero); a round may start above zero when a Sekante gave the player pips
   before his turn.
