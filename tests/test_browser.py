@@ -89,12 +89,29 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-def open_page(browser: Any, server: Server) -> None:
+def open_page(browser: Any, server: Server, *, paired: bool = True) -> None:
     browser.get(server.url)
     browser.execute_script("localStorage.clear()")
     browser.get(server.url)
     wait(browser, lambda b: b.execute_script(
         "return document.getElementById('new-game-name').options.length") >= 4)
+    if paired:
+        pair_tablet(browser, server)
+
+
+def pair_tablet(browser: Any, server: Server) -> None:
+    """Type the server's PIN as a player would: the button in the bar, the PIN, Pair."""
+    tap(browser, "#pair-open")
+    type_pin(browser, server.app.config["PAIRING_PIN"])
+    wait(browser, lambda b: "paired" in b.find_element(By.TAG_NAME, "body").get_attribute(
+        "class"))
+
+
+def type_pin(browser: Any, pin: str) -> None:
+    field = css(browser, "#pair-pin")
+    field.clear()
+    field.send_keys(pin)
+    tap(browser, "#pair-submit")
 
 
 def wait(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT) -> Any:
@@ -198,6 +215,42 @@ def test_charidice_round(browser: Any, server: Server) -> None:
     wait_text(browser, "#cd-turn", "Bo ist dran")
     tap(browser, '[data-set-lang="en"]')
     wait_text(browser, "#undo", "Undo")
+
+
+# --- pairing ------------------------------------------------------------------------------
+
+
+def test_watching_needs_no_pin_and_a_change_asks_for_it(browser: Any, server: Server) -> None:
+    open_page(browser, server, paired=False)
+    assert text_of(browser, "#pair-open") == "Watching only: enter PIN to play"
+    tap(browser, '[data-set-lang="de"]')
+    wait_text(browser, "#pair-open", "PIN eingeben zum Mitspielen")
+    tap(browser, '[data-set-lang="en"]')
+    # the New game dialog is open to everyone; Start asks for the PIN first
+    tap(browser, "#open-new-game")
+    Select(css(browser, "#new-game-name")).select_by_value("charidice")
+    inputs = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")
+    for field, name in zip(inputs, ["Ann", "Bo"], strict=False):
+        field.send_keys(name)
+    tap(browser, "#new-game-start")
+    css(browser, "#pair-dialog[open]")
+    assert "type the PIN shown on the computer where dicecam runs" in text_of(
+        browser, "#pair-dialog")
+    type_pin(browser, "12345")
+    wait_text(browser, "#pair-error", "The PIN has 6 digits.")
+    wrong = "000000" if server.app.config["PAIRING_PIN"] != "000000" else "111111"
+    type_pin(browser, wrong)
+    wait_text(browser, "#pair-error", "That is not the PIN.")
+    assert services(server.app).session.game_name is None
+    type_pin(browser, server.app.config["PAIRING_PIN"])
+    # paired: the game the player asked for starts without a second tap
+    wait(browser, lambda b: b.find_element(By.ID, "game-view").get_attribute("data-game")
+         == "charidice")
+    assert not browser.find_element(By.ID, "pair-open").is_displayed()
+    # the token is kept: a reload stays paired
+    browser.refresh()
+    wait(browser, lambda b: "paired" in b.find_element(By.TAG_NAME, "body").get_attribute(
+        "class"))
 
 
 # --- Dice Party --------------------------------------------------------------------------

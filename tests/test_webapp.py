@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tablets import paired_client
 
 from dicecam.vision.reading import DieReading, SettledRoll
 from dicecam.webapp import events
@@ -31,9 +32,7 @@ def app(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def client(app: Any) -> Any:
-    client = socketio.test_client(app)
-    assert client.is_connected()
-    return client
+    return paired_client(app)
 
 
 def received(client: Any, name: str) -> list[dict[str, Any]]:
@@ -65,8 +64,8 @@ def settled(dice: list[tuple[int | None, str | None, float]], roll_id: int = 1,
 # --- connecting ------------------------------------------------------------------------------
 
 
-def test_a_new_tablet_gets_the_games_and_the_state(client: Any) -> None:
-    messages = client.get_received()
+def test_a_new_tablet_gets_the_games_and_the_state(app: Any) -> None:
+    messages = socketio.test_client(app).get_received()
     names = [m["name"] for m in messages]
     assert events.GAMES in names and events.STATE in names
     games = next(m["args"][0] for m in messages if m["name"] == events.GAMES)
@@ -76,7 +75,7 @@ def test_a_new_tablet_gets_the_games_and_the_state(client: Any) -> None:
 
 
 def test_every_tablet_sees_every_change(app: Any) -> None:
-    first, second = socketio.test_client(app), socketio.test_client(app)
+    first, second = paired_client(app), socketio.test_client(app)
     first.get_received(), second.get_received()
     ok(first, events.NEW_GAME, CHARIDICE)
     assert last_state(second)["game"] == "charidice"
@@ -274,7 +273,7 @@ def test_a_roll_while_the_game_waits_for_no_dice_is_only_shown(client: Any) -> N
 def test_a_restart_resumes_every_game_where_it_was(tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite")
     app = create_app({"DB_PATH": db})
-    client = socketio.test_client(app)
+    client = paired_client(app)
     ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
     ok(client, events.NEW_GAME, CHARIDICE)
     ok(client, events.ENTER_ROLL, {"dice": SIX})
@@ -286,7 +285,7 @@ def test_a_restart_resumes_every_game_where_it_was(tmp_path: Path) -> None:
 
     again = create_app({"DB_PATH": db})
     try:
-        client = socketio.test_client(again)
+        client = paired_client(again)
         state = last_state(client)
         assert state["game_id"] == before["game_id"]
         assert state["state"] == before["state"]

@@ -16,10 +16,11 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from tablets import paired_client
 
 from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services, socketio
+from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import DEMO, choose_source
 from dicecam.webapp.live import CameraStatus
 
@@ -82,7 +83,7 @@ def test_frames_and_settled_rolls_reach_the_tablet(tmp_path: Path) -> None:
 
     app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs,
                       "FRAME_FPS": 1000.0})
-    client = socketio.test_client(app)
+    client = paired_client(app)
     client.emit(events.NEW_GAME, {"game": "v6", "config": {"players": ["A", "B"],
                                                            "groups": [["A", "B"]]}},
                 callback=True)
@@ -122,7 +123,7 @@ def test_a_failing_source_is_reported_and_retried_and_the_game_is_untouched(
         raise OSError("camera unplugged")
 
     app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
-    client = socketio.test_client(app)
+    client = paired_client(app)
     client.emit(events.NEW_GAME, {"game": "charidice", "config": {"players": ["A", "B"]}},
                 callback=True)
     before = services(app).session.view()
@@ -152,7 +153,7 @@ def test_switching_games_reopens_the_source_for_the_new_dice(tmp_path: Path) -> 
                 return
 
     app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
-    client = socketio.test_client(app)
+    client = paired_client(app)
     services(app).start_reader()
     try:
         wait_for(lambda: opened == [None])
@@ -207,7 +208,7 @@ def test_german_is_the_default_when_the_browser_prefers_it(tmp_path: Path, accep
 def test_only_the_chosen_game_is_offered(tmp_path: Path) -> None:
     app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "GAMES": ["v6"]})
     try:
-        client = socketio.test_client(app)
+        client = paired_client(app)
         games = [m["args"][0] for m in client.get_received() if m["name"] == events.GAMES][0]
         assert [g["game"] for g in games["available"]] == ["v6"]
         ack = client.emit(events.NEW_GAME, {"game": "charidice",

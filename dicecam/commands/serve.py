@@ -1,7 +1,9 @@
 """``dicecam serve``: the live tablet view (Flask + Flask-SocketIO) for every game.
 
 With no source option it uses the first webcam, or the bundled demo when the computer has
-none, and prints the address to open here and the one a tablet on the same network reaches.
+none, and prints the address to open here and the one a tablet on the same network reaches,
+and the pairing PIN: anyone may watch, but a tablet changes the game only once its PIN has
+been typed in (a new PIN at each start).
 """
 
 from __future__ import annotations
@@ -63,6 +65,12 @@ def addresses(host: str, port: int) -> list[str]:
     return [f"http://{host}:{port}/"]
 
 
+def pin_line(pin: str) -> str:
+    half = len(pin) // 2
+    return (f"Pairing PIN: {pin[:half]} {pin[half:]}   (type it on a tablet to change the "
+            "score; watching needs no PIN)")
+
+
 def run(args: argparse.Namespace) -> int:
     from dicecam.scorer.protocol import GAME_CODECS
     from dicecam.webapp.app import create_app, services, socketio
@@ -97,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"Open {urls[0]} in a browser here", flush=True)
     for url in urls[1:]:
         print(f"  or {url} on a tablet or phone on the same network", flush=True)
+    print(pin_line(services(app).pairing.pin), flush=True)
     print("Stop with Ctrl+C.", flush=True)
     services(app).start_reader()
     try:

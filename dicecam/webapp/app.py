@@ -19,7 +19,8 @@ from flask_socketio import SocketIO
 
 from dicecam.webapp import events, sockets
 from dicecam.webapp.catalogue import catalogue
-from dicecam.webapp.live import LiveOutput, LiveReader
+from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
+from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
 from dicecam.webapp.store import GameStore
 
@@ -40,6 +41,9 @@ DEFAULTS: dict[str, Any] = {
     "AUTO_APPLY": True,  # score a roll at once when every die was read with confidence
     "GAMES": None,  # None: every registered game
     "MAX_HTTP_BUFFER": 64 * 1024,  # the largest event a tablet may send, in bytes
+    "PAIRING_PIN": None,  # None: a new random PIN at each start (create_app stores it here)
+    "CAMERA_STALL_SECONDS": STALL_SECONDS,  # no picture this long: the camera counts as lost
+    "CAMERA_RETRY_SECONDS": RETRY_SECONDS,  # pause before opening a lost camera again
 }
 
 
@@ -49,9 +53,12 @@ def default_db_path() -> Path:
 
 
 class Services:
-    """What one app instance runs: the store, the game session and the camera reader."""
+    """What one app instance runs: the store, the game session, the camera reader, and who
+    may change the game (pairing)."""
 
     def __init__(self, app: Flask) -> None:
+        self.pairing = Pairing(app.config["PAIRING_PIN"])
+        app.config["PAIRING_PIN"] = self.pairing.pin
         db_path = app.config["DB_PATH"]
         if db_path is None:
             db_path = default_db_path()
@@ -68,6 +75,8 @@ class Services:
             frame_fps=app.config["FRAME_FPS"],
             frame_max_width=app.config["FRAME_MAX_WIDTH"],
             jpeg_quality=app.config["JPEG_QUALITY"],
+            stall_seconds=app.config["CAMERA_STALL_SECONDS"],
+            retry_seconds=app.config["CAMERA_RETRY_SECONDS"],
         )
         self.stop = threading.Event()
         self._started = False
@@ -115,6 +124,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def index() -> str:
         lang = request.accept_languages.best_match(LANGUAGES, default="en")
         return render_template("index.html", lang=lang, event_names=event_names(),
+                               changes_the_game=list(events.CHANGES_THE_GAME),
                                game_scripts=game_scripts(services().session.games),
                                catalogue=catalogue(services().session.games))
 
@@ -131,7 +141,8 @@ def game_scripts(games: Iterable[str]) -> list[str]:
 
 
 def event_names() -> dict[str, str]:
-    return {name: getattr(events, name) for name in dir(events) if name.isupper()}
+    return {name: value for name in dir(events)
+            if name.isupper() and isinstance(value := getattr(events, name), str)}
 
 
 sockets.register(socketio, services)

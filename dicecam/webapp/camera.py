@@ -5,16 +5,26 @@ camera, video, stream or ``--demo``; else the first webcam if the computer has o
 the bundled demo, so a new user sees the whole thing working at once.
 ``pipeline_outputs`` makes the web app's outputs factory: for each game it opens the source
 again with that game's dice set (colour profile), so switching games switches profiles.
+Unusable frames are dropped before the table reader sees them (``webapp/frames.py``); a
+camera or stream that stops sending raises ``CameraFault`` rather than ending, so the live
+reader reports it lost and opens it again; an unreadable image in a folder is skipped and
+named once in the server's log.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dicecam.webapp.frames import CameraFault, CheckedFrames
+
+log = logging.getLogger(__name__)
+
 DEMO = "demo"
+LIVE_PREFIXES = ("camera:", "http://", "https://", "rtsp://")
 #: the dice set the demo shows before any game is chosen
 DEFAULT_DICE_SET = "diceparty"
 
@@ -51,18 +61,56 @@ def choose_source(
     return "camera:0" if probe(0) else DEMO
 
 
+def is_live(source: str) -> bool:
+    """A camera or a stream: it never ends by itself, so an end means it was lost."""
+    return source.startswith(LIVE_PREFIXES)
+
+
+def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None]) -> Any:
+    """The frame source for ``source`` (files and the demo loop, as a camera would)."""
+    from dicecam.vision.sources import open_source
+
+    return open_source(source, dice_set=dice_set, loop=not is_live(source), on_error=on_error)
+
+
+def make_pipeline(dice_set: str, zones: str | None) -> Any:
+    from dicecam.vision.pipeline import build_pipeline
+
+    return build_pipeline(dice_set, zones=zones)
+
+
 def pipeline_outputs(
-    source: str, *, zones: str | None = None, realtime: bool = True
+    source: str, *, zones: str | None = None, realtime: bool = True,
+    frames: Callable[[str, str, Callable[[Exception], None]], Any] = open_frames,
+    pipeline: Callable[[str, str | None], Any] = make_pipeline,
 ) -> Callable[[str | None], Iterable[Any]]:
-    """The outputs factory for ``create_app(OUTPUTS=...)``: source -> pipeline, per game."""
+    """The outputs factory for ``create_app(OUTPUTS=...)``: source -> pipeline, per game.
+
+    ``frames`` opens the frame source and ``pipeline`` builds the table reader; tests pass
+    their own (a source that fails on cue, a reader that needs no model)."""
+    reported: set[str] = set()
+
+    def skip_image(error: Exception) -> None:
+        if str(error) not in reported:  # a folder plays in a loop: name each bad file once
+            reported.add(str(error))
+            log.warning("skipping an unreadable picture: %s", error)
 
     def open_for(game: str | None) -> Iterator[Any]:
-        from dicecam.vision.pipeline import build_pipeline, iter_outputs
+        from dicecam.vision.pipeline import iter_outputs
 
         dice_set = game or DEFAULT_DICE_SET
-        pipeline = build_pipeline(dice_set, zones=zones)
-        # the demo and video files play on forever at their own pace, as a camera would
-        yield from iter_outputs(source, pipeline, dice_set=dice_set, realtime=realtime,
-                                loop=not source.startswith(("camera:", "http", "rtsp")))
+        opened = frames(source, dice_set, skip_image)
+        try:
+            checked = CheckedFrames(opened)
+            reader = pipeline(dice_set, zones)
+            yield from iter_outputs(checked, reader, dice_set=dice_set, realtime=realtime)
+        finally:
+            close = getattr(opened, "close", None)
+            if close is not None:
+                close()
+        if is_live(source):
+            raise CameraFault("the camera stopped sending pictures (unplugged?)")
+        if not checked.good:
+            raise CameraFault(f"{source} holds no picture that can be read")
 
     return open_for

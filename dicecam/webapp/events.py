@@ -2,7 +2,8 @@
 
 Tablet -> server events are answered through the Socket.IO acknowledgement with
 ``{"ok": true, ...}`` or ``{"ok": false, "error": "a sentence"}``; server -> tablet events
-are broadcast to every connected tablet.
+are broadcast to every connected tablet. Every event that changes a game needs a paired
+tablet (``webapp/pairing.py``); watching needs none.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ ROLL = "roll"  # the current roll: dice, which need a check, pending / applied /
 FRAME = "frame"  # a live camera frame (JPEG bytes) with the reading drawn over it
 GAMES = "games"  # games this server offers and the stored games to resume
 CAMERA = "camera"  # the reader's status: running, ended, lost (with a sentence)
+PAIRING = "pairing"  # to one tablet: {"paired": bool}, whether it may change the game
 
 # tablets -> server
 NEW_GAME = "new_game"  # {"game": name, "config": {...}}
@@ -24,3 +26,8 @@ CONFIRM_ROLL = "confirm_roll"  # {"roll_id"}
 ASSIGN_ZONE = "assign_zone"  # {"roll_id", "zone"}: dice read outside any zone lie in this one
 ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
+PAIR = "pair"  # {"pin": "123456"}: pair this tablet; the reply carries a token to keep
+
+#: the events that change a game: each needs a paired tablet
+CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, ACTION, UNDO, CORRECT_DIE, CONFIRM_ROLL, ASSIGN_ZONE,
+                    ENTER_ROLL)

@@ -7,8 +7,11 @@ downscaled JPEG of the live frame with its reading at a limited rate, so that sl
 tablets and Wi-Fi never hold back a verdict.
 
 When the active game changes, the outputs are opened again for the new game (its dice set
-and colour profile). When the source fails or ends, the tablets are told, and the reader
-opens it again after a pause; the game state is never touched by a camera fault.
+and colour profile). When the source fails, stalls (no picture for ``STALL_SECONDS``), sends
+only unusable pictures, or a camera stops sending, the tablets are told at once ("camera
+lost, reconnecting") and the reader opens it again every ``RETRY_SECONDS`` until pictures
+come back; the game state is never touched by a camera fault. The source is read on a
+thread of its own (``webapp/pump.py``), so a read that blocks cannot block the reader.
 """
 
 from __future__ import annotations
@@ -25,17 +28,33 @@ import numpy as np
 
 from dicecam.vision.reading import FrameReading, SettledRoll
 from dicecam.webapp import events
+from dicecam.webapp.frames import CameraFault, frame_problem
+from dicecam.webapp.pump import OutputPump, Stalled
 from dicecam.webapp.session import GameSession
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0
+#: no usable picture for this long and the camera counts as lost (tablets must know within
+#: 2 s; an image folder plays at one picture a second)
+STALL_SECONDS = 1.5
+#: opening a camera and loading the models for the first picture may take this long
+STARTUP_SECONDS = 20.0
+#: how long a given-up source may take to close before it counts as stuck
+CLOSE_SECONDS = 1.0
+#: sources whose read never returned; with this many, the reader stops opening new ones
+MAX_STUCK_SOURCES = 2
+#: how often the reader looks up from a silent source (stop, game switch)
+_POLL_SECONDS = 0.1
 
 
 class LiveOutput(Protocol):
     frame_bgr: np.ndarray
     reading: FrameReading
     settled: SettledRoll | None
+
+
+_ENDED = object()  # the source came to its end
 
 
 class CameraStatus(StrEnum):
@@ -56,6 +75,9 @@ class LiveReader:
         frame_max_width: int = 960,
         jpeg_quality: int = 70,
         restart_when_ended: bool = False,
+        stall_seconds: float = STALL_SECONDS,
+        startup_seconds: float = STARTUP_SECONDS,
+        retry_seconds: float = RETRY_SECONDS,
     ) -> None:
         self.session = session
         self._publish = publish
@@ -64,11 +86,17 @@ class LiveReader:
         self._max_width = frame_max_width
         self._jpeg_quality = jpeg_quality
         self._restart_when_ended = restart_when_ended
+        self._stall_seconds = stall_seconds
+        self._startup_seconds = startup_seconds
+        self._retry_seconds = retry_seconds
         self._status = CameraStatus.STARTING
         self._message = ""
         self._done = threading.Event()
+        self._stuck: list[OutputPump] = []
         self.frames_seen = 0
         self.settles_seen = 0
+        self.bad_frames = 0
+        self.faults = 0
 
     def status_payload(self) -> dict[str, Any]:
         return {"status": self._status.value, "message": self._message}
@@ -88,37 +116,86 @@ class LiveReader:
                     while not stop.is_set() and self.session.game_name == game:
                         stop.wait(0.2)
                 else:
-                    stop.wait(RETRY_SECONDS)
+                    stop.wait(self._retry_seconds)
         finally:
             self._done.set()
 
     def _play(self, game: str | None, stop: threading.Event) -> bool:
         """Show one opening of the outputs; True when it stopped for a game switch."""
-        last_frame = 0.0
-        try:
-            for output in self._open_outputs(game):
-                if stop.is_set():
-                    return False
-                if self._status is not CameraStatus.RUNNING:
-                    self._set_status(CameraStatus.RUNNING, "")
-                self.frames_seen += 1
-                if output.settled is not None:
-                    self.settles_seen += 1
-                    self._settle(output.settled)
-                now = time.monotonic()
-                if now - last_frame >= self._frame_interval:
-                    last_frame = now
-                    self._send_frame(output.frame_bgr, output.reading)
-                if self.session.game_name != game:
-                    return True
-        except Exception as exc:  # a camera fault must never stop the server
-            message = f"camera lost ({exc}); reconnecting"
-            if message != self._message:  # say it once, not on every retry
-                log.warning("frame source failed: %s", exc)
-            self._set_status(CameraStatus.LOST, message)
+        self._stuck = [pump for pump in self._stuck if pump.alive]
+        if len(self._stuck) >= MAX_STUCK_SOURCES:
+            self._lost(CameraFault("the camera does not answer; unplug it and plug it back in"))
             return False
-        self._set_status(CameraStatus.ENDED, "the video source has ended")
-        return False
+        pump = None
+        try:
+            pump = OutputPump(self._open_outputs(game))
+            return self._show(pump, game, stop)
+        except Exception as exc:  # a camera fault must never stop the server
+            self._lost(exc)
+            return False
+        finally:
+            if pump is not None:
+                pump.abandon()
+                if not pump.join(CLOSE_SECONDS):
+                    self._stuck.append(pump)
+
+    def _show(self, pump: OutputPump, game: str | None, stop: threading.Event) -> bool:
+        last_frame = 0.0
+        shown = 0
+        last_picture = time.monotonic()
+        while True:
+            limit = self._stall_seconds if shown else self._startup_seconds
+            output = self._next_output(pump, game, stop, last_picture + limit)
+            if output is None:
+                return not stop.is_set()
+            if output is _ENDED:
+                if not shown:
+                    raise CameraFault("the source gave no picture")
+                self._set_status(CameraStatus.ENDED, "the video source has ended")
+                return False
+            if output.settled is not None:
+                self.settles_seen += 1
+                self._settle(output.settled)
+            problem = frame_problem(output.frame_bgr)
+            now = time.monotonic()
+            if problem is not None:
+                self.bad_frames += 1
+                if now - last_picture > limit:
+                    raise CameraFault(f"the camera sends unusable pictures ({problem})")
+                continue
+            last_picture = now
+            shown += 1
+            if self._status is not CameraStatus.RUNNING:
+                self._set_status(CameraStatus.RUNNING, "")
+            self.frames_seen += 1
+            if now - last_frame >= self._frame_interval:
+                last_frame = now
+                self._send_frame(output.frame_bgr, output.reading)
+            if self.session.game_name != game:
+                return True
+
+    def _next_output(self, pump: OutputPump, game: str | None, stop: threading.Event,
+                     deadline: float) -> Any:
+        """The next output, _ENDED at the source's end, None on stop or a game switch;
+        ``Stalled`` once ``deadline`` (monotonic) has passed with nothing."""
+        while True:
+            if stop.is_set() or self.session.game_name != game:
+                return None
+            wait = min(_POLL_SECONDS, deadline - time.monotonic())
+            try:
+                return pump.next_item(max(0.0, wait))
+            except StopIteration:
+                return _ENDED
+            except Stalled:
+                if time.monotonic() >= deadline:
+                    raise
+
+    def _lost(self, error: BaseException) -> None:
+        message = f"camera lost ({error}); reconnecting"
+        if message != self._message:  # say it once, not on every retry
+            log.warning("frame source failed: %s", error)
+            self.faults += 1
+        self._set_status(CameraStatus.LOST, message)
 
     def _settle(self, roll: SettledRoll) -> None:
         try:

@@ -2,8 +2,12 @@
 
 Each handler checks its payload (the session validates every field), and answers through
 the acknowledgement: ``{"ok": true, ...}`` once the change is committed, or
-``{"ok": false, "error": sentence}``. Nothing a browser sends can crash the server: an
-unexpected failure is logged and answered as an error, and the game is left as it was.
+``{"ok": false, "error": sentence}`` (with a ``code`` where the page acts on it, as
+``not_paired``). Nothing a browser sends can crash the server: an unexpected failure is
+logged and answered as an error, and the game is left as it was.
+
+Watching is open to every connection; each event that changes a game first checks that the
+connection is paired (``webapp/pairing.py``), before its payload is even looked at.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 from flask import request
 from flask_socketio import SocketIO, emit
 
+from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.webapp import events
 
@@ -33,7 +38,11 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
             try:
                 return {"ok": True, **handler(data)}
             except InputError as exc:
-                return {"ok": False, "error": str(exc)}
+                reply = {"ok": False, "error": str(exc)}
+                code = getattr(exc, "code", None)
+                if code is not None:
+                    reply["code"] = code
+                return reply
             except Exception:  # a bug must not take the table down: log it, refuse the event
                 log.exception("event from %s failed", getattr(request, "sid", "?"))
                 return {"ok": False, "error": "the server could not handle that; the game "
@@ -42,11 +51,33 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         run.__name__ = handler.__name__
         return run
 
+    def changes_the_game(handler: Handler) -> Handler:
+        def checked(data: Any) -> dict[str, Any]:
+            services().pairing.require(request.sid)
+            return handler(data)
+
+        checked.__name__ = handler.__name__
+        return checked
+
     def connect(auth: Any = None) -> None:
+        token = auth.get("token") if isinstance(auth, dict) else None
+        services().pairing.connect(request.sid, token)
         sync(None)
+
+    def disconnect(*reason: Any) -> None:
+        services().pairing.disconnect(request.sid)
+
+    def pair(data: Any) -> dict[str, Any]:
+        payload = jc.require_object(data, "pairing")
+        jc.reject_unknown_keys(payload, "pairing", ("pin",))
+        typed = jc.require_str(payload.get("pin"), "pairing.pin", max_len=20)
+        token = services().pairing.pair(request.sid, typed, str(request.remote_addr))
+        emit(events.PAIRING, {"paired": True})
+        return {"token": token}
 
     def sync(data: Any) -> dict[str, Any]:
         session = services().session
+        emit(events.PAIRING, {"paired": services().pairing.is_paired(request.sid)})
         emit(events.GAMES, session.games_payload())
         emit(events.STATE, session.view())
         roll = session.roll_payload()
@@ -82,15 +113,19 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         return services().session.enter_roll(data)
 
     socketio.on_event("connect", connect)
-    for name, handler in (
-        (events.SYNC, sync),
-        (events.NEW_GAME, new_game),
-        (events.OPEN_GAME, open_game),
-        (events.ACTION, action),
-        (events.UNDO, undo),
-        (events.CORRECT_DIE, correct_die),
-        (events.CONFIRM_ROLL, confirm_roll),
-        (events.ASSIGN_ZONE, assign_zone),
-        (events.ENTER_ROLL, enter_roll),
-    ):
+    socketio.on_event("disconnect", disconnect)
+    for name, handler in ((events.SYNC, sync), (events.PAIR, pair)):
         socketio.on_event(name, answered(handler))
+    changing = {
+        events.NEW_GAME: new_game,
+        events.OPEN_GAME: open_game,
+        events.ACTION: action,
+        events.UNDO: undo,
+        events.CORRECT_DIE: correct_die,
+        events.CONFIRM_ROLL: confirm_roll,
+        events.ASSIGN_ZONE: assign_zone,
+        events.ENTER_ROLL: enter_roll,
+    }
+    assert set(changing) == set(events.CHANGES_THE_GAME), "events.py lists them all"
+    for name, handler in changing.items():
+        socketio.on_event(name, answered(changes_the_game(handler)))

@@ -4,10 +4,16 @@
  * page redraws from the "state" and "roll" events it receives back. Each game's view
  * (diceparty.js, charidice.js, dicetopia.js, v6.js) registers itself in DicecamGames and
  * renders the game's state_to_json, offering only the actions in state.legal.
+ *
+ * Watching needs nothing; changing the game needs this tablet to be paired: the PIN that
+ * `dicecam serve` prints is typed in once, and the token the server answers with is kept
+ * in localStorage and presented on every (re)connect.
  */
 (function () {
   "use strict";
   const E = window.DICECAM_EVENTS;
+  const CHANGES_THE_GAME = new Set(window.DICECAM_CHANGES_THE_GAME || []);
+  const TOKEN_KEY = "dicecam.token";
   const I18N = window.DicecamI18n;
   const t = I18N.t;
   const GAMES = (window.DicecamGames = window.DicecamGames || {});
@@ -26,10 +32,30 @@
     games: { available: [], stored: [] },
     frameShown: false,
     selectedDie: null,
+    paired: false,
   };
 
-  // A real WebSocket first; long-polling only where a proxy refuses WebSockets.
-  const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true });
+  function storedToken() {
+    try {
+      return localStorage.getItem(TOKEN_KEY) || "";
+    } catch (e) {
+      return ""; // private mode: pair again after a reload
+    }
+  }
+
+  function storeToken(token) {
+    try {
+      if (token) localStorage.setItem(TOKEN_KEY, token);
+      else localStorage.removeItem(TOKEN_KEY);
+    } catch (e) {
+      /* private mode: the pairing lasts until reload */
+    }
+  }
+
+  // A real WebSocket first; long-polling only where a proxy refuses WebSockets. The token
+  // is read on every (re)connect, so a pairing made meanwhile is presented.
+  const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true,
+    auth: (cb) => cb({ token: storedToken() }) });
 
   // --- small DOM helper shared with the game views --------------------------------------
   function h(tag, attrs, ...children) {
@@ -56,22 +82,94 @@
     toast.timer = setTimeout(() => (el.hidden = true), 6000);
   }
 
-  /* Send one event; resolves with the acknowledgement, shows the error sentence if any. */
+  /* Send one event; resolves with the acknowledgement, shows the error sentence if any.
+   * An event that changes the game first asks for the PIN when this tablet is not paired,
+   * and is sent once it is. */
   function send(event, payload) {
-    return new Promise((resolve, reject) => {
+    const ready = CHANGES_THE_GAME.has(event) ? whenPaired() : Promise.resolve();
+    return ready.then(() => new Promise((resolve, reject) => {
       socket.timeout(10000).emit(event, payload || {}, (err, ack) => {
         if (err) {
           toast(t("no_answer"));
           reject(err);
         } else if (!ack || !ack.ok) {
-          toast((ack && ack.error) || t("no_answer"));
+          if (ack && ack.code === "not_paired") {
+            setPaired(false); // the server restarted: its new PIN is needed
+            openPairDialog();
+          } else {
+            toast((ack && ack.error) || t("no_answer"));
+          }
           reject(new Error((ack && ack.error) || "refused"));
         } else {
           resolve(ack);
         }
       });
+    }));
+  }
+
+  // --- pairing: the PIN printed by `dicecam serve` --------------------------------------
+  let pairWaiters = [];
+
+  function setPaired(paired) {
+    app.paired = paired;
+    document.body.classList.toggle("paired", paired);
+    $("pair-open").hidden = paired;
+  }
+
+  /* Resolves once this tablet is paired: at once, or after the PIN was typed in. */
+  function whenPaired() {
+    if (app.paired) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      pairWaiters.push({ resolve, reject });
+      openPairDialog();
     });
   }
+
+  function openPairDialog() {
+    const dialog = $("pair-dialog");
+    if (dialog.open) return;
+    $("pair-error").textContent = "";
+    $("pair-pin").value = "";
+    dialog.showModal();
+    $("pair-pin").focus();
+  }
+
+  function submitPin() {
+    const pin = $("pair-pin").value.replace(/[\s-]/g, "");
+    if (!/^[0-9]{6}$/.test(pin)) {
+      $("pair-error").textContent = t("pair_six_digits");
+      return;
+    }
+    socket.timeout(10000).emit(E.PAIR, { pin }, (err, ack) => {
+      if (err || !ack) {
+        $("pair-error").textContent = t("no_answer");
+      } else if (!ack.ok) {
+        const key = "pair_" + ack.code;
+        $("pair-error").textContent = t(key) === key ? ack.error : t(key);
+      } else {
+        storeToken(ack.token);
+        setPaired(true);
+        $("pair-dialog").close();
+      }
+    });
+  }
+
+  $("pair-open").addEventListener("click", openPairDialog);
+  $("pair-submit").addEventListener("click", submitPin);
+  $("pair-pin").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      submitPin();
+    }
+  });
+  $("pair-dialog").addEventListener("close", () => {
+    const waiters = pairWaiters;
+    pairWaiters = [];
+    for (const w of waiters) {
+      if (app.paired) w.resolve();
+      else w.reject(new Error("not paired"));
+    }
+  });
 
   function legal(view) {
     const list = (view && view.state && view.state.legal) || [];
@@ -96,6 +194,11 @@
   window.DicecamPage = { ctx, app, send, socket };
 
   // --- incoming events -------------------------------------------------------------------
+  socket.on(E.PAIRING, (payload) => {
+    if (!payload.paired && storedToken()) storeToken(""); // from before a server restart
+    setPaired(Boolean(payload.paired));
+  });
+
   socket.on(E.GAMES, (payload) => {
     app.games = payload;
     renderGamesList();
@@ -489,13 +592,14 @@
       config[opt.key] = opt.type === "number" ? Number(input.value) : input.checked;
     }
     const finish = module && module.config ? module.config(config) : config;
-    socket.timeout(10000).emit(E.NEW_GAME, { game, config: finish }, (err, ack) => {
-      if (err || !ack || !ack.ok) {
-        $("new-game-error").textContent = (ack && ack.error) || t("no_answer");
-      } else {
-        $("new-game-dialog").close();
-      }
-    });
+    whenPaired().then(() => socket.timeout(10000).emit(E.NEW_GAME, { game, config: finish },
+      (err, ack) => {
+        if (err || !ack || !ack.ok) {
+          $("new-game-error").textContent = (ack && ack.error) || t("no_answer");
+        } else {
+          $("new-game-dialog").close();
+        }
+      })).catch(() => null);
   });
 
   for (const button of document.querySelectorAll("[data-set-lang]")) {

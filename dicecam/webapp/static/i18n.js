@@ -29,6 +29,15 @@
       turquoise: "turquoise", black: "black", grey: "grey", blue: "blue", green: "green",
       total: "Total", round: "Round", player: "Player", winner: "Winner",
       print: "Print", why: "Why", game_over: "Game over", dice_lie_in: "These dice lie in:",
+      pair_open: "Watching only: enter PIN to play",
+      pair_title: "Enter the PIN to play",
+      pair_text: "This tablet can watch the game. To change the score from it, type the PIN " +
+        "shown on the computer where dicecam runs, in the window where it was started.",
+      pair_submit: "Pair this tablet",
+      pair_six_digits: "The PIN has 6 digits.",
+      pair_wrong_pin: "That is not the PIN. Look again at the computer where dicecam runs: " +
+        "it shows a new PIN each time it starts.",
+      pair_too_many_tries: "Too many wrong PINs. Wait a minute, then try again.",
     },
     de: {
       undo: "Zurück", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
@@ -52,6 +61,16 @@
       turquoise: "türkis", black: "schwarz", grey: "grau", blue: "blau", green: "grün",
       total: "Summe", round: "Runde", player: "Spieler", winner: "Sieger",
       print: "Drucken", why: "Warum", game_over: "Spielende", dice_lie_in: "Diese Würfel liegen in:",
+      pair_open: "Nur zuschauen: PIN eingeben zum Mitspielen",
+      pair_title: "PIN eingeben zum Mitspielen",
+      pair_text: "Dieses Tablet kann dem Spiel zuschauen. Um von hier aus zu werten, tippe die " +
+        "PIN ein, die der Computer zeigt, auf dem dicecam läuft (im Fenster, in dem es " +
+        "gestartet wurde).",
+      pair_submit: "Tablet verbinden",
+      pair_six_digits: "Die PIN hat 6 Ziffern.",
+      pair_wrong_pin: "Das ist nicht die PIN. Schau noch einmal auf den Computer, auf dem " +
+        "dicecam läuft: er zeigt bei jedem Start eine neue PIN.",
+      pair_too_many_tries: "Zu viele falsche PINs. Warte eine Minute und versuche es dann nochmal.",
     },
   };
   const STORAGE_KEY = "dicecam.lang";
