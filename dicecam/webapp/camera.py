@@ -6,9 +6,9 @@ the bundled demo, so a new user sees the whole thing working at once.
 ``pipeline_outputs`` makes the web app's outputs factory: for each game it opens the source
 again with that game's dice set (colour profile), so switching games switches profiles.
 Unusable frames are dropped before the table reader sees them (``webapp/frames.py``); a
-camera or stream that stops sending raises ``CameraFault`` rather than ending, so the live
-reader reports it lost and opens it again; an unreadable image in a folder is skipped and
-named once in the server's log.
+source that stops (a camera unplugged, a folder whose images all became unreadable) raises
+``CameraFault`` rather than ending, so the live reader reports it lost and opens it again;
+an unreadable image in a folder is skipped and named once in the server's log.
 """
 
 from __future__ import annotations
@@ -108,9 +108,9 @@ def pipeline_outputs(
             close = getattr(opened, "close", None)
             if close is not None:
                 close()
+        # files and the demo play in a loop, a camera for ever: an end is always a fault
         if is_live(source):
             raise CameraFault("the camera stopped sending pictures (unplugged?)")
-        if not checked.good:
-            raise CameraFault(f"{source} holds no picture that can be read")
+        raise CameraFault(f"no picture of {source} can be read now")
 
     return open_for

@@ -143,9 +143,15 @@ class LiveReader:
         last_frame = 0.0
         shown = 0
         last_picture = time.monotonic()
+        problem = None
         while True:
             limit = self._stall_seconds if shown else self._startup_seconds
-            output = self._next_output(pump, game, stop, last_picture + limit)
+            try:
+                output = self._next_output(pump, game, stop, last_picture + limit)
+            except Stalled:
+                if problem is not None:  # pictures came, but none that could be used
+                    raise CameraFault(f"the camera sends unusable pictures ({problem})") from None
+                raise Stalled(f"no picture for {limit:.1f} s") from None
             if output is None:
                 return not stop.is_set()
             if output is _ENDED:
