@@ -151,6 +151,22 @@ BAD_EVENTS = [
      "error": "at most 30 characters"},
     {"description": "undo with a payload", "event": events.UNDO,
      "payload": {"steps": 5}, "error": "unknown field"},
+    # what JSON from a browser can hold but no game payload should (webapp/payload.py)
+    {"description": "a player's name that is no valid Unicode", "event": events.NEW_GAME,
+     "payload": {"game": "charidice", "config": {"players": ["Ann\ud800", "Bo"]}},
+     "error": "new_game.config.players[0] is not valid Unicode text"},
+    {"description": "a count that is not a number (NaN)", "event": events.ACTION,
+     "payload": {"type": "pickpocket", "count": float("nan")},
+     "error": "action.count must be a finite number"},
+    {"description": "an infinite die index", "event": events.CORRECT_DIE,
+     "payload": {"roll_id": 1, "index": float("inf"), "value": 3, "colour": "red"},
+     "error": "must be a finite number"},
+    {"description": "a game id beyond what a browser holds", "event": events.OPEN_GAME,
+     "payload": {"game_id": 2**70}, "error": "too large for a tablet to send exactly"},
+    {"description": "binary data instead of JSON", "event": events.ENTER_ROLL,
+     "payload": {"dice": b"\x01\x02"}, "error": "not binary data"},
+    {"description": "nesting far deeper than any game's payload", "event": events.ACTION,
+     "payload": {"type": [[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]}, "error": "nested more than"},
 ]
 
 

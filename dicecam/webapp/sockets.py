@@ -6,7 +6,8 @@ the acknowledgement: ``{"ok": true, ...}`` once the change is committed, or
 ``not_paired``). Nothing a browser sends can crash the server: an unexpected failure is
 logged and answered as an error, and the game is left as it was.
 
-Watching is open to every connection; each event that changes a game first checks that the
+Every payload first passes ``check_payload`` (plain JSON of modest size, valid text, finite
+numbers). Watching is open to every connection; each event that changes a game first checks that the
 connection is paired (``webapp/pairing.py``), before its payload is even looked at.
 """
 
@@ -22,6 +23,7 @@ from flask_socketio import SocketIO, emit
 from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.webapp import events
+from dicecam.webapp.payload import check_payload
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +33,14 @@ Handler = Callable[[Any], dict[str, Any]]
 def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     """Attach every handler to ``socketio``; ``services()`` gives the app's Services."""
 
-    def answered(handler: Handler) -> Callable[..., dict[str, Any]]:
+    def answered(handler: Handler, *, changes_the_game: bool) -> Callable[..., dict[str, Any]]:
         def run(data: Any = None, *extra: Any) -> dict[str, Any]:
             if extra:
                 return {"ok": False, "error": "send one JSON object per event"}
             try:
+                if changes_the_game:
+                    services().pairing.require(request.sid)
+                check_payload(data, handler.__name__)
                 return {"ok": True, **handler(data)}
             except InputError as exc:
                 reply = {"ok": False, "error": str(exc)}
@@ -50,14 +55,6 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
 
         run.__name__ = handler.__name__
         return run
-
-    def changes_the_game(handler: Handler) -> Handler:
-        def checked(data: Any) -> dict[str, Any]:
-            services().pairing.require(request.sid)
-            return handler(data)
-
-        checked.__name__ = handler.__name__
-        return checked
 
     def connect(auth: Any = None) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None
@@ -115,7 +112,7 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     socketio.on_event("connect", connect)
     socketio.on_event("disconnect", disconnect)
     for name, handler in ((events.SYNC, sync), (events.PAIR, pair)):
-        socketio.on_event(name, answered(handler))
+        socketio.on_event(name, answered(handler, changes_the_game=False))
     changing = {
         events.NEW_GAME: new_game,
         events.OPEN_GAME: open_game,
@@ -128,4 +125,4 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     }
     assert set(changing) == set(events.CHANGES_THE_GAME), "events.py lists them all"
     for name, handler in changing.items():
-        socketio.on_event(name, answered(changes_the_game(handler)))
+        socketio.on_event(name, answered(handler, changes_the_game=True))
