@@ -175,8 +175,7 @@ class GameSession:
         codec = self._load_codec(game)
         state = codec.new_game(config)  # InputError for a bad config, before storing
         with self._lock:
-            game_id = self.store.create_game(game, config)
-            self.store.set_setting(ACTIVE_GAME_KEY, str(game_id))
+            game_id = self.store.create_game(game, config, remember_as=ACTIVE_GAME_KEY)
             self._active = _Active(game_id, game, codec, dict(config), state, [])
             self._roll = None
             self._publish_state()

@@ -121,14 +121,20 @@ class GameStore:
 
     # -- games ---------------------------------------------------------------------------
 
-    def create_game(self, game: str, config: Mapping[str, Any]) -> int:
+    def create_game(self, game: str, config: Mapping[str, Any], *,
+                    remember_as: str | None = None) -> int:
+        """Store a new game; with ``remember_as``, also set that setting to its id, in the
+        same transaction (a crash never leaves a new game that is not the active one)."""
         now = time.time()
         with self._lock, self._transaction():
             cursor = self._db.execute(
                 "INSERT INTO games (game, config, created, updated) VALUES (?, ?, ?, ?)",
                 (game, json.dumps(config, ensure_ascii=False), now, now),
             )
-            return int(cursor.lastrowid)
+            game_id = int(cursor.lastrowid)
+            if remember_as is not None:
+                self._set(remember_as, str(game_id))
+            return game_id
 
     def get_game(self, game_id: int) -> GameRecord:
         with self._lock:
@@ -210,10 +216,13 @@ class GameStore:
 
     def set_setting(self, key: str, value: str) -> None:
         with self._lock, self._transaction():
-            self._db.execute(
-                "INSERT INTO settings (key, value) VALUES (?, ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value)
-            )
+            self._set(key, value)
+
+    def _set(self, key: str, value: str) -> None:
+        self._db.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value)
+        )
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
