@@ -17,6 +17,7 @@ BENCHES = {
     "model": "dicecam.models.bench",
     "calibration": "dicecam.calibration.bench",
     "web": "dicecam.webapp.bench",
+    "load": "dicecam.webapp.load_bench",
     "reader": "dicecam.vision.bench",
 }
 
