@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "dicecam.commands.train",
     "dicecam.commands.calibrate",
     "dicecam.commands.read",
+    "dicecam.commands.doctor",
 )
 
 

@@ -94,8 +94,18 @@ class NewEntry:
 class GameStore:
     """Games and their logs in one SQLite file (``":memory:"`` for tests)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        """Open (or create) the store; ``read_only`` opens an existing file without writing
+        anything to it (``dicecam doctor``), even while a server is using it."""
         self.path = str(path)
+        if read_only:
+            try:
+                self._db = sqlite3.connect(f"file:{Path(self.path).resolve()}?mode=ro",
+                                           uri=True, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise InputError(f"cannot open the game database {self.path} ({exc})") from None
+            self._lock = threading.Lock()
+            return
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
             if not parent.is_dir():
@@ -118,6 +128,11 @@ class GameStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def quick_check(self) -> str:
+        """SQLite's own check of the file: "ok", or what is damaged."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA quick_check").fetchone()[0])
 
     # -- games ---------------------------------------------------------------------------
 
