@@ -95,13 +95,18 @@ def pipeline_outputs(
             reported.add(str(error))
             log.warning("skipping an unreadable picture: %s", error)
 
+    def drop_frame(problem: str) -> None:
+        if problem not in reported:  # a camera may send thousands: name each kind once
+            reported.add(problem)
+            log.warning("dropping unusable pictures from %s: %s", source, problem)
+
     def open_for(game: str | None) -> Iterator[Any]:
         from dicecam.vision.pipeline import iter_outputs
 
         dice_set = game or DEFAULT_DICE_SET
         opened = frames(source, dice_set, skip_image)
         try:
-            checked = CheckedFrames(opened)
+            checked = CheckedFrames(opened, on_bad=drop_frame)
             reader = pipeline(dice_set, zones)
             yield from iter_outputs(checked, reader, dice_set=dice_set, realtime=realtime)
         finally:

@@ -95,8 +95,6 @@ class LiveReader:
         self._stuck: list[OutputPump] = []
         self.frames_seen = 0
         self.settles_seen = 0
-        self.bad_frames = 0
-        self.faults = 0
 
     def status_payload(self) -> dict[str, Any]:
         return {"status": self._status.value, "message": self._message}
@@ -165,7 +163,6 @@ class LiveReader:
             problem = frame_problem(output.frame_bgr)
             now = time.monotonic()
             if problem is not None:
-                self.bad_frames += 1
                 if now - last_picture > limit:
                     raise CameraFault(f"the camera sends unusable pictures ({problem})")
                 continue
@@ -200,7 +197,6 @@ class LiveReader:
         message = f"camera lost ({error}); reconnecting"
         if message != self._message:  # say it once, not on every retry
             log.warning("frame source failed: %s", error)
-            self.faults += 1
         self._set_status(CameraStatus.LOST, message)
 
     def _settle(self, roll: SettledRoll) -> None:

@@ -153,7 +153,11 @@ def measure_load(tablets: int, rate: float, seconds: float) -> LoadResult:
                 else:
                     result.refused += 1
             result.elapsed = time.monotonic() - started
-            time.sleep(1.0)  # the last updates on their way
+            last = max(sent, default=None)
+            deadline = time.monotonic() + 2.0  # the last updates on their way
+            while last is not None and time.monotonic() < deadline and not all(
+                    (n, last) in arrivals.times for n in range(tablets)):
+                time.sleep(0.02)
             stop_sampling.set()
             result.disconnects = sum(t.disconnects for t in [player, *watchers])
         finally:
