@@ -306,3 +306,41 @@ def test_http_requests_of_any_shape_get_no_server_error(table: Any) -> None:
         assert response.status_code < 500, (f"seed {SEED + 2}, request {n}: {method} "
                                             f"{path} -> {response.status_code}")
     assert snapshot(table) == before
+
+
+# Packets no Socket.IO client would send, on the wire of the real server: the library's
+# decoder refuses them (with a traceback in the server's log), and the server goes on.
+RAW_PACKETS = ['42["action",' + "1" * 200 + "]", '42["action",' + "[" * 30000 + "]" * 30000 + "]",
+               '42["action",{"type":', "42", "4", '42["undo"', "0garbage", "42/nsp,[\"x\"]",
+               '43["a"]', "41", "x" * 70_000, '451-["action",{"_placeholder":true,"num":0}]',
+               '42[{"a":1}]', "42[1,2]", "42[]", "42[null]", '42["pair",{"pin":"\\ud800"}]']
+
+
+@pytest.mark.slow
+def test_malformed_packets_on_the_wire_leave_the_real_server_running(tmp_path: Path) -> None:
+    import websocket
+
+    from dicecam.webapp.child_server import start_child_server
+    from dicecam.webapp.tablet_client import Tablet
+
+    server = start_child_server(tmp_path / "games.sqlite")
+    try:
+        url = server.url.replace("http://", "ws://") + "socket.io/?EIO=4&transport=websocket"
+        for raw in RAW_PACKETS:
+            wire = websocket.create_connection(url, timeout=5)
+            wire.recv()  # the Engine.IO open packet
+            wire.send("40")  # connect to the default namespace
+            wire.recv()
+            try:
+                wire.send(raw)
+                wire.settimeout(0.3)
+                wire.recv()  # an answer, the server closing, or silence
+            except (websocket.WebSocketException, OSError):
+                pass
+            wire.close(timeout=0.2)
+        assert server.process.poll() is None
+        tablet = Tablet(server.url).connect()
+        tablet.pair(server.pin)
+        assert tablet.call(events.NEW_GAME, {"game": "v6", "config": CONFIGS["v6"]})["ok"]
+    finally:
+        server.kill()
