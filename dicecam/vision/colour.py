@@ -6,6 +6,12 @@ is then white-balanced and compared in CIE Lab with the profile's references, ea
 Gaussian with its own spread; the confidence is the posterior probability of the winning
 colour, lowered when the crop looks like none of the references.
 
+A thin mark on a small or soft crop never shows its full colour: blur, the resize and a
+JPEG's halved colour resolution blend it with the body around it. A numeral's colour is
+therefore compared with each reference blended with the die's body by any amount the
+crop's sharpness allows; a blurred black numeral that looks grey is then as likely black
+as grey, and the confidence says so instead of guessing.
+
 Which white is used, in order of preference:
 
 1. the profile's anchor: a part of every die with a known colour (Charidice's light body)
@@ -48,25 +54,61 @@ MIN_PIXELS = 6
 #: Largest squared distance one die can add to the batch light estimate (an odd die, a
 #: hand or a token must not drag the estimate).
 _ROBUST_CAP = 25.0
+#: Width of the closing (or opening) that wipes the marks off the face, as a share of the
+#: crop's side: wider than a numeral's stroke or a blurred pip, narrower than the face.
+#: What it takes away is the marks; glare, shadows and the face's own shading stay, so
+#: they are not taken for marks.
+WIPE_FRACTION = 0.25
+#: A pixel is a mark when the wiped face differs from it by more than this many times the
+#: crop's noise, and by at least ``MARK_CONTRAST`` 8-bit levels.
+MARK_NOISE = 4.0
+MARK_CONTRAST = 12.0
+#: Glare adds white light and so raises a pixel's darkest channel: the body's colour is
+#: the median of this share of its pixels with the lowest darkest channel.
+GLARE_FREE_PERCENT = 50.0
+#: The body/marks split is a close call when the body cluster's largest piece is less than
+#: this many times the other cluster's (six big blurred pips can merge into two strips as
+#: large as the body between them).
+CLOSE_SPLIT = 1.5
+#: Even then the larger piece is more often the body: the other cluster is taken for the
+#: body at these odds against (as a cost in squared distance, -2 ln odds).
+ALT_BODY_COST = -2.0 * float(np.log(1 / 3))
+#: How far a numeral may have blended into its body, as a prior on the share of its own
+#: colour left (1 = none lost): a Gaussian on 1 - share whose width grows with the blur
+#: measured on the numeral's edges (edge spread / crop side), within ``BLEND_WIDTH``.
+BLEND_PER_BLUR = 9.0
+BLEND_WIDTH = (0.12, 0.35)
+#: The least of its own colour a numeral is assumed to keep.
+MIN_BLEND = 0.35
+_LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
 @dataclass(frozen=True)
 class DieParts:
-    """Median linear-light B, G, R of a die's body and of its marks (None if none found)."""
+    """Median linear-light B, G, R of a die's body and of its marks (None if none found).
+
+    ``mark_blur`` is how soft the marks' edges are (edge spread over the crop's side; None
+    without marks). ``alt_body`` is the other colour cluster when it was a close call which
+    of the two is the body (None when it was clear).
+    """
 
     body: np.ndarray
     marks: np.ndarray | None
     body_pixels: int
     mark_pixels: int
+    mark_blur: float | None = None
+    alt_body: np.ndarray | None = None
 
 
-def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION) -> DieParts | None:
+def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
+              dark_marks: bool | None = None) -> DieParts | None:
     """Split the centre of a crop into body and mark pixels; None for an unusable crop.
 
     The disc's pixels are split into two colour clusters. The body is the cluster with the
     larger connected piece: the body is one region around the marks, while pips are
     separate blobs, so this holds even when six big pips cover half the disc, or a numeral
-    covers its middle.
+    covers its middle. ``dark_marks`` says whether the marks are darker than the body
+    (from the profile, see ``marks_polarity``); None: judged from the clusters.
     """
     if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
         return None
@@ -78,41 +120,107 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION) ->
     # A disc, not a square: a die turned by 45 degrees shows the table in a square's corners.
     yy, xx = np.mgrid[0:side, 0:side]
     r = (side - 1) / 2.0
-    rr2 = (yy - r) ** 2 + (xx - r) ** 2
-    disc = rr2 <= (r + 0.5) ** 2
+    disc = (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
     window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3].astype(np.float64)
     px = window[disc]
-    # Marks are looked for away from the disc's rim, where a tilted or turned die can let
-    # the table or a neighbour in; a numeral sits in the middle of its face.
-    inner = rr2[disc] <= (MARK_FRACTION * r) ** 2
     labels = _two_clusters(px)
-    body_px = px[labels == _body_cluster(labels, disc)]
+    body_k, ratio = _body_cluster(labels, disc)
+    body_px = px[labels == body_k]
+    other_px = px[labels != body_k]
     if len(body_px) < MIN_PIXELS:
         body_px = px
+    body = _body_colour(body_px)
+    alt = None
+    if ratio < CLOSE_SPLIT and len(other_px) >= MIN_PIXELS:
+        alt = srgb_to_linear(_body_colour(other_px))
+    if dark_marks is None:
+        dark_marks = len(other_px) == 0 or float(
+            (np.median(other_px, axis=0) - body) @ _LUMA_BGR) < 0
+    marks, mark_pixels, blur = _marks(crop_bgr, centre_fraction, dark_marks)
+    return DieParts(
+        body=srgb_to_linear(body),
+        marks=marks,
+        body_pixels=len(body_px),
+        mark_pixels=mark_pixels,
+        mark_blur=blur,
+        alt_body=alt,
+    )
+
+
+def _body_colour(body_px: np.ndarray) -> np.ndarray:
+    """The 8-bit colour of a body from its pixels, without the glare on it."""
     # Glare clips a coloured body to white; leave clipped pixels out unless the body itself
     # is that bright (a white die under a strong lamp).
     unclipped = body_px[(body_px < CLIPPED).all(axis=1)]
     if len(unclipped) >= max(MIN_PIXELS, len(body_px) // 3):
         body_px = unclipped
-    body = np.median(body_px, axis=0)
-    candidates = px[inner] if inner.sum() >= MIN_PIXELS else px
-    dist = np.linalg.norm(candidates - body, axis=1)
-    # Marks: pixels clearly away from the body; their colour is read from the cores of the
-    # strokes (the farthest ones), since thin numerals blend into the body at their edges.
-    far = np.percentile(dist, 99)
-    threshold = max(40.0, 0.5 * far)
-    mark_px = candidates[dist > threshold]
-    marks = None
-    if len(mark_px) >= MIN_PIXELS:
-        mark_d = np.linalg.norm(mark_px - body, axis=1)
-        cores = mark_px[mark_d >= np.percentile(mark_d, 100 - CORE_PERCENT)]
-        marks = srgb_to_linear(np.median(cores, axis=0))
-    return DieParts(
-        body=srgb_to_linear(body),
-        marks=marks,
-        body_pixels=len(body_px),
-        mark_pixels=len(mark_px),
-    )
+    # Unclipped glare still adds white to every channel; the pixels whose darkest channel
+    # is lowest are free of it (a shadow only darkens, which the shading range allows).
+    darkest = body_px.min(axis=1)
+    calm = body_px[darkest <= np.percentile(darkest, GLARE_FREE_PERCENT)]
+    if len(calm) >= MIN_PIXELS:
+        body_px = calm
+    return np.median(body_px, axis=0)
+
+
+def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool,
+           ) -> tuple[np.ndarray | None, int, float | None]:
+    """The marks' linear colour, their pixel count and their edge blur (see ``DieParts``).
+
+    The marks are what a closing (dark marks) or an opening (light marks) wipes off the
+    face: unlike a colour distance to one body colour, this leaves a glare spot, a shadow's
+    edge and the table beyond the face alone. Their colour is that of the strokes' cores,
+    the pixels that differ most from the wiped face: thin numerals blend into the body at
+    their edges, the cores do not.
+    """
+    import cv2
+
+    h, w = crop_bgr.shape[:2]
+    n = min(h, w)
+    y0, x0 = (h - n) // 2, (w - n) // 2
+    img = np.ascontiguousarray(crop_bgr[y0 : y0 + n, x0 : x0 + n, :3], dtype=np.float32)
+    size = max(3, int(round(WIPE_FRACTION * n))) | 1
+    # A square kernel: an ellipse wipes a little more evenly but costs ten times as much on
+    # the large crops of a close camera.
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    smooth = cv2.GaussianBlur(img, (0, 0), 0.7)  # so that noise is not wiped as marks
+    wiped = cv2.morphologyEx(smooth, cv2.MORPH_CLOSE if dark else cv2.MORPH_OPEN, kernel,
+                             borderType=cv2.BORDER_REPLICATE)
+    delta = img - wiped
+    yy, xx = np.mgrid[0:n, 0:n]
+    c = (n - 1) / 2.0
+    rr2 = (yy - c) ** 2 + (xx - c) ** 2
+    radius = centre_fraction * n / 2.0
+    disc = rr2 <= (radius + 0.5) ** 2
+    # Marks are looked for away from the disc's rim, where a tilted or turned die can let
+    # the table or a neighbour in; a numeral sits in the middle of its face.
+    inner = rr2 <= (MARK_FRACTION * radius) ** 2
+    luma = delta @ _LUMA_BGR
+    noise = 1.4826 * float(np.median(np.abs(luma[disc])))
+    contrast = np.linalg.norm(delta, axis=2)
+    marks = inner & (contrast > max(MARK_CONTRAST, MARK_NOISE * noise))
+    marks &= (luma < 0) if dark else (luma > 0)
+    count = int(marks.sum())
+    if count < MIN_PIXELS:
+        return None, count, None
+    strength = contrast[marks]
+    cores = img[marks][strength >= np.percentile(strength, 100 - CORE_PERCENT)]
+    colour = srgb_to_linear(np.median(cores, axis=0))
+    return colour, count, _edge_spread(contrast, marks, inner) / n
+
+
+def _edge_spread(contrast: np.ndarray, marks: np.ndarray, region: np.ndarray) -> float:
+    """The blur of the marks' edges in pixels: a blurred edge's steepest slope is its height
+    over sqrt(2 pi) sigma. A thin stroke's is steeper for its (lowered) height, which is
+    what the prior on blending needs: how much of the stroke's colour is left."""
+    import cv2
+
+    peak = float(np.percentile(contrast[marks], 95))
+    gy, gx = np.gradient(cv2.GaussianBlur(contrast.astype(np.float32), (0, 0), 0.5))
+    slope = np.hypot(gx, gy)
+    near = (region & (contrast > 0.5 * peak)) | marks
+    steepest = float(np.percentile(slope[near], 95))
+    return peak / (np.sqrt(2 * np.pi) * max(steepest, 1e-6))
 
 
 def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
@@ -132,26 +240,71 @@ def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
     return labels
 
 
-def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> int:
-    """The cluster whose largest 4-connected piece inside ``mask`` is larger."""
+def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[int, float]:
+    """The cluster whose largest 4-connected piece inside ``mask`` is larger, and how many
+    times larger it is than the other's."""
     import cv2
 
     image = np.full(mask.shape, -1, dtype=np.int64)
     image[mask] = labels
-    best, best_size = 0, -1
+    sizes = []
     for k in (0, 1):
         count, _lab, stats, _c = cv2.connectedComponentsWithStats(
             (image == k).astype(np.uint8), connectivity=4)
-        size = int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
-        if size > best_size:
-            best, best_size = k, size
-    return best
+        sizes.append(int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0)
+    best = int(sizes[1] > sizes[0])
+    return best, sizes[best] / max(sizes[1 - best], 1)
 
 
 def _lightness_to_y(lightness: np.ndarray) -> np.ndarray:
     """CIE L* back to relative luminance Y (0..1)."""
     f = (np.asarray(lightness, dtype=np.float64) + 16.0) / 116.0
     return np.where(f > 6 / 29, f**3, 3 * (6 / 29) ** 2 * (f - 4 / 29))
+
+
+#: Relative luminance Y of linear B, G, R (sRGB primaries, D65 white).
+_Y_BGR = np.array([0.0721750, 0.7151522, 0.2126729])
+
+
+def _encode(linear: np.ndarray) -> np.ndarray:
+    """Linear light to a camera's gamma-encoded scale (a pure power, sign kept). Blur in a
+    JPEG's colour planes and in resizing mixes encoded values, so blends are taken here."""
+    return np.sign(linear) * np.abs(linear) ** (1 / 2.4)
+
+
+def _decode(encoded: np.ndarray) -> np.ndarray:
+    return np.sign(encoded) * np.abs(encoded) ** 2.4
+
+
+def marks_polarity(profile: ColourProfile) -> bool | None:
+    """Whether a set's marks are darker than its bodies (True) or lighter (False), as far as
+    the profile's anchor tells; None when it does not."""
+    anchor = profile.anchor
+    if anchor is None:
+        return None
+    lightness = [ref.lab[0] for ref in profile.references]
+    if profile.marks == Marks.NUMERALS and anchor.part == AnchorPart.BODY:
+        marks, bodies = lightness, [anchor.lab[0]]
+    elif profile.marks == Marks.PIPS and anchor.part == AnchorPart.MARKS:
+        marks, bodies = [anchor.lab[0]], lightness
+    else:
+        return None
+    if max(marks) < min(bodies):
+        return True
+    if min(marks) > max(bodies):
+        return False
+    return None
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """What the colour stage saw in a batch of crops, in Lab under each crop's white."""
+
+    labs: np.ndarray  # (n, 3) the colour-carrying part
+    ok: np.ndarray  # (n,) whether the crop could be read at all
+    bodies: np.ndarray  # (n, 3) the body
+    blurs: np.ndarray  # (n,) the marks' edge blur (nan: no marks)
+    alts: np.ndarray  # (n, 3) the other cluster, when it may be the body (nan: not)
 
 
 class ColourReader:
@@ -169,32 +322,53 @@ class ColourReader:
         self._anchor_linear = (
             None if profile.anchor is None else lab_to_linear(np.array(profile.anchor.lab))
         )
+        self._dark_marks = marks_polarity(profile)
         self.candidate_whites = candidate_whites()
 
     # -- public API -------------------------------------------------------------------
 
     def read(self, crops_bgr: Sequence[np.ndarray]) -> list[tuple[str | None, float]]:
         """One (colour name or None, confidence) per crop, in order."""
-        labs, ok = self.features(crops_bgr)
+        seen = self._measure(crops_bgr)
         out: list[tuple[str | None, float]] = [(None, 0.0)] * len(crops_bgr)
-        if not ok.any():
+        if not seen.ok.any():
             return out
-        names, conf = self._classify(labs[ok])
-        for i, name, c in zip(np.flatnonzero(ok), names, conf, strict=True):
+        idx = np.flatnonzero(seen.ok)
+        if self.profile.marks == Marks.NUMERALS:
+            d2 = self.distances(seen.labs[idx], bodies=seen.bodies[idx], blurs=seen.blurs[idx])
+            d2 = d2[:, None, :]
+        else:
+            # Where it was a close call which cluster is the body, both readings stay in
+            # play: the profile's colours decide, and a die that fits either way is asked.
+            alts = seen.alts[idx]
+            has_alt = ~np.isnan(alts[:, 0])
+            d2 = np.full((len(idx), 2, len(self._names)), np.inf)
+            d2[:, 0] = self.distances(seen.labs[idx])
+            if has_alt.any():
+                d2[has_alt, 1] = self.distances(alts[has_alt]) + ALT_BODY_COST
+        names, conf = self._classify(d2)
+        for i, name, c in zip(idx, names, conf, strict=True):
             out[int(i)] = (name, float(c))
         return out
 
     def features(self, crops_bgr: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Lab of each crop's colour-carrying part under the chosen white, and which crops
         could be read at all (shape (n, 3) and (n,))."""
+        seen = self._measure(crops_bgr)
+        return seen.labs, seen.ok
+
+    def _measure(self, crops_bgr: Sequence[np.ndarray]) -> _Measured:
         n = len(crops_bgr)
         colour_lin = np.zeros((n, 3))
-        whites = np.zeros((n, 3))
+        body_lin = np.ones((n, 3))
+        alt_lin = np.full((n, 3), np.nan)
+        blurs = np.full(n, np.nan)
+        whites = np.ones((n, 3))
         ok = np.zeros(n, dtype=bool)
         need_batch_white = []
         for i, crop in enumerate(crops_bgr):
             parts = (
-                die_parts(np.asarray(crop))
+                die_parts(np.asarray(crop), dark_marks=self._dark_marks)
                 if crop is not None
                 else None
             )
@@ -204,6 +378,11 @@ class ColourReader:
             if carrier is None:
                 continue
             colour_lin[i] = carrier
+            body_lin[i] = parts.body
+            if parts.alt_body is not None:
+                alt_lin[i] = parts.alt_body
+            if parts.mark_blur is not None:
+                blurs[i] = parts.mark_blur
             ok[i] = True
             anchor = self.profile.anchor
             if anchor is not None and self._anchor_linear is not None:
@@ -219,8 +398,13 @@ class ColourReader:
             idx = np.array(need_batch_white)
             whites[idx] = self.estimate_white(colour_lin[idx])
         labs = np.zeros((n, 3))
+        bodies = np.zeros((n, 3))
+        alts = np.full((n, 3), np.nan)
         labs[ok] = linear_to_lab(colour_lin[ok], whites[ok])
-        return labs, ok
+        bodies[ok] = linear_to_lab(body_lin[ok], whites[ok])
+        has_alt = ok & ~np.isnan(alt_lin[:, 0])
+        alts[has_alt] = linear_to_lab(alt_lin[has_alt], whites[has_alt])
+        return _Measured(labs, ok, bodies, blurs, alts)
 
     def estimate_white(self, colours_linear: np.ndarray) -> np.ndarray:
         """The table light that makes these dice look most like the profile's colours."""
@@ -238,33 +422,66 @@ class ColourReader:
         cost = cost + 2.0 * chroma
         return cands[int(np.argmin(cost))]
 
-    def distances(self, labs: np.ndarray, *, shading: bool = True) -> np.ndarray:
+    def distances(self, labs: np.ndarray, *, shading: bool = True,
+                  bodies: np.ndarray | None = None,
+                  blurs: np.ndarray | None = None) -> np.ndarray:
         """Squared Mahalanobis distance of each Lab (m, 3) to each colour: (m, k).
 
         With ``shading`` each colour is first darkened or brightened (within the profile's
         shading range) to the die's own lightness, so a yellow die in a shadow is still
         compared with yellow, not with the darker orange. Estimating the table's white
         goes without: its brightness is the camera's exposure, which shading would hide.
+
+        With ``bodies`` (each die's body in Lab, for marks that carry the colour) each
+        colour is also blended with that body by the share that best explains the reading,
+        at a cost that is low for a die whose marks look blurred (``blurs``, see
+        ``DieParts.mark_blur``; nan: unknown) and high for a sharp one.
         """
         y = _lightness_to_y(labs[:, 0])
         lo, hi = self._shading if shading else (1.0, 1.0)
-        scale = np.clip(y[:, None] / self._ref_y[None, :], lo, hi)  # (m, k)
-        shaded = linear_to_lab(scale[:, :, None] * self._ref_linear[None, :, :])
+        refs = self._ref_linear[None, :, :]
+        ref_y = self._ref_y[None, :]
+        prior = 0.0
+        if bodies is not None:
+            refs, share = self._blended(labs, bodies)
+            ref_y = np.maximum(refs @ _Y_BGR, 1e-5)
+            blur = np.full(len(labs), np.nan) if blurs is None else np.asarray(blurs, float)
+            width = np.where(np.isnan(blur), BLEND_WIDTH[1],
+                             np.clip(BLEND_PER_BLUR * np.nan_to_num(blur), *BLEND_WIDTH))
+            prior = ((1.0 - share) / width[:, None]) ** 2
+        scale = np.clip(y[:, None] / ref_y, lo, hi)  # (m, k)
+        shaded = linear_to_lab(scale[:, :, None] * refs)
         diff = (labs[:, None, :] - shaded) / self._spreads[None, :, :]
-        return (diff * diff).sum(axis=2)
+        return (diff * diff).sum(axis=2) + prior
 
     # -- internals --------------------------------------------------------------------
 
-    def _classify(self, labs: np.ndarray) -> tuple[list[str], np.ndarray]:
-        d2 = self.distances(labs)
-        loglik = -0.5 * d2 - self._log_norm[None, :]
-        loglik -= loglik.max(axis=1, keepdims=True)
-        post = np.exp(loglik)
+    def _blended(self, labs: np.ndarray, bodies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each colour blended with each die's body by the share of its own colour (at
+        least ``MIN_BLEND``) that best explains the reading: linear B, G, R (m, k, 3) and
+        the shares (m, k)."""
+        body = _encode(lab_to_linear(bodies))[:, None, :]
+        ref = _encode(self._ref_linear)[None, :, :]
+        seen = _encode(lab_to_linear(labs))[:, None, :]
+        span = ref - body
+        share = ((seen - body) * span).sum(axis=2) / np.maximum((span * span).sum(axis=2), 1e-9)
+        share = np.clip(share, MIN_BLEND, 1.0)
+        return _decode(body + share[:, :, None] * span), share
+
+    def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Colour and confidence per die from squared distances (m, k), or (m, h, k) for h
+        readings of each die that may each be the right one (inf: no such reading)."""
+        if d2.ndim == 2:
+            d2 = d2[:, None, :]
+        loglik = -0.5 * d2 - self._log_norm[None, None, :]
+        loglik -= loglik.max(axis=(1, 2), keepdims=True)
+        post = np.exp(loglik).sum(axis=1)
         post /= post.sum(axis=1, keepdims=True)
+        rows = np.arange(len(d2))
         best = post.argmax(axis=1)
-        conf = post[np.arange(len(labs)), best]
+        conf = post[rows, best]
         if len(self._names) > 1:
             # Unlike every reference: say so through the confidence so the user is asked.
-            d2_best = d2[np.arange(len(labs)), best]
+            d2_best = d2.min(axis=1)[rows, best]
             conf = conf * np.exp(-np.maximum(d2_best - TYPICAL_D2, 0.0) / 8.0)
         return [self._names[int(b)] for b in best], np.clip(conf, 0.0, 1.0)
