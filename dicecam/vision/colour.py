@@ -129,14 +129,14 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
     other_px = px[labels != body_k]
     if len(body_px) < MIN_PIXELS:
         body_px = px
-    body = _body_colour(body_px)
+    body, typical = _body_colour(body_px)
     alt = None
     if ratio < CLOSE_SPLIT and len(other_px) >= MIN_PIXELS:
-        alt = srgb_to_linear(_body_colour(other_px))
+        alt = srgb_to_linear(_body_colour(other_px)[0])
     if dark_marks is None:
         dark_marks = len(other_px) == 0 or float(
             (np.median(other_px, axis=0) - body) @ _LUMA_BGR) < 0
-    marks, mark_pixels, blur = _marks(crop_bgr, centre_fraction, dark_marks)
+    marks, mark_pixels, blur = _marks(crop_bgr, centre_fraction, dark_marks, typical)
     return DieParts(
         body=srgb_to_linear(body),
         marks=marks,
@@ -147,23 +147,25 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
     )
 
 
-def _body_colour(body_px: np.ndarray) -> np.ndarray:
-    """The 8-bit colour of a body from its pixels, without the glare on it."""
+def _body_colour(body_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-bit colour of a body from its pixels, without the glare on it, and the median
+    of its unclipped pixels (glare and all, as the face looks around its marks)."""
     # Glare clips a coloured body to white; leave clipped pixels out unless the body itself
     # is that bright (a white die under a strong lamp).
     unclipped = body_px[(body_px < CLIPPED).all(axis=1)]
     if len(unclipped) >= max(MIN_PIXELS, len(body_px) // 3):
         body_px = unclipped
+    typical = np.median(body_px, axis=0)
     # Unclipped glare still adds white to every channel; the pixels whose darkest channel
     # is lowest are free of it (a shadow only darkens, which the shading range allows).
     darkest = body_px.min(axis=1)
     calm = body_px[darkest <= np.percentile(darkest, GLARE_FREE_PERCENT)]
     if len(calm) >= MIN_PIXELS:
         body_px = calm
-    return np.median(body_px, axis=0)
+    return np.median(body_px, axis=0), typical
 
 
-def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool,
+def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool, typical: np.ndarray,
            ) -> tuple[np.ndarray | None, int, float | None]:
     """The marks' linear colour, their pixel count and their edge blur (see ``DieParts``).
 
@@ -204,8 +206,12 @@ def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool,
     if count < MIN_PIXELS:
         return None, count, None
     strength = contrast[marks]
-    cores = img[marks][strength >= np.percentile(strength, 100 - CORE_PERCENT)]
-    colour = srgb_to_linear(np.median(cores, axis=0))
+    cores = marks & (contrast >= np.percentile(strength, 100 - CORE_PERCENT))
+    # A glare spot over the marks lightens them as much as the face around them (it adds
+    # white light): take off what the face at the marks has above the body's usual colour
+    # in every channel, so that a black numeral under glare does not pass for grey.
+    glare = float((np.median(wiped[cores], axis=0) - typical).min())
+    colour = srgb_to_linear(np.clip(np.median(img[cores], axis=0) - max(glare, 0.0), 0, 255))
     return colour, count, _edge_spread(contrast, marks, inner) / n
 
 
