@@ -113,7 +113,7 @@ def fit_profile(
     table's white is estimated against). ``crops`` may pass the crops already cut by the
     pipeline for the same boxes, so that fitting and reading see identical pixels.
     """
-    from dicecam.vision.colour import ColourReader, die_parts
+    from dicecam.vision.colour import ColourReader, die_parts, marks_polarity
 
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise InputError("the calibration frame must be a colour image")
@@ -142,7 +142,7 @@ def fit_profile(
     reader = ColourReader(replace(base, white_bgr=None))
     colour_lin = []
     for s, crop in zip(samples, crops, strict=True):
-        parts = die_parts(crop)
+        parts = die_parts(crop, dark_marks=marks_polarity(base))
         part = None if parts is None else (
             parts.marks if base.marks == Marks.NUMERALS else parts.body)
         if part is None:
