@@ -80,6 +80,9 @@ BLEND_PER_BLUR = 9.0
 BLEND_WIDTH = (0.12, 0.35)
 #: The least of its own colour a numeral is assumed to keep.
 MIN_BLEND = 0.35
+#: Crops larger than this (a close camera) are shrunk to it before their marks are sought:
+#: a numeral's strokes are still several pixels wide there, and the search costs less.
+MARK_SEARCH_PX = 64
 _LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
@@ -101,14 +104,15 @@ class DieParts:
 
 
 def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
-              dark_marks: bool | None = None) -> DieParts | None:
+              dark_marks: bool | None = None, find_marks: bool = True) -> DieParts | None:
     """Split the centre of a crop into body and mark pixels; None for an unusable crop.
 
     The disc's pixels are split into two colour clusters. The body is the cluster with the
     larger connected piece: the body is one region around the marks, while pips are
     separate blobs, so this holds even when six big pips cover half the disc, or a numeral
     covers its middle. ``dark_marks`` says whether the marks are darker than the body
-    (from the profile, see ``marks_polarity``); None: judged from the clusters.
+    (from the profile, see ``marks_polarity``); None: judged from the clusters. Without
+    ``find_marks`` only the body is measured (pip dice whose marks say nothing).
     """
     if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
         return None
@@ -136,7 +140,8 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
     if dark_marks is None:
         dark_marks = len(other_px) == 0 or float(
             (np.median(other_px, axis=0) - body) @ _LUMA_BGR) < 0
-    marks, mark_pixels, blur = _marks(crop_bgr, centre_fraction, dark_marks, typical)
+    marks, mark_pixels, blur = (_marks(crop_bgr, centre_fraction, dark_marks, typical)
+                                if find_marks else (None, 0, None))
     return DieParts(
         body=srgb_to_linear(body),
         marks=marks,
@@ -181,6 +186,9 @@ def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool, typical: np
     n = min(h, w)
     y0, x0 = (h - n) // 2, (w - n) // 2
     img = np.ascontiguousarray(crop_bgr[y0 : y0 + n, x0 : x0 + n, :3], dtype=np.float32)
+    if n > MARK_SEARCH_PX:
+        n = MARK_SEARCH_PX
+        img = cv2.resize(img, (n, n), interpolation=cv2.INTER_AREA)
     size = max(3, int(round(WIPE_FRACTION * n))) | 1
     # A square kernel: an ellipse wipes a little more evenly but costs ten times as much on
     # the large crops of a close camera.
@@ -329,6 +337,8 @@ class ColourReader:
             None if profile.anchor is None else lab_to_linear(np.array(profile.anchor.lab))
         )
         self._dark_marks = marks_polarity(profile)
+        self._find_marks = profile.marks == Marks.NUMERALS or (
+            profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
 
     # -- public API -------------------------------------------------------------------
@@ -374,7 +384,8 @@ class ColourReader:
         need_batch_white = []
         for i, crop in enumerate(crops_bgr):
             parts = (
-                die_parts(np.asarray(crop), dark_marks=self._dark_marks)
+                die_parts(np.asarray(crop), dark_marks=self._dark_marks,
+                          find_marks=self._find_marks)
                 if crop is not None
                 else None
             )
