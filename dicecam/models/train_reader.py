@@ -26,7 +26,7 @@ from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).
 TEST_SEED = 20261121
-DATA_VERSION = 4  # bump when the generator changes, so cached crops are not reused
+DATA_VERSION = 5  # bump when the generator changes, so cached crops are not reused
 
 
 @dataclass(frozen=True)

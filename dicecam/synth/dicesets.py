@@ -117,6 +117,12 @@ def random_body(rng: np.random.Generator) -> BGR:
     return _hsv_bgr(rng.random(), rng.uniform(0.35, 1.0), rng.uniform(0.3, 1.0))
 
 
+def _stands_out(mark: BGR, body: BGR) -> bool:
+    contrast = abs(_luma(mark) - _luma(body))
+    hue_gap = float(np.abs(np.subtract(mark, body, dtype=float)).sum())
+    return contrast > 55 or (contrast > 30 and hue_gap > 220)
+
+
 def random_mark(rng: np.random.Generator, body: BGR) -> BGR:
     """A mark colour that stands out from ``body`` (black, white or coloured)."""
     for _ in range(20):
@@ -127,11 +133,22 @@ def random_mark(rng: np.random.Generator, body: BGR) -> BGR:
             mark = _hsv_bgr(rng.random(), rng.uniform(0, 0.12), rng.uniform(0.85, 1.0))
         else:
             mark = _hsv_bgr(rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.4, 1.0))
-        contrast = abs(_luma(mark) - _luma(body))
-        hue_gap = float(np.abs(np.subtract(mark, body, dtype=float)).sum())
-        if contrast > 55 or (contrast > 30 and hue_gap > 220):
+        if _stands_out(mark, body):
             return mark
     return (20, 20, 20) if _luma(body) > 110 else (240, 240, 240)
+
+
+def marble_colour(rng: np.random.Generator, body: BGR, mark: BGR) -> BGR:
+    """The colour swirled into a marbled body: a blend of the body with another colour that
+    the marks still stand out from, as on real marbled dice (their makers keep the pips
+    legible; swirls the colour of the pips would make a synthetic die no one could read)."""
+    for _ in range(20):
+        other = random_body(rng)
+        share = rng.uniform(0.35, 0.9)
+        swirl = tuple(int(round(b + (o - b) * share)) for b, o in zip(body, other, strict=True))
+        if _stands_out(mark, swirl):
+            return swirl  # type: ignore[return-value]
+    return body
 
 
 def random_look(rng: np.random.Generator, marks: Marks | None = None) -> DieLook:
@@ -145,7 +162,7 @@ def random_look(rng: np.random.Generator, marks: Marks | None = None) -> DieLook
         mark = random_mark(rng, body)
     marbled = rng.random() < 0.18
     translucent = not marbled and rng.random() < 0.15
-    marble = random_body(rng) if marbled else (255, 255, 255)
+    marble = marble_colour(rng, body, mark) if marbled else (255, 255, 255)
     return DieLook(body, mark, marks, "any", translucent, marbled, marble)
 
 
