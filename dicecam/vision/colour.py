@@ -83,6 +83,12 @@ MIN_BLEND = 0.35
 #: Crops larger than this (a close camera) are shrunk to it before their marks are sought:
 #: a numeral's strokes are still several pixels wide there, and the search costs less.
 MARK_SEARCH_PX = 64
+#: The body/marks clustering works on the disc shrunk to at most this side: the body's
+#: colour is a median over hundreds of pixels either way, and the clustering's cost grows
+#: with the square of the side (a close camera's 200-px dice cost 70 times a 24-px disc).
+CLUSTER_PX = 24
+#: The most dice of one batch the batch light estimate looks at.
+WHITE_SAMPLE = 12
 _LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
@@ -114,6 +120,64 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
     (from the profile, see ``marks_polarity``); None: judged from the clusters. Without
     ``find_marks`` only the body is measured (pip dice whose marks say nothing).
     """
+    return die_parts_batch([crop_bgr], centre_fraction, dark_marks=dark_marks,
+                           find_marks=find_marks)[0]
+
+
+def die_parts_batch(crops_bgr: Sequence[np.ndarray | None],
+                    centre_fraction: float = CENTRE_FRACTION, *,
+                    dark_marks: bool | None = None, find_marks: bool = True,
+                    ) -> list[DieParts | None]:
+    """``die_parts`` of many crops at once: the clustering and the medians run on all the
+    crops' discs together (a frame's 60 dice cost a few milliseconds, not one each)."""
+    windows: list[np.ndarray] = []
+    usable: list[int] = []
+    for i, crop in enumerate(crops_bgr):
+        window = _centre_window(crop, centre_fraction)
+        if window is not None:
+            windows.append(window)
+            usable.append(i)
+    out: list[DieParts | None] = [None] * len(crops_bgr)
+    if not windows:
+        return out
+    disc = _disc(CLUSTER_PX)
+    px = np.stack(windows).astype(np.float64)[:, disc]  # (n, pixels, 3)
+    labels = _two_clusters(px)
+    body_k, ratio = _body_cluster(labels, disc)
+    in_body = labels == body_k[:, None]
+    small = in_body.sum(axis=1) < MIN_PIXELS
+    in_body[small] = True  # too few body pixels: the whole disc is the body
+    in_other = ~in_body
+    body, typical = _body_colour(px, in_body)
+    has_alt = (ratio < CLOSE_SPLIT) & (in_other.sum(axis=1) >= MIN_PIXELS)
+    alt = np.full_like(body, np.nan)
+    if has_alt.any():
+        alt[has_alt] = srgb_to_linear(_body_colour(px[has_alt], in_other[has_alt])[0])
+    other_median = _masked_median(px, in_other)
+    for row, i in enumerate(usable):
+        dark = dark_marks
+        if dark is None:
+            dark = not in_other[row].any() or float(
+                (other_median[row] - body[row]) @ _LUMA_BGR) < 0
+        marks, mark_pixels, blur = (
+            _marks(np.asarray(crops_bgr[i]), centre_fraction, dark, typical[row])
+            if find_marks else (None, 0, None))
+        out[i] = DieParts(
+            body=srgb_to_linear(body[row]),
+            marks=marks,
+            body_pixels=int(in_body[row].sum()),
+            mark_pixels=mark_pixels,
+            mark_blur=blur,
+            alt_body=None if not has_alt[row] else alt[row],
+        )
+    return out
+
+
+def _centre_window(crop_bgr: np.ndarray | None, centre_fraction: float) -> np.ndarray | None:
+    """The crop's central square, resized to CLUSTER_PX x CLUSTER_PX; None if unusable."""
+    import cv2
+
+    crop_bgr = None if crop_bgr is None else np.asarray(crop_bgr)
     if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
         return None
     h, w = crop_bgr.shape[:2]
@@ -121,53 +185,54 @@ def die_parts(crop_bgr: np.ndarray, centre_fraction: float = CENTRE_FRACTION, *,
     if side < 3:
         return None
     y0, x0 = (h - side) // 2, (w - side) // 2
-    # A disc, not a square: a die turned by 45 degrees shows the table in a square's corners.
+    window = np.ascontiguousarray(crop_bgr[y0 : y0 + side, x0 : x0 + side, :3])
+    if side == CLUSTER_PX:
+        return window
+    shrink = side > CLUSTER_PX
+    return cv2.resize(window, (CLUSTER_PX, CLUSTER_PX),
+                      interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+
+
+def _disc(side: int) -> np.ndarray:
+    """A disc, not a square: a die turned by 45 degrees shows the table in a square's
+    corners."""
     yy, xx = np.mgrid[0:side, 0:side]
     r = (side - 1) / 2.0
-    disc = (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
-    window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3].astype(np.float64)
-    px = window[disc]
-    labels = _two_clusters(px)
-    body_k, ratio = _body_cluster(labels, disc)
-    body_px = px[labels == body_k]
-    other_px = px[labels != body_k]
-    if len(body_px) < MIN_PIXELS:
-        body_px = px
-    body, typical = _body_colour(body_px)
-    alt = None
-    if ratio < CLOSE_SPLIT and len(other_px) >= MIN_PIXELS:
-        alt = srgb_to_linear(_body_colour(other_px)[0])
-    if dark_marks is None:
-        dark_marks = len(other_px) == 0 or float(
-            (np.median(other_px, axis=0) - body) @ _LUMA_BGR) < 0
-    marks, mark_pixels, blur = (_marks(crop_bgr, centre_fraction, dark_marks, typical)
-                                if find_marks else (None, 0, None))
-    return DieParts(
-        body=srgb_to_linear(body),
-        marks=marks,
-        body_pixels=len(body_px),
-        mark_pixels=mark_pixels,
-        mark_blur=blur,
-        alt_body=alt,
-    )
+    return (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
 
 
-def _body_colour(body_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The 8-bit colour of a body from its pixels, without the glare on it, and the median
-    of its unclipped pixels (glare and all, as the face looks around its marks)."""
+def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per-row median of ``values`` (n, m) or (n, m, c) over the ``mask`` (n, m) entries,
+    as numpy's median takes it (the mean of the two middle values); nan for an empty row."""
+    squeeze = values.ndim == 2
+    v = values[..., None] if squeeze else values
+    filled = np.sort(np.where(mask[..., None], v, np.inf), axis=1)
+    count = mask.sum(axis=1)
+    lo = np.clip((count - 1) // 2, 0, None)[:, None, None]
+    hi = np.clip(count // 2, 0, v.shape[1] - 1)[:, None, None]
+    lo = np.broadcast_to(lo, (len(v), 1, v.shape[2]))
+    hi = np.broadcast_to(hi, (len(v), 1, v.shape[2]))
+    median = (np.take_along_axis(filled, lo, 1) + np.take_along_axis(filled, hi, 1))[:, 0] / 2
+    median[count == 0] = np.nan
+    return median[:, 0] if squeeze else median
+
+
+def _body_colour(px: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-bit colour of each body from its pixels (``px`` (n, m, 3) where ``mask``),
+    without the glare on it, and the median of its unclipped pixels (glare and all, as the
+    face looks around its marks)."""
     # Glare clips a coloured body to white; leave clipped pixels out unless the body itself
     # is that bright (a white die under a strong lamp).
-    unclipped = body_px[(body_px < CLIPPED).all(axis=1)]
-    if len(unclipped) >= max(MIN_PIXELS, len(body_px) // 3):
-        body_px = unclipped
-    typical = np.median(body_px, axis=0)
+    unclipped = mask & (px < CLIPPED).all(axis=2)
+    enough = unclipped.sum(axis=1) >= np.maximum(MIN_PIXELS, mask.sum(axis=1) // 3)
+    mask = np.where(enough[:, None], unclipped, mask)
+    typical = _masked_median(px, mask)
     # Unclipped glare still adds white to every channel; the pixels whose darkest channel
     # is lowest are free of it (a shadow only darkens, which the shading range allows).
-    darkest = body_px.min(axis=1)
-    calm = body_px[darkest <= np.percentile(darkest, GLARE_FREE_PERCENT)]
-    if len(calm) >= MIN_PIXELS:
-        body_px = calm
-    return np.median(body_px, axis=0), typical
+    darkest = px.min(axis=2)
+    calm = mask & (darkest <= _masked_median(darkest, mask)[:, None])
+    mask = np.where((calm.sum(axis=1) >= MIN_PIXELS)[:, None], calm, mask)
+    return _masked_median(px, mask), typical
 
 
 def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool, typical: np.ndarray,
@@ -238,36 +303,50 @@ def _edge_spread(contrast: np.ndarray, marks: np.ndarray, region: np.ndarray) ->
 
 
 def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
-    """Deterministic 2-means, started from the extremes along the main colour axis."""
-    centred = px - px.mean(axis=0)
-    cov = centred.T @ centred
-    axis = np.linalg.eigh(cov)[1][:, -1]
-    proj = centred @ axis
-    centres = np.array([px[np.argmin(proj)], px[np.argmax(proj)]])
-    labels = np.zeros(len(px), dtype=np.int64)
+    """Deterministic 2-means of each row of ``px`` (n, m, 3), started from the extremes
+    along the row's main colour axis; labels (n, m) of 0 and 1."""
+    mean = px.mean(axis=1, keepdims=True)
+    centred = px - mean
+    cov = centred.transpose(0, 2, 1) @ centred
+    axis = np.linalg.eigh(cov)[1][:, :, -1:]  # (n, 3, 1)
+    proj = (centred @ axis)[:, :, 0]
+    rows = np.arange(len(px))
+    c0, c1 = px[rows, proj.argmin(axis=1)], px[rows, proj.argmax(axis=1)]
+    total = px.sum(axis=1)
+    labels = np.zeros(px.shape[:2], dtype=np.int64)
     for _ in range(iterations):
-        d = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-        labels = d.argmin(axis=1)
-        for k in (0, 1):
-            if (labels == k).any():
-                centres[k] = px[labels == k].mean(axis=0)
+        # nearer to c1 than to c0 <=> x . (c1 - c0) > (|c1|^2 - |c0|^2) / 2
+        towards = (px @ (c1 - c0)[:, :, None])[:, :, 0]
+        member = towards > 0.5 * ((c1 * c1).sum(axis=1) - (c0 * c0).sum(axis=1))[:, None]
+        labels = member.astype(np.int64)
+        n1 = member.sum(axis=1)
+        sum1 = (member[:, None, :].astype(px.dtype) @ px)[:, 0]
+        n0 = px.shape[1] - n1
+        # an empty cluster keeps its centre
+        c1 = np.where((n1 > 0)[:, None], sum1 / np.maximum(n1, 1)[:, None], c1)
+        c0 = np.where((n0 > 0)[:, None], (total - sum1) / np.maximum(n0, 1)[:, None], c0)
     return labels
 
 
-def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[int, float]:
-    """The cluster whose largest 4-connected piece inside ``mask`` is larger, and how many
-    times larger it is than the other's."""
+def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``labels`` (n, pixels of ``mask``): the cluster whose largest
+    4-connected piece inside ``mask`` is larger, and how many times larger it is than the
+    other's."""
     import cv2
 
+    best = np.zeros(len(labels), dtype=np.int64)
+    ratio = np.ones(len(labels))
     image = np.full(mask.shape, -1, dtype=np.int64)
-    image[mask] = labels
-    sizes = []
-    for k in (0, 1):
-        count, _lab, stats, _c = cv2.connectedComponentsWithStats(
-            (image == k).astype(np.uint8), connectivity=4)
-        sizes.append(int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0)
-    best = int(sizes[1] > sizes[0])
-    return best, sizes[best] / max(sizes[1 - best], 1)
+    for row, row_labels in enumerate(labels):
+        image[mask] = row_labels
+        sizes = []
+        for k in (0, 1):
+            count, _lab, stats, _c = cv2.connectedComponentsWithStats(
+                (image == k).astype(np.uint8), connectivity=4)
+            sizes.append(int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0)
+        best[row] = int(sizes[1] > sizes[0])
+        ratio[row] = sizes[best[row]] / max(sizes[1 - best[row]], 1)
+    return best, ratio
 
 
 def _lightness_to_y(lightness: np.ndarray) -> np.ndarray:
@@ -382,13 +461,9 @@ class ColourReader:
         whites = np.ones((n, 3))
         ok = np.zeros(n, dtype=bool)
         need_batch_white = []
-        for i, crop in enumerate(crops_bgr):
-            parts = (
-                die_parts(np.asarray(crop), dark_marks=self._dark_marks,
-                          find_marks=self._find_marks)
-                if crop is not None
-                else None
-            )
+        all_parts = die_parts_batch(crops_bgr, dark_marks=self._dark_marks,
+                                    find_marks=self._find_marks)
+        for i, parts in enumerate(all_parts):
             if parts is None:
                 continue
             carrier = parts.marks if self.profile.marks == Marks.NUMERALS else parts.body
@@ -426,6 +501,11 @@ class ColourReader:
     def estimate_white(self, colours_linear: np.ndarray) -> np.ndarray:
         """The table light that makes these dice look most like the profile's colours."""
         cands = self.candidate_whites
+        if len(colours_linear) > WHITE_SAMPLE:
+            # Every die under every one of the ~1,400 candidate lights is the colour stage's
+            # largest cost; a spread of the dice names the light as well as all 60 do.
+            pick = np.linspace(0, len(colours_linear) - 1, WHITE_SAMPLE).round().astype(int)
+            colours_linear = colours_linear[pick]
         # (whites, dice, 3) Lab of every die under every candidate light
         labs = linear_to_lab(colours_linear[None, :, :], cands[:, None, :])
         d2 = self.distances(labs.reshape(-1, 3), shading=False).reshape(
