@@ -13,10 +13,10 @@ HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, expor
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed for data and weights")
-    parser.add_argument("--samples", type=int, default=60_000, help="synthetic training crops")
+    parser.add_argument("--samples", type=int, default=200_000, help="synthetic training crops")
     parser.add_argument("--val-samples", type=int, default=3_000,
                         help="synthetic validation crops")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering crops")

@@ -26,21 +26,21 @@ from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).
 TEST_SEED = 20261121
-DATA_VERSION = 5  # bump when the generator changes, so cached crops are not reused
+DATA_VERSION = 6  # bump when the generator changes, so cached crops are not reused
 
 
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    samples: int = 60_000
+    samples: int = 200_000
     val_samples: int = 3_000
-    epochs: int = 6
+    epochs: int = 20
     batch: int = 128
     lr: float = 4e-3
     workers: int = 2
     threads: int = 1
     use_real: bool = True          # fine-tune on the real photos' tuning part where present
-    real_share: float = 0.04       # share of each epoch that is real tuning crops
+    real_share: float = 0.1        # share of each epoch that is real tuning crops
     out: Path = DEFAULT_MODEL
     cache_dir: Path | None = None
 

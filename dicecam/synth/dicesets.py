@@ -144,7 +144,7 @@ def marble_colour(rng: np.random.Generator, body: BGR, mark: BGR) -> BGR:
     legible; swirls the colour of the pips would make a synthetic die no one could read)."""
     for _ in range(20):
         other = random_body(rng)
-        share = rng.uniform(0.35, 0.9)
+        share = rng.uniform(0.25, 0.65)
         swirl = tuple(int(round(b + (o - b) * share)) for b, o in zip(body, other, strict=True))
         if _stands_out(mark, swirl):
             return swirl  # type: ignore[return-value]

@@ -61,7 +61,8 @@ def _marble(size: int, look: DieLook, rng: np.random.Generator) -> np.ndarray:
     noise = cv2.resize(noise, (size, size), interpolation=cv2.INTER_CUBIC)
     freq = rng.uniform(6, 14)
     bands = 0.5 + 0.5 * np.sin(noise * freq + rng.uniform(0, 6.3))
-    bands = np.clip((bands - 0.35) * 2.2, 0, 1)[..., None]
+    # soft-edged swirls: real marbled dice blend their colours rather than print stripes
+    bands = np.clip((bands - 0.25) * 1.4, 0, 1)[..., None]
     body = np.array(look.body_bgr, np.float32)
     marble = np.array(look.marble_bgr, np.float32)
     return (body * (1 - bands) + marble * bands).astype(np.float32)

@@ -71,7 +71,9 @@ class MotionMeter:
         changed = cv2.absdiff(grey, previous) > self.level
         self.last_changed = float(np.count_nonzero(changed)) / changed.size
         # At least two pixels, so one flickering pixel on a tiny image is not a roll.
-        return self.last_changed > self.min_changed and np.count_nonzero(changed) >= 2
+        # bool(): numpy 2 answers count_nonzero with a numpy integer, and a numpy bool
+        # would reach the JSON that `dicecam read` prints.
+        return bool(self.last_changed > self.min_changed and np.count_nonzero(changed) >= 2)
 
 
 class SettleDetector:
