@@ -174,5 +174,8 @@ def test_rendered_board_tables_put_dice_in_their_zones() -> None:
     from dicecam.calibration.bench import zone_figures
 
     figures = zone_figures(np.random.default_rng(3), scenes=2)
+    # with the shipped detector, the dice it missed are counted apart (not a zone figure)
+    missed = figures.pop("dicetopia dice not detected", (0, 0))[1]
     for right, n in figures.values():
         assert n > 10 and right / n >= 0.97
+    assert missed <= 0.05 * figures["dicetopia (boards)"][1]
