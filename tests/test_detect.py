@@ -52,6 +52,19 @@ def test_detections_check_their_shapes():
     assert len(empty_detections()) == 0 and not empty_detections().hand_in_view
 
 
+def test_a_second_peak_on_the_same_die_is_dropped_but_touching_dice_stay():
+    from dicecam.vision.detect import _one_peak_per_die
+
+    boxes = np.array([
+        [100, 100, 40, 40],   # a die
+        [112, 104, 30, 30],   # a weaker peak on its side face: dropped
+        [140, 100, 40, 40],   # the touching neighbour, a face away: kept
+        [300, 300, 20, 20],   # far away: kept
+    ], np.float32)
+    assert _one_peak_per_die(boxes).tolist() == [True, False, True, True]
+    assert _one_peak_per_die(np.zeros((0, 4), np.float32)).tolist() == []
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]

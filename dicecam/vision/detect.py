@@ -27,6 +27,8 @@ MIN_DIE_INPUT_PX = 9.0
 ZOOM_TARGET_DIE_PX = 22.0
 #: The largest input auto-zoom builds (long side), to bound time and memory.
 MAX_ZOOM_LONG_SIDE = 2560
+#: Two peaks closer than this share of the stronger box's size are one die.
+SAME_DIE_SHARE = 0.5
 #: Share of the frame covered by the hand map before a hand counts as in view.
 HAND_AREA_SHARE = 0.004
 
@@ -143,4 +145,21 @@ class DieDetector:
         bw = np.exp(np.clip(maps[3, ys, xs], 0.0, 7.0)) * sx
         bh = np.exp(np.clip(maps[4, ys, xs], 0.0, 7.0)) * sy
         boxes = np.stack([cx, cy, bw, bh], axis=1).astype(np.float32)
-        return Detections(boxes, scores.astype(np.float32), hand_share)
+        keep = _one_peak_per_die(boxes)
+        return Detections(boxes[keep], scores[keep].astype(np.float32), hand_share)
+
+
+def _one_peak_per_die(boxes: np.ndarray) -> np.ndarray:
+    """Which boxes (sorted by score, highest first) to keep: a box whose centre lies within
+    ``SAME_DIE_SHARE`` of a stronger box's size from that box's centre is a second peak on
+    the same die (a large die, or its side face seen at an angle) and is dropped. Two real
+    dice, even touching, have centres about a face apart."""
+    keep = np.ones(len(boxes), bool)
+    for i in range(1, len(boxes)):
+        stronger = boxes[:i][keep[:i]]
+        if not len(stronger):
+            continue
+        reach = SAME_DIE_SHARE * np.maximum(stronger[:, 2], stronger[:, 3])
+        gap = np.hypot(stronger[:, 0] - boxes[i, 0], stronger[:, 1] - boxes[i, 1])
+        keep[i] = bool((gap >= reach).all())
+    return keep
