@@ -80,11 +80,21 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: tuple[int, in
 
 
 def _table(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
-    kind = rng.choice(["wood", "felt", "plain", "board"], p=[0.35, 0.2, 0.25, 0.2])
-    if kind == "wood":
+    # "skin": beech, birch or a beige cloth as light as a hand: without such tables the
+    # detector's hand map learns that every skin-toned pixel is a hand.
+    kind = rng.choice(["wood", "felt", "plain", "board", "skin"],
+                      p=[0.3, 0.18, 0.22, 0.18, 0.12])
+    if kind == "skin":
+        base = np.array(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float64)
+        base = base * rng.uniform(0.85, 1.2) + rng.uniform(-12, 12, 3)
+        kind = "wood" if rng.random() < 0.5 else "plain_skin"
+    elif kind == "wood":
         base = np.array([rng.uniform(60, 150), rng.uniform(110, 190), rng.uniform(150, 235)])
         if rng.random() < 0.3:  # dark wood
             base *= 0.45
+    if kind == "plain_skin":
+        img = base[None, None, :] + (_smooth_noise(rng, h, w, (3, 5)) * 24 - 12)[..., None]
+    elif kind == "wood":
         along = _smooth_noise(rng, h, w, (int(rng.integers(3, 8)), int(rng.integers(20, 60))))
         if rng.random() < 0.5:
             along = along.T.copy() if h == w else cv2.resize(along.T, (w, h))
