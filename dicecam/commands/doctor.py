@@ -171,22 +171,30 @@ def check_profiles() -> list[Finding]:
         except InputError as exc:
             findings.append(Finding("colour profiles", Verdict.FAIL, str(exc),
                                     "reinstall dicecam (a built-in profile is damaged)"))
-    saved = sorted(profiles_dir().glob("*.json")) if profiles_dir().is_dir() else []
-    fitted = []
-    for path in saved:
-        try:
-            load_profile_file(path)
-            fitted.append(path.stem)
-        except InputError as exc:
-            findings.append(Finding(
-                "colour profiles", Verdict.FAIL, str(exc),
-                f"fit it again with `dicecam calibrate colours --set {path.stem} --source "
-                f"camera:0`, or move {path} away to use the built-in profile"))
+    fitted = _load_saved(
+        profiles_dir(), load_profile_file, "colour profiles", findings,
+        lambda path: f"fit it again with `dicecam calibrate colours --set {path.stem} "
+                     f"--source camera:0`, or move {path} away to use the built-in profile")
     here = f"; fitted at this table: {', '.join(fitted)}" if fitted else (
         "; none fitted at this table yet (optional: `dicecam calibrate colours`)")
     findings.insert(0, Finding("colour profiles", Verdict.OK,
                                f"built-in: {', '.join(good) or 'none'}{here}"))
     return findings
+
+
+def _load_saved(folder, load, area: str, findings: list[Finding], fix) -> list[str]:
+    """Load every saved ``*.json`` in ``folder``; a file that does not load becomes a FAIL
+    finding (with ``fix(path)``); returns the names that loaded."""
+    from dicecam.errors import InputError
+
+    loaded = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            load(path)
+            loaded.append(path.stem)
+        except InputError as exc:
+            findings.append(Finding(area, Verdict.FAIL, str(exc), fix(path)))
+    return loaded
 
 
 def check_zone_maps() -> list[Finding]:
@@ -201,17 +209,10 @@ def check_zone_maps() -> list[Finding]:
         except InputError as exc:
             findings.append(Finding("zone maps", Verdict.FAIL, str(exc),
                                     "reinstall dicecam (a built-in board layout is damaged)"))
-    saved = sorted(zones_dir().glob("*.json")) if zones_dir().is_dir() else []
-    good = []
-    for path in saved:
-        try:
-            load_zone_map(path)
-            good.append(path.stem)
-        except InputError as exc:
-            findings.append(Finding(
-                "zone maps", Verdict.FAIL, str(exc),
-                f"make it again with `dicecam calibrate zones --name {path.stem} ...` "
-                f"(see docs/calibration.md), or move {path} away"))
+    good = _load_saved(
+        zones_dir(), load_zone_map, "zone maps", findings,
+        lambda path: f"make it again with `dicecam calibrate zones --name {path.stem} ...` "
+                     f"(see docs/calibration.md), or move {path} away")
     findings.insert(0, Finding("zone maps", Verdict.OK, (
         f"saved: {', '.join(good)}" if good else "none saved (optional: without one, a tap "
         "says where dice lie; `dicecam calibrate zones` makes one)")))
