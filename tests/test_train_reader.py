@@ -67,3 +67,20 @@ def test_real_crops_are_square_with_their_labelled_values() -> None:
     for crop, value in crops:
         assert crop.shape[0] == crop.shape[1] >= 70 and crop.shape[2] == 3
         assert 1 <= value <= 6
+
+
+@pytest.mark.slow
+def test_detector_smoke_training_by_steps_writes_a_model_the_detector_loads(tmp_path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import numpy as np
+
+    from dicecam.models.detector_train import synthetic_tile, train_on
+    from dicecam.vision.detect import DieDetector
+
+    out = tmp_path / "detector.onnx"
+    summary = train_on([synthetic_tile(s) for s in range(3)], [], out, seconds=float("inf"),
+                       steps=3, batch=2, log=lambda line: None)
+    assert summary["steps"] == 3 and out.is_file()
+    found = DieDetector(out, threads=1).detect(np.zeros((120, 200, 3), np.uint8))
+    assert found.boxes.shape[1] == 4

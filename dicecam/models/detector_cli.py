@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock budget including rendering (default 18)")
     parser.add_argument("--tiles", type=int, default=1200,
                         help="synthetic 256x256 tiles to render (default 1200)")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="train exactly this many steps instead of for --minutes "
+                             "(reproduces a model whatever the machine's speed)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1,
                         help="torch CPU threads (1 is fastest on a shared CPU)")
@@ -25,10 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dicecam.errors import InputError
     from dicecam.models.detector_train import train_detector
 
+    if args.steps is not None and args.steps < 1:
+        raise InputError("--steps must be at least 1")
+
     summary = train_detector(Path(args.out), minutes=args.minutes, pool_size=args.tiles,
-                             seed=args.seed, threads=args.threads,
+                             seed=args.seed, threads=args.threads, steps=args.steps,
                              cache=Path(args.cache) if args.cache else None,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))

@@ -183,26 +183,29 @@ def targets(s: Sample) -> tuple[np.ndarray, ...]:
 
 def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 1200,
                    seed: int = 1, threads: int = 1, cache: Path | None = None,
-                   log=print) -> dict:
+                   steps: int | None = None, log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
-    ``minutes`` and export. One torch thread by default: on a CPU shared with other jobs,
-    more threads wait on each other far more than they compute."""
+    ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
+    speed) and export. One torch thread by default: on a CPU shared with other jobs, more
+    threads wait on each other far more than they compute."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
     real = real_pool()
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos")
-    seconds = minutes * 60 - (time.monotonic() - started)
+    seconds = math.inf if steps is not None else minutes * 60 - (time.monotonic() - started)
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
-                       log=log)
+                       steps=steps, log=log)
     summary["seconds"] = round(time.monotonic() - started)
     return summary
 
 
 def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              seed: int = 1, threads: int = 1, batch: int = 16, real_share: float = 0.3,
-             log=print) -> dict:
+             steps: int | None = None, log=print) -> dict:
+    """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
+    learning-rate schedule then follows the step count instead of the clock)."""
     import torch
 
     from dicecam.models.detector_net import DetectorNet, ExportedDetector
@@ -218,11 +221,12 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     losses: list[float] = []
     while True:
         elapsed = time.monotonic() - train_start
-        if elapsed > budget:
+        progress = step / steps if steps is not None else elapsed / budget
+        if progress >= 1.0:
             break
         warm = min(1.0, (step + 1) / 50)
         for group in opt.param_groups:
-            group["lr"] = 3e-3 * warm * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+            group["lr"] = 3e-3 * warm * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
         samples = []
         for _ in range(batch):
             if real and rng.random() < real_share:
