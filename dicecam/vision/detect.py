@@ -29,6 +29,8 @@ ZOOM_TARGET_DIE_PX = 22.0
 MAX_ZOOM_LONG_SIDE = 2560
 #: Two peaks closer than this share of the stronger box's size are one die.
 SAME_DIE_SHARE = 0.5
+#: Cells closer than this (CIE delta E) to the table's colour are never a hand.
+TABLE_DELTA_E = 10.0
 #: Share of the frame covered by the hand map before a hand counts as in view.
 HAND_AREA_SHARE = 0.004
 
@@ -133,7 +135,7 @@ class DieDetector:
         gh, gw = -(-nh // self.stride), -(-nw // self.stride)
         peaks = maps[0, :gh, :gw]
         ys, xs = np.nonzero(peaks > self.threshold)
-        hand_share = float(np.mean(maps[5, :gh, :gw] > 0.5))
+        hand_share = _hand_share(maps[5, :gh, :gw], small[:nh, :nw])
         if ys.size == 0:
             return empty_detections(hand_share)
         scores = peaks[ys, xs]
@@ -147,6 +149,23 @@ class DieDetector:
         boxes = np.stack([cx, cy, bw, bh], axis=1).astype(np.float32)
         keep = _one_peak_per_die(boxes)
         return Detections(boxes[keep], scores[keep].astype(np.float32), hand_share)
+
+
+def _hand_share(hand_map: np.ndarray, image_bgr: np.ndarray) -> float:
+    """The share of the frame a hand covers: cells the hand map calls hand, except those
+    the colour of the table itself (the frame's median colour). The net sees a few dice
+    wide, too little to tell a palm from a beech or beige table of the same colour; the
+    table is what most of the frame shows, a hand is not."""
+    import cv2
+
+    gh, gw = hand_map.shape
+    cells = cv2.resize(image_bgr, (gw, gh), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cells, cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(lab.reshape(-1, 3), axis=0)
+    # OpenCV's 8-bit Lab stores L* scaled by 255/100; a and b are offset, not scaled
+    scale = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+    like_table = np.linalg.norm((lab - table) * scale, axis=2) < TABLE_DELTA_E
+    return float(np.mean((hand_map > 0.5) & ~like_table))
 
 
 def _one_peak_per_die(boxes: np.ndarray) -> np.ndarray:
