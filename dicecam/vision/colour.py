@@ -411,6 +411,7 @@ class ColourReader:
         self._log_norm = np.log(self._spreads).sum(axis=1)
         self._ref_linear = lab_to_linear(self._means)
         self._ref_y = np.maximum(_lightness_to_y(self._means[:, 0]), 1e-5)
+        self._ref_lab = linear_to_lab(self._ref_linear)
         self._shading = profile.shading_range
         self._anchor_linear = (
             None if profile.anchor is None else lab_to_linear(np.array(profile.anchor.lab))
@@ -534,8 +535,13 @@ class ColourReader:
         at a cost that is low for a die whose marks look blurred (``blurs``, see
         ``DieParts.mark_blur``; nan: unknown) and high for a sharp one.
         """
+        if not shading and bodies is None:
+            # Unshaded references are the profile's own colours: no per-die Lab to compute
+            # (estimating the light calls this for every die under every candidate light).
+            diff = (labs[:, None, :] - self._ref_lab[None, :, :]) / self._spreads[None, :, :]
+            return (diff * diff).sum(axis=2)
         y = _lightness_to_y(labs[:, 0])
-        lo, hi = self._shading if shading else (1.0, 1.0)
+        lo, hi = self._shading
         refs = self._ref_linear[None, :, :]
         ref_y = self._ref_y[None, :]
         prior = 0.0
