@@ -71,3 +71,15 @@ def test_a_hand_hides_the_dice_under_it():
             hidden += d.hidden
         assert len(scene.visible_dice) + sum(d.hidden for d in scene.dice) == len(scene.dice)
     assert hidden > 0
+
+
+def test_a_keyboard_is_drawn_only_when_asked_and_leaves_other_scenes_as_they_were():
+    from dataclasses import replace
+
+    plain = render_scene(np.random.default_rng(6), SMALL)
+    never = render_scene(np.random.default_rng(6), replace(SMALL, keyboard_probability=0.0))
+    always = render_scene(np.random.default_rng(6), replace(SMALL, keyboard_probability=1.0))
+    assert np.array_equal(plain.image_bgr, never.image_bgr)
+    assert not np.array_equal(plain.image_bgr, always.image_bgr)
+    assert len(always.dice) == SMALL.n_dice  # keys are not dice: no label added or lost
+    assert not always.has_hand

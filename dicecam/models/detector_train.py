@@ -37,6 +37,10 @@ class Sample:
     hand: np.ndarray  # TILE x TILE uint8 mask
 
 
+#: Bumped whenever a tile's drawing changes, so a --cache folder never mixes versions.
+TILE_VERSION = 2
+
+
 def synthetic_tile(seed: int) -> Sample:
     rng = np.random.default_rng(seed)
     size = math.exp(rng.uniform(math.log(5.0), math.log(64.0)))
@@ -51,6 +55,7 @@ def synthetic_tile(seed: int) -> Sample:
         max_tilt=rng.uniform(0, 15) if rng.random() < 0.6 else rng.uniform(20, 35),
         distractors=int(rng.integers(0, 4 + int(TILE * TILE / (size * 6) ** 2))),
         hand_probability=0.25,
+        keyboard_probability=0.12,
     )
     if rng.random() < 0.04:  # an empty table now and then
         spec = SceneSpec(width=TILE, height=TILE, n_dice=0, die_px=(size, size),
@@ -69,15 +74,19 @@ def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
         with ProcessPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(synthetic_tile, seeds, chunksize=16))
     cache.mkdir(parents=True, exist_ok=True)
-    missing = [s for s in seeds if not (cache / f"tile_{s}.npz").is_file()]
+
+    def tile_file(s: int) -> Path:
+        return cache / f"tile_v{TILE_VERSION}_{s}.npz"
+
+    missing = [s for s in seeds if not tile_file(s).is_file()]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for s, sample in zip(missing, pool.map(synthetic_tile, missing, chunksize=8),
                              strict=True):
-            np.savez(cache / f"tile_{s}.npz", image=sample.image, boxes=sample.boxes,
+            np.savez(tile_file(s), image=sample.image, boxes=sample.boxes,
                      known=sample.size_known, hand=sample.hand)
     samples = []
     for s in seeds:
-        data = np.load(cache / f"tile_{s}.npz")
+        data = np.load(tile_file(s))
         samples.append(Sample(data["image"], data["boxes"], data["known"], data["hand"]))
     return samples
 

@@ -67,6 +67,7 @@ class SceneSpec:
     max_tilt: float = 8.0
     distractors: int = 8
     hand_probability: float = 0.0
+    keyboard_probability: float = 0.0  # a laptop's keys at the table's edge
     lighting: bool = True
     camera_noise: bool = True
 
@@ -185,6 +186,50 @@ def _token(rng: np.random.Generator, img: np.ndarray, scale: float, die_px: floa
         length = size * rng.uniform(3, 8)
         end = (int(x + length * math.cos(angle)), int(y + length * math.sin(angle)))
         cv2.line(img, (x, y), end, colour, max(2, int(size / 6)), cv2.LINE_AA)
+
+
+def _keyboard(rng: np.random.Generator, img: np.ndarray, die_px: float) -> None:
+    """A laptop keyboard reaching in from an edge: die-sized dark (or silver) keys with
+    light glyphs, the real webcam photos' commonest false die."""
+    h, w = img.shape[:2]
+    key = die_px * rng.uniform(0.8, 1.4)
+    pitch = key * rng.uniform(1.12, 1.3)
+    rows, cols = int(rng.integers(2, 6)), int(rng.integers(3, 12))
+    dark = rng.random() < 0.7
+    deck_shade = int(rng.integers(25, 70) if dark else rng.integers(140, 200))
+    key_shade = int(rng.integers(5, 35) if dark else rng.integers(170, 235))
+    glyph_shade = int(rng.integers(170, 255) if dark else rng.integers(10, 60))
+    ph, pw = int(rows * pitch + key * 0.4) + 2, int(cols * pitch + key * 0.4) + 2
+    tint = rng.integers(-8, 9, 3)
+    deck = np.clip(np.full((ph, pw, 3), deck_shade) + tint, 0, 255).astype(np.uint8)
+    glyph_colour = (glyph_shade,) * 3
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = int(key * 0.2 + c * pitch), int(key * 0.2 + r * pitch)
+            wide = key * (2.0 if rng.random() < 0.08 else 1.0)
+            x1, y1 = min(pw - 1, int(x0 + wide)), int(y0 + key)
+            cv2.rectangle(deck, (x0, y0), (x1, y1), (key_shade,) * 3, -1, cv2.LINE_AA)
+            kind = rng.integers(4)
+            gx, gy = x0 + int(key * rng.uniform(0.2, 0.5)), y0 + int(key * rng.uniform(0.4, 0.7))
+            thickness = max(1, int(key / 22))
+            if kind == 0:  # a letter or a digit
+                cv2.putText(deck, str(rng.choice(list("ABCDEFGHKLMNPRSTWXYZ0123456789"))),
+                            (gx, gy), cv2.FONT_HERSHEY_SIMPLEX, key / 60, glyph_colour,
+                            thickness, cv2.LINE_AA)
+            elif kind == 1:  # an arrow or a symbol
+                cv2.arrowedLine(deck, (gx, gy), (gx + int(key * 0.35), gy - int(key * 0.2)),
+                                glyph_colour, thickness, cv2.LINE_AA, tipLength=0.4)
+            elif kind == 2:  # a word in small print
+                cv2.putText(deck, str(rng.choice(["fn", "esc", "shift", "alt", "ctrl", "tab"])),
+                            (x0 + int(key * 0.1), y1 - int(key * 0.15)), cv2.FONT_HERSHEY_SIMPLEX,
+                            key / 110, glyph_colour, thickness, cv2.LINE_AA)
+            # kind 3: a blank key
+    angle = rng.uniform(-12, 12) + (90 if rng.random() < 0.5 else 0)
+    edge = rng.integers(4)  # centred near an edge so part of it is out of frame
+    along = rng.uniform(0.15, 0.85)
+    centre = [(along * w, 0.0), (along * w, float(h)), (0.0, along * h), (float(w), along * h)][
+        int(edge)]
+    _paste_rotated(rng, img, deck, angle, centre)
 
 
 def _paste_rotated(rng: np.random.Generator, img: np.ndarray, patch: np.ndarray, angle: float,
@@ -401,6 +446,9 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> Sce
             _card(rng, img, scale)
         else:
             _token(rng, img, scale, mean_px)
+    # Drawn only when asked for, so that scenes without keyboards keep their random stream.
+    if spec.keyboard_probability > 0 and rng.random() < spec.keyboard_probability:
+        _keyboard(rng, img, mean_px)
     dice = []
     light = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0)
     for p in place_dice(rng, spec):
