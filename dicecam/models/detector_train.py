@@ -38,7 +38,7 @@ class Sample:
 
 
 #: Bumped whenever a tile's drawing changes, so a --cache folder never mixes versions.
-TILE_VERSION = 2
+TILE_VERSION = 1
 
 
 def synthetic_tile(seed: int) -> Sample:
@@ -55,7 +55,9 @@ def synthetic_tile(seed: int) -> Sample:
         max_tilt=rng.uniform(0, 15) if rng.random() < 0.6 else rng.uniform(20, 35),
         distractors=int(rng.integers(0, 4 + int(TILE * TILE / (size * 6) ** 2))),
         hand_probability=0.25,
-        keyboard_probability=0.12,
+        # 0.12 was tried (3,000 tiles, 100 minutes): webcam precision +1 point, recall
+        # -0.3 and real value accuracy -1.1 points; not shipped (see detector.md).
+        keyboard_probability=0.0,
     )
     if rng.random() < 0.04:  # an empty table now and then
         spec = SceneSpec(width=TILE, height=TILE, n_dice=0, die_px=(size, size),
