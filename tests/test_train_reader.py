@@ -84,3 +84,28 @@ def test_detector_smoke_training_by_steps_writes_a_model_the_detector_loads(tmp_
     assert summary["steps"] == 3 and out.is_file()
     found = DieDetector(out, threads=1).detect(np.zeros((120, 200, 3), np.uint8))
     assert found.boxes.shape[1] == 4
+
+
+@pytest.mark.slow
+def test_detector_weights_kept_by_one_run_start_the_next(tmp_path) -> None:
+    torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+
+    from dicecam.models.detector_train import synthetic_tile, train_on
+
+    tiles = [synthetic_tile(s) for s in range(2)]
+    first, second = tmp_path / "first.pt", tmp_path / "second.pt"
+    train_on(tiles, [], tmp_path / "a.onnx", seconds=float("inf"), steps=2, batch=2,
+             weights_out=first, log=lambda line: None)
+    saved = torch.load(first, weights_only=True)
+    # No steps: the second run exports exactly what it started from.
+    train_on(tiles, [], tmp_path / "b.onnx", seconds=float("inf"), steps=0, batch=2,
+             init=first, weights_out=second, log=lambda line: None)
+    again = torch.load(second, weights_only=True)
+    assert saved.keys() == again.keys()
+    assert all(torch.equal(saved[k], again[k]) for k in saved)
+    fresh = tmp_path / "fresh.pt"
+    train_on(tiles, [], tmp_path / "c.onnx", seconds=float("inf"), steps=0, batch=2,
+             weights_out=fresh, seed=9, log=lambda line: None)
+    other = torch.load(fresh, weights_only=True)
+    assert not all(torch.equal(saved[k], other[k]) for k in saved)

@@ -25,6 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="torch CPU threads (1 is fastest on a shared CPU)")
     parser.add_argument("--cache", metavar="DIR",
                         help="keep rendered tiles in DIR and reuse them on the next run")
+    parser.add_argument("--weights", metavar="PT",
+                        help="also keep the torch weights in PT (what --init fine-tunes)")
+    parser.add_argument("--init", metavar="PT",
+                        help="start from torch weights saved with --weights (fine-tuning)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,10 +37,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be at least 1")
+    if args.init and not Path(args.init).is_file():
+        raise InputError(f"--init: no saved weights at {args.init}")
 
     summary = train_detector(Path(args.out), minutes=args.minutes, pool_size=args.tiles,
                              seed=args.seed, threads=args.threads, steps=args.steps,
                              cache=Path(args.cache) if args.cache else None,
+                             init=Path(args.init) if args.init else None,
+                             weights_out=Path(args.weights) if args.weights else None,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0

@@ -194,7 +194,8 @@ def targets(s: Sample) -> tuple[np.ndarray, ...]:
 
 def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 1200,
                    seed: int = 1, threads: int = 1, cache: Path | None = None,
-                   steps: int | None = None, log=print) -> dict:
+                   steps: int | None = None, init: Path | None = None,
+                   weights_out: Path | None = None, log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
@@ -207,16 +208,21 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
         f"{len(real)} real tuning photos")
     seconds = math.inf if steps is not None else minutes * 60 - (time.monotonic() - started)
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
-                       steps=steps, log=log)
+                       steps=steps, init=init, weights_out=weights_out, log=log)
     summary["seconds"] = round(time.monotonic() - started)
     return summary
 
 
 def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              seed: int = 1, threads: int = 1, batch: int = 16, real_share: float = 0.3,
-             steps: int | None = None, log=print) -> dict:
+             steps: int | None = None, init: Path | None = None,
+             weights_out: Path | None = None, log=print) -> dict:
     """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
-    learning-rate schedule then follows the step count instead of the clock)."""
+    learning-rate schedule then follows the step count instead of the clock).
+
+    ``init`` starts from saved torch weights (fine-tuning) instead of from scratch;
+    ``weights_out`` keeps the torch weights beside each export, since the ONNX file has
+    its batch norms folded into the convolutions and cannot be trained on."""
     import torch
 
     from dicecam.models.detector_net import DetectorNet, ExportedDetector
@@ -225,6 +231,8 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     net = DetectorNet()
+    if init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     budget = max(10.0, seconds - 20)
     train_start = time.monotonic()
@@ -232,7 +240,8 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     losses: list[float] = []
     while True:
         elapsed = time.monotonic() - train_start
-        progress = step / steps if steps is not None else elapsed / budget
+        # steps=0 exports the starting weights as they are (an --init model to ONNX)
+        progress = (step / steps if steps else 1.0) if steps is not None else elapsed / budget
         if progress >= 1.0:
             break
         warm = min(1.0, (step + 1) / 50)
@@ -262,10 +271,20 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
         if step % 500 == 0:
             net.eval()
             export(ExportedDetector(net), out_path)
+            _save_weights(net, weights_out)
     net.eval()
     export(ExportedDetector(net), out_path)
+    _save_weights(net, weights_out)
     return {"steps": step, "final_loss": float(np.mean(losses[-100:])) if losses else None,
             "synthetic_tiles": len(synth), "real_photos": len(real)}
+
+
+def _save_weights(net, path: Path | None) -> None:
+    if path is not None:
+        import torch
+
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        torch.save(net.state_dict(), path)
 
 
 def _loss(out, heat_t, reg_t, mask_t, hand_t):
