@@ -33,6 +33,7 @@
     frameShown: false,
     selectedDie: null,
     paired: false,
+    movedSinceRoll: false, // the table moved after the roll settled: dim its boxes
   };
 
   function storedToken() {
@@ -222,6 +223,7 @@
 
   socket.on(E.ROLL, (roll) => {
     app.roll = roll;
+    app.movedSinceRoll = false;
     renderRoll();
     drawOverlay();
     // Measured once the browser has painted the new roll (the bench reads these).
@@ -241,6 +243,7 @@
   let decoding = false;
   socket.on(E.FRAME, (payload) => {
     app.reading = payload.reading;
+    if (app.roll && payload.reading && payload.reading.moving) app.movedSinceRoll = true;
     if (decoding) return; // drop frames while one is still decoding: stay live, not late
     decoding = true;
     const img = $("frame");
@@ -371,6 +374,10 @@
       }
     }
     if (!roll) return;
+    // Once the table has moved since the roll settled (the next roll, a hand), its boxes
+    // float over dice that are gone: dim them so they read as "the last roll", still
+    // tappable, until the next roll settles.
+    g.globalAlpha = app.frameShown && app.movedSinceRoll ? 0.35 : 1;
     const rollScale = width / roll.width;
     roll.dice.forEach((d, index) => {
       const x = (d.x - d.w / 2) * rollScale;
