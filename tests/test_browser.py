@@ -345,6 +345,13 @@ class Output:
     settled: SettledRoll | None = None
 
 
+def open_on_live_frame(browser: Any, running: Any) -> None:
+    """Open the page and wait until the server's first camera frame is shown."""
+    open_page(browser, running)
+    wait(browser, lambda b: "has-frame" in b.find_element(
+        By.TAG_NAME, "body").get_attribute("class"))
+
+
 def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
     import cv2
 
@@ -372,9 +379,7 @@ def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
     try:
-        open_page(browser, running)
-        wait(browser, lambda b: "has-frame" in b.find_element(
-            By.TAG_NAME, "body").get_attribute("class"))
+        open_on_live_frame(browser, running)
         new_game(browser, "charidice", ["Ann", "Bo"])
         release.set()
         wait_text(browser, "#roll-text", "waits for a check")
@@ -426,9 +431,7 @@ def test_the_last_roll_is_dimmed_once_the_table_moves_again(browser: Any, tmp_pa
 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
     try:
-        open_page(browser, running)
-        wait(browser, lambda b: "has-frame" in b.find_element(
-            By.TAG_NAME, "body").get_attribute("class"))
+        open_on_live_frame(browser, running)
         new_game(browser, "charidice", ["Ann", "Bo"])
         settle.set()
         wait(browser, lambda b: b.execute_script("return DicecamPage.app.roll !== null"))
@@ -453,9 +456,7 @@ def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
                             "OUTPUTS": lambda game: truth_outputs(game or "charidice", 4.0)})
     try:
-        open_page(browser, running)
-        wait(browser, lambda b: "has-frame" in b.find_element(
-            By.TAG_NAME, "body").get_attribute("class"))
+        open_on_live_frame(browser, running)
         new_game(browser, "charidice", ["Ann", "Bo"])
         wait_text(browser, "#roll-text", "Roll of 6 dice scored", timeout=40)
         tap(browser, '#cd-options [data-option="0"] button')
