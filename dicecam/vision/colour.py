@@ -556,7 +556,7 @@ class ColourReader:
             diff = (labs[:, None, :] - self._ref_lab[None, :, :]) / self._spreads[None, :, :]
             return _squared_norm(diff)
         y = _lightness_to_y(labs[:, 0])
-        lo, hi = self._shading
+        lo, hi = self._shading if shading else (1.0, 1.0)
         refs = self._ref_linear[None, :, :]
         ref_y = self._ref_y[None, :]
         prior = 0.0
