@@ -14,15 +14,9 @@ from dicecam.calibration.zones import load_zone_map
 from dicecam.cli import main
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 @pytest.fixture(scope="module")
 def calibration_image(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
-    from dicecam.calibration.bench import calibration_frame, light_and_camera
+    from dicecam.tools.bench.calibration import calibration_frame, light_and_camera
 
     rng = np.random.default_rng(11)
     frame, boxes = calibration_frame("diceparty", ("yellow", "orange", "red"), 3, 36.0, rng)

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import pytest
 
-from dicecam.calibration.bench import dicetopia_table, light_and_camera
 from dicecam.calibration.fitting import fit_profile, samples_by_columns
 from dicecam.calibration.profile import load_builtin_profile, load_profile, save_profile
 from dicecam.calibration.zones import ZoneMap, load_zone_map, save_zone_map
+from dicecam.tools.bench.calibration import dicetopia_table, light_and_camera
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.detect import Detections
 from dicecam.vision.die_reader import ValueReading, cut_crop
 from dicecam.vision.pipeline import TablePipeline
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def test_a_dicetopia_table_is_read_with_saved_calibration() -> None:
-    from dicecam.calibration.bench import calibration_frame
+    from dicecam.tools.bench.calibration import calibration_frame
 
     rng = np.random.default_rng(21)
     frame, boards, dice = dicetopia_table(rng, 2)

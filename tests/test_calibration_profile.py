@@ -23,12 +23,6 @@ from dicecam.errors import InputError
 from dicecam.synth.dicesets import DICE_SETS
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def test_every_game_has_a_builtin_profile() -> None:
     assert set(builtin_profile_names()) == {"diceparty", "dicetopia", "charidice", "v6"}
 

@@ -252,7 +252,7 @@ def test_instructions_say_what_to_lay_out() -> None:
                                              ("charidice", 4000)])
 def test_rendered_scenes_read_before_and_after_calibration(set_name: str,
                                                            kelvin: float) -> None:
-    from dicecam.calibration.bench import colour_condition
+    from dicecam.tools.bench.calibration import colour_condition
 
     rng = np.random.default_rng(17)
     counts = colour_condition(set_name, kelvin, rng, scenes=1).counts

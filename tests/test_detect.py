@@ -13,14 +13,9 @@ import numpy as np
 import pytest
 
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.tools.matching import Tally, match_centres
+from dicecam.tools.realdata import LabelledDie, iter_photos, real_data_dir
 from dicecam.vision.detect import MODEL_PATH, Detections, DieDetector, empty_detections
-from dicecam.vision.detect_eval import (
-    LabelledDie,
-    Tally,
-    iter_photos,
-    match_centres,
-    real_data_dir,
-)
 
 needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="detector model not built")
 

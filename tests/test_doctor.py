@@ -29,13 +29,6 @@ from dicecam.commands.doctor import (
 from dicecam.errors import InputError
 from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
 
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 # --- camera -------------------------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicecam.cli import main
-from dicecam.models.realdata import photo_crops, real_data_dir, real_photos
+from dicecam.tools.realdata import photo_crops, real_data_dir, real_photos
 
 
 @pytest.mark.slow
@@ -15,7 +15,7 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
     import numpy as np
     import onnxruntime as ort
 
-    from dicecam.models.train_reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader import TrainConfig, train_reader
     from dicecam.vision.die_reader import DieReader
 
     out = tmp_path / "reader.onnx"
@@ -75,7 +75,7 @@ def test_detector_smoke_training_by_steps_writes_a_model_the_detector_loads(tmp_
     pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
     import numpy as np
 
-    from dicecam.models.detector_train import synthetic_tile, train_on
+    from dicecam.tools.train.detector import synthetic_tile, train_on
     from dicecam.vision.detect import DieDetector
 
     out = tmp_path / "detector.onnx"
@@ -91,7 +91,7 @@ def test_detector_weights_kept_by_one_run_start_the_next(tmp_path) -> None:
     torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
     pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
 
-    from dicecam.models.detector_train import synthetic_tile, train_on
+    from dicecam.tools.train.detector import synthetic_tile, train_on
 
     tiles = [synthetic_tile(s) for s in range(2)]
     first, second = tmp_path / "first.pt", tmp_path / "second.pt"

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from dicecam.webapp.bench import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
+from dicecam.tools.bench.web import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
 
 
 @pytest.mark.parametrize(("values", "share", "expected"), [

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from dicecam.scorer.protocol import load_codec
+from dicecam.tools.child_server import ChildServer, start_child_server
+from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events
-from dicecam.webapp.child_server import ChildServer, start_child_server
 from dicecam.webapp.store import EntryKind, GameStore, LogEntry, Source
-from dicecam.webapp.tablet_client import ConnectionLost, Tablet
 
 pytestmark = pytest.mark.slow
 

@@ -320,8 +320,8 @@ RAW_PACKETS = ['42["action",' + "1" * 200 + "]", '42["action",' + "[" * 30000 + 
 def test_malformed_packets_on_the_wire_leave_the_real_server_running(tmp_path: Path) -> None:
     import websocket
 
-    from dicecam.webapp.child_server import start_child_server
-    from dicecam.webapp.tablet_client import Tablet
+    from dicecam.tools.child_server import start_child_server
+    from dicecam.tools.tablet_client import Tablet
 
     server = start_child_server(tmp_path / "games.sqlite")
     try:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from dicecam.tools.bench.load import LoadResult, measure_load, report
 from dicecam.webapp.app import send_at_once
-from dicecam.webapp.load_bench import LoadResult, measure_load, report
 
 pytestmark = pytest.mark.slow
 

@@ -26,12 +26,6 @@ from dicecam.scorer.dicetopia_model import DISTRICTS
 CITY_CORNERS = ((100.0, 80.0), (700.0, 100.0), (690.0, 520.0), (90.0, 500.0))
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
 def table() -> ZoneMap:
     return ZoneMap(
         "kitchen", 1280, 720,
@@ -171,7 +165,7 @@ def test_boards_are_listed() -> None:
 
 
 def test_rendered_board_tables_put_dice_in_their_zones() -> None:
-    from dicecam.calibration.bench import zone_figures
+    from dicecam.tools.bench.calibration import zone_figures
 
     figures = zone_figures(np.random.default_rng(3), scenes=2)
     # with the shipped detector, the dice it missed are counted apart (not a zone figure)

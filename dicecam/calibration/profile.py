@@ -24,7 +24,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from dicecam.calibration.paths import looks_like_path, profiles_dir
 from dicecam.errors import InputError
 from dicecam.jsoncheck import (
     parse_json,
@@ -36,6 +35,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.paths import looks_like_path, profiles_dir
 
 FORMAT = "dicecam-colour-profile"
 VERSION = 1

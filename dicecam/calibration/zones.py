@@ -33,7 +33,6 @@ from dicecam.calibration.homography import (
     check_corners,
     homography,
 )
-from dicecam.calibration.paths import looks_like_path, zones_dir
 from dicecam.calibration.profile import check_name
 from dicecam.errors import InputError
 from dicecam.jsoncheck import (
@@ -45,6 +44,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.paths import looks_like_path, zones_dir
 
 MAP_FORMAT = "dicecam-zone-map"
 BOARD_FORMAT = "dicecam-board"

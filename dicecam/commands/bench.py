@@ -14,11 +14,11 @@ HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
 
 # target name -> module with HELP, add_arguments(parser), run(args)
 BENCHES = {
-    "model": "dicecam.models.bench",
-    "calibration": "dicecam.calibration.bench",
-    "web": "dicecam.webapp.bench",
-    "load": "dicecam.webapp.load_bench",
-    "reader": "dicecam.vision.bench",
+    "model": "dicecam.tools.bench.model",
+    "calibration": "dicecam.tools.bench.calibration",
+    "web": "dicecam.tools.bench.web",
+    "load": "dicecam.tools.bench.load",
+    "reader": "dicecam.tools.bench.reader",
 }
 
 

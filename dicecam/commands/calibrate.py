@@ -282,9 +282,9 @@ def _write_preview(frame, zone_map, path: str) -> None:
 
 
 def _run_list(args: argparse.Namespace) -> int:
-    from dicecam.calibration.paths import profiles_dir, zones_dir
     from dicecam.calibration.profile import builtin_profile_names, saved_profile_names
     from dicecam.calibration.zones import board_names, saved_zone_map_names
+    from dicecam.paths import profiles_dir, zones_dir
 
     listing = {
         "builtin_profiles": list(builtin_profile_names()),

@@ -154,13 +154,13 @@ def check_models() -> list[Finding]:
 
 
 def check_profiles() -> list[Finding]:
-    from dicecam.calibration.paths import profiles_dir
     from dicecam.calibration.profile import (
         builtin_profile_names,
         load_builtin_profile,
         load_profile_file,
     )
     from dicecam.errors import InputError
+    from dicecam.paths import profiles_dir
 
     findings = []
     good = []
@@ -198,9 +198,9 @@ def _load_saved(folder, load, area: str, findings: list[Finding], fix) -> list[s
 
 
 def check_zone_maps() -> list[Finding]:
-    from dicecam.calibration.paths import zones_dir
     from dicecam.calibration.zones import board_names, load_board, load_zone_map
     from dicecam.errors import InputError
+    from dicecam.paths import zones_dir
 
     findings = []
     for name in board_names():
@@ -281,9 +281,9 @@ def _replays(store: Any, record: Any) -> bool:
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-    from dicecam.webapp.app import default_db_path
+    from dicecam.paths import games_db_path
 
-    db = Path(args.db).expanduser() if args.db else default_db_path()
+    db = Path(args.db).expanduser() if args.db else games_db_path()
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
             *check_zone_maps(), *check_database(db, explicit=args.db is not None)]
 

@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT})")
     parser.add_argument("--db", metavar="PATH", help="SQLite file with the games "
-                        "(default: ~/.local/share/dicecam/games.sqlite)")
+                        "(default: games.sqlite in the data folder, $DICECAM_HOME or "
+                        "~/.local/share/dicecam)")
 
 
 def lan_address() -> str | None:

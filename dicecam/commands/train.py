@@ -14,8 +14,8 @@ HELP = "train a model (the die reader, ...) from synthetic data and export it to
 
 # target name -> module with HELP, add_arguments(parser), run(args)
 TRAINERS = {
-    "reader": "dicecam.models.reader_cli",
-    "detector": "dicecam.models.detector_cli",
+    "reader": "dicecam.tools.train.reader_cli",
+    "detector": "dicecam.tools.train.detector_cli",
 }
 
 

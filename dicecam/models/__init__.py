@@ -1,1 +1,1 @@
-"""The shipped ONNX models, their training code and their model cards."""
+"""The shipped ONNX models and their model cards (training code: ``dicecam.tools.train``)."""

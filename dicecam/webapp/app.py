@@ -8,7 +8,6 @@ camera reader is a normal thread that needs no monkey-patching.
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -18,6 +17,7 @@ from typing import Any
 from flask import Flask, current_app, render_template, request
 from flask_socketio import SocketIO
 
+from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.catalogue import catalogue
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
@@ -34,7 +34,7 @@ LANGUAGES = ("en", "de")
 STATIC = Path(__file__).parent / "static"
 
 DEFAULTS: dict[str, Any] = {
-    "DB_PATH": None,  # None: the per-user data folder (see default_db_path)
+    "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path)
     "OUTPUTS": None,  # an OutputsFactory, or None for no camera at all
     "FRAME_FPS": 12.0,  # frames per second sent to tablets (readings go with each)
     "FRAME_MAX_WIDTH": 960,
@@ -48,11 +48,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def default_db_path() -> Path:
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "dicecam" / "games.sqlite"
-
-
 class Services:
     """What one app instance runs: the store, the game session, the camera reader, and who
     may change the game (pairing)."""
@@ -62,7 +57,7 @@ class Services:
         app.config["PAIRING_PIN"] = self.pairing.pin
         db_path = app.config["DB_PATH"]
         if db_path is None:
-            db_path = default_db_path()
+            db_path = games_db_path()
             db_path.parent.mkdir(parents=True, exist_ok=True)
         self.store = GameStore(db_path)
         self.session = GameSession(

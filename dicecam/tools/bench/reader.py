@@ -54,7 +54,8 @@ def synthetic_frames(count: int, seed: int = SYNTH_SEED):
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.vision.detect_eval import LabelledDie, Tally, iter_photos, real_data_dir
+    from dicecam.tools.matching import Tally
+    from dicecam.tools.realdata import LabelledDie, iter_photos, real_data_dir
     from dicecam.vision.pipeline import build_pipeline
 
     cv2.setNumThreads(1)

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.errors import InputError
-    from dicecam.models.detector_train import train_detector
+    from dicecam.tools.train.detector import train_detector
 
     if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be at least 1")

@@ -38,7 +38,7 @@ def _log(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.errors import InputError
-    from dicecam.models.train_reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader import TrainConfig, train_reader
     from dicecam.vision.die_reader import DEFAULT_MODEL
 
     for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):

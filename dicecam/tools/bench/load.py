@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicecam.errors import InputError
+from dicecam.tools.bench.web import percentile
 from dicecam.webapp import events
-from dicecam.webapp.bench import percentile
 
 HELP = ("tablets watching a game that changes N times a second, against dicecam serve on "
         "127.0.0.1: update latency (p95), memory, disconnects")
@@ -104,8 +104,8 @@ class _Arrivals:
 
 
 def measure_load(tablets: int, rate: float, seconds: float) -> LoadResult:
-    from dicecam.webapp.child_server import start_child_server
-    from dicecam.webapp.tablet_client import ConnectionLost, Tablet
+    from dicecam.tools.child_server import start_child_server
+    from dicecam.tools.tablet_client import ConnectionLost, Tablet
 
     result = LoadResult(tablets, rate, seconds)
     arrivals = _Arrivals()

@@ -95,7 +95,7 @@ def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
 
 def real_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos."""
-    from dicecam.vision.detect_eval import real_data_dir, real_photos
+    from dicecam.tools.realdata import real_data_dir, real_photos
 
     root = real_data_dir()
     if root is None:
@@ -225,7 +225,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     its batch norms folded into the convolutions and cannot be trained on."""
     import torch
 
-    from dicecam.models.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)

@@ -127,7 +127,7 @@ def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float
 def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport:
     """Train, export to ``config.out`` and return the figures measured along the way."""
     torch = _need_torch()
-    from dicecam.models.reader_net import INPUT_PX, ReaderNet
+    from dicecam.tools.train.reader_net import INPUT_PX, ReaderNet
 
     started = time.monotonic()
     torch.manual_seed(config.seed)
@@ -144,7 +144,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     real_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
     real_labels = np.zeros(0, np.int64)
     if config.use_real:
-        from dicecam.models.realdata import real_crops, real_data_dir
+        from dicecam.tools.realdata import real_crops, real_data_dir
 
         if real_data_dir() is None:
             log("real photos not found: training on synthetic crops only")
@@ -216,7 +216,7 @@ def export_onnx(torch, net, path: Path, metadata: dict[str, str]) -> None:
     """Write ``net`` (with a softmax) as an ONNX file with a dynamic batch size."""
     import onnx
 
-    from dicecam.models.reader_net import INPUT_PX, Exported
+    from dicecam.tools.train.reader_net import INPUT_PX, Exported
 
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)

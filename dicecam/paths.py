@@ -1,7 +1,7 @@
-"""Where dicecam keeps what a user calibrates: colour profiles and zone maps.
+"""Where dicecam keeps a user's data: colour profiles, zone maps and the games database.
 
-Both live under one data folder so they travel together and the web app and the command
-line find the same files. ``DICECAM_HOME`` overrides the folder (tests, several tables on
+All of it lives under one data folder so it travels together and the web app and the
+command line find the same files. ``DICECAM_HOME`` overrides the folder (tests, several tables on
 one machine); otherwise the XDG data folder is used (``~/.local/share/dicecam``).
 """
 
@@ -26,6 +26,11 @@ def profiles_dir() -> Path:
 
 def zones_dir() -> Path:
     return dicecam_home() / "zones"
+
+
+def games_db_path() -> Path:
+    """The SQLite file of the table's games (``dicecam serve --db`` names another)."""
+    return dicecam_home() / "games.sqlite"
 
 
 def looks_like_path(name_or_path: str | os.PathLike[str]) -> bool:

@@ -50,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dicecam.errors import InputError
-    from dicecam.models.reader_net import INPUT_PX
-    from dicecam.models.train_reader import TEST_SEED
     from dicecam.synth.crops import CropOptions, generate_crops
+    from dicecam.tools.train.reader import TEST_SEED
+    from dicecam.tools.train.reader_net import INPUT_PX
     from dicecam.vision.die_reader import DieReader
 
     if args.samples < BATCH:
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 def _real(reader) -> None:
     import numpy as np
 
-    from dicecam.models.realdata import real_crops, real_data_dir
+    from dicecam.tools.realdata import real_crops, real_data_dir
 
     if real_data_dir() is None:
         print("\nreal photos: not found (set DICECAM_REAL_DATA); skipped")
@@ -145,9 +145,9 @@ def _colour(args: argparse.Namespace) -> None:
     except ImportError:
         print("\ncolour: colour stage not available (dicecam.vision.colour is missing)")
         return
-    from dicecam.models.train_reader import TEST_SEED
     from dicecam.synth.crops import CropOptions, generate_crops
     from dicecam.synth.dicesets import DICE_SETS
+    from dicecam.tools.train.reader import TEST_SEED
     from dicecam.vision.reading import LOW_CONFIDENCE
 
     # Some crops carry no colour left to read (a 2-px numeral after a JPEG's halved colour

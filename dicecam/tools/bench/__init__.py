@@ -1,0 +1,1 @@
+"""``dicecam bench TARGET``: one module per benchmark (see ``dicecam.commands.bench``)."""
