@@ -16,12 +16,6 @@ from dicecam.calibration.colourspace import (
     planckian_white,
     srgb_to_linear,
 )
-from dicecam.calibration.fitting import (
-    ColourSample,
-    fit_profile,
-    instructions,
-    samples_by_columns,
-)
 from dicecam.calibration.profile import load_builtin_profile, new_profile
 from dicecam.errors import InputError
 from dicecam.synth.dicesets import DieLook
@@ -29,6 +23,12 @@ from dicecam.synth.die import render_die
 from dicecam.synth.light import degrade
 from dicecam.synth.scene import paste_die
 from dicecam.vision.colour import ColourReader, die_parts
+from dicecam.vision.colour_fit import (
+    ColourSample,
+    fit_profile,
+    instructions,
+    samples_by_columns,
+)
 from dicecam.vision.die_reader import cut_crop
 from dicecam.vision.reading import LOW_CONFIDENCE
 
@@ -396,7 +396,7 @@ def test_a_close_call_between_body_and_pips_is_settled_by_the_profile() -> None:
 def test_synthetic_crops_are_read_or_asked(set_name: str) -> None:
     """The bench's crops (other seeds): pip dice read right; numeral dice right when sure,
     and the ones whose colour is gone are asked."""
-    from dicecam.synth.crops import CropOptions, generate_crops
+    from dicecam.tools.train.crops import CropOptions, generate_crops
 
     options = CropOptions(out_px=48, only_set=set_name, kelvin=4000.0, unreadable_share=0.0)
     images, _, colours = generate_crops(120, 4242, options)

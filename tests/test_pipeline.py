@@ -150,7 +150,7 @@ def test_a_hand_in_view_holds_publication_back():
 # ---------------------------------------------------------------- with the shipped detector
 
 def test_the_demo_publishes_each_roll_exactly_once_and_nothing_while_the_hand_is_in():
-    from dicecam.demo.sequence import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
+    from dicecam.vision.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
     from dicecam.vision.detect import MODEL_PATH, DieDetector
 
     if not MODEL_PATH.is_file():

@@ -7,12 +7,8 @@ import numpy as np
 import pytest
 
 from dicecam.errors import InputError
-from dicecam.vision.sources import (
-    CaptureSource,
-    ImageFilesSource,
-    open_source,
-    read_image,
-)
+from dicecam.vision.source_spec import open_source
+from dicecam.vision.sources import CaptureSource, ImageFilesSource, read_image
 
 
 def _image(value: int) -> np.ndarray:
@@ -110,7 +106,7 @@ def test_the_demo_is_deterministic_and_small():
 
 
 def test_the_demo_shows_a_still_roll_then_a_hand():
-    from dicecam.demo.sequence import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
+    from dicecam.vision.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
 
     source = DemoSource("charidice", rolls=1)
     frames = list(source)

@@ -23,7 +23,7 @@ def test_percentile_is_the_nearest_rank(values: list[float], share: float,
 
 
 def test_truth_outputs_settle_each_demo_roll_once_with_its_dice() -> None:
-    from dicecam.demo.sequence import ROLL_FRAMES, DemoSource
+    from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 
     demo = DemoSource("charidice")
     outputs = list(itertools.islice(truth_outputs("charidice", speed=20.0),

@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_colours(args: argparse.Namespace) -> int:
-    from dicecam.calibration.fitting import fit_profile, instructions, samples_by_columns
     from dicecam.calibration.profile import load_profile, save_profile
+    from dicecam.vision.colour_fit import fit_profile, instructions, samples_by_columns
 
     base = load_profile(args.dice_set)
     if args.per_colour is not None and args.per_colour < 1:
@@ -127,7 +127,7 @@ def _report_fit(profile, frame, samples) -> None:
 
 
 def _first_frame(spec: str):
-    from dicecam.vision.sources import open_source
+    from dicecam.vision.source_spec import open_source
 
     source = open_source(spec)
     skip = LIVE_WARMUP_FRAMES if getattr(source, "live", False) else 0
@@ -173,7 +173,6 @@ def _parse_boxes(text: str) -> list[tuple[float, float, float, float]]:
 
 
 def _read_samples(path: str):
-    from dicecam.calibration.fitting import ColourSample
     from dicecam.jsoncheck import (
         parse_json,
         reject_unknown_keys,
@@ -182,6 +181,7 @@ def _read_samples(path: str):
         require_object,
         require_str,
     )
+    from dicecam.vision.colour_fit import ColourSample
 
     try:
         text = Path(path).expanduser().read_text("utf-8")

@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def first_picture(spec: str, timeout: float = CAMERA_SECONDS) -> Any:
     """The first frame of a source, or None when none came within ``timeout`` seconds.
     Raises the source's own InputError when it cannot be opened."""
-    from dicecam.vision.sources import open_source
+    from dicecam.vision.source_spec import open_source
 
     source = open_source(spec)
     got: list[Any] = []

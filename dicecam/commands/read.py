@@ -104,7 +104,7 @@ def _read_image(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | 
 
 def _read_video(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | None) -> None:
     from dicecam.vision.pipeline import iter_outputs
-    from dicecam.vision.sources import open_source
+    from dicecam.vision.source_spec import open_source
 
     pipeline.reset()
     with open_source(path) as source:

@@ -1,4 +1,5 @@
-"""Synthetic images for training and testing: one die (``die``), light and camera
-degradations (``light``), the look of each built-in dice set (``dicesets``), labelled crops
-for the die reader (``crops``). Everything is deterministic from a ``numpy`` Generator.
+"""Synthetic images: one die (``die``), light and camera degradations (``light``), the look
+of each built-in dice set (``dicesets``) and whole tables (``scene``). The demo source draws
+its table with these; training and benchmarks draw their data. Everything is deterministic
+from a ``numpy`` Generator, and nothing here reads or detects (no ``dicecam.vision``).
 """

@@ -22,11 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
-from dicecam.vision.detect import Detections
+from dicecam.calibration.profile import load_profile
+from dicecam.calibration.zones import load_zone_map
+from dicecam.vision.colour import ColourReader
+from dicecam.vision.detect import Detections, DieDetector
+from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
+from dicecam.vision.source_spec import open_source
+from dicecam.vision.sources import FrameSource
 
 #: A box the detector is unsure of (score below this) is dropped when the value reader
 #: also finds no readable die in it: two independent models agreeing it is not a die.
@@ -61,11 +68,9 @@ class PipelineOutput:
 def square_crop(frame: np.ndarray, cx: float, cy: float, w: float, h: float) -> np.ndarray:
     """A square crop around a box with a 25% margin, edge pixels repeated past the border.
 
-    Only used when the die reader's own ``cut_crop`` is not installed: the reader must be fed
-    crops cut the way it was trained on.
+    For stages under test with a stand-in reader; the real die reader must be fed crops cut
+    the way it was trained on (``cut_crop``, the default).
     """
-    import cv2
-
     side = max(4, int(round(max(w, h) * 1.25)))
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
     fh, fw = frame.shape[:2]
@@ -74,14 +79,6 @@ def square_crop(frame: np.ndarray, cx: float, cy: float, w: float, h: float) -> 
         frame = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         x0, y0 = x0 + pad, y0 + pad
     return frame[y0:y0 + side, x0:x0 + side]
-
-
-def default_crop() -> CropFn:
-    try:
-        from dicecam.vision.die_reader import cut_crop
-    except ImportError:
-        return square_crop
-    return cut_crop
 
 
 class TablePipeline:
@@ -103,7 +100,7 @@ class TablePipeline:
         self.read_values = read_values
         self.read_colours = read_colours
         self.zone_of = zone_of
-        self.crop = crop or default_crop()
+        self.crop = crop or cut_crop
         self.settle = SettleDetector(settle)
         self.motion = motion or MotionMeter()
         self.veto_below_score = veto_below_score
@@ -188,21 +185,13 @@ def build_pipeline(
 ) -> TablePipeline:
     """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
     colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone)."""
-    from dicecam.vision.detect import DieDetector
-    from dicecam.vision.die_reader import DieReader, cut_crop
-
     detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom)
     reader = _make_reader(DieReader, reader_path, threads)
     read_colours = None
     if dice_set is not None:
-        from dicecam.calibration.profile import load_profile
-        from dicecam.vision.colour import ColourReader
-
         read_colours = ColourReader(load_profile(dice_set)).read
     zone_of = None
     if zones is not None:
-        from dicecam.calibration.zones import load_zone_map
-
         zone_of = load_zone_map(zones).zone_of
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
                          settle=settle)
@@ -229,8 +218,6 @@ def iter_outputs(
     settles the same way however fast it is read. ``realtime`` paces recorded sources at
     their frame rate (the demo in the web app).
     """
-    from dicecam.vision.sources import FrameSource, open_source
-
     opened = None
     if isinstance(source, str | int):
         opened = source = open_source(source, dice_set=dice_set, loop=loop)

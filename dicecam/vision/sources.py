@@ -1,12 +1,8 @@
 """Frame sources: every place a frame can come from, as a plain iterator of BGR images.
 
-``open_source(spec)`` understands:
-
-- ``"demo"``: rendered frames of dice being rolled and settling (no camera, no files);
-- ``"camera:N"`` or an int ``N``: the N-th webcam;
-- a video file (``.mp4``, ``.avi``, ...);
-- an image file, or a folder of images (read in name order);
-- an ``http://``, ``https://`` or ``rtsp://`` URL (MJPEG or RTSP streams of phone camera apps).
+Cameras, streams, video files and image files here; the rendered demo table in
+``dicecam.vision.demo``; ``dicecam.vision.source_spec.open_source`` opens any of them from
+a user's spec ("demo", "camera:0", a path, a URL).
 
 Every source yields ``numpy`` arrays of shape (H, W, 3), dtype uint8, BGR. ``source.fps`` is
 the nominal frame rate used for timestamps of recorded sources; ``source.live`` is True for
@@ -162,60 +158,7 @@ class CaptureSource(FrameSource):
             self._capture = None
 
 
-def open_source(
-    spec: str | int | Path,
-    *,
-    dice_set: str = "diceparty",
-    loop: bool = False,
-    on_error: Callable[[InputError], None] | None = None,
-) -> FrameSource:
-    """Open a frame source from a user's spec (see the module docstring for the forms).
-
-    ``dice_set`` chooses the dice of the demo source; ``loop`` replays files and the demo
-    forever (for the web app's kiosk mode). Raises InputError with a sentence when the spec
-    names nothing usable.
-    """
-    if isinstance(spec, bool):
-        raise InputError(f"frame source must be a camera index, a path or a URL, got {spec!r}")
-    if isinstance(spec, int):
-        return _camera(spec)
-    text = str(spec).strip()
-    if not text:
-        raise InputError("frame source is empty: give demo, camera:0, a file, a folder or a URL")
-    if text == "demo":
-        from dicecam.demo.sequence import DemoSource
-
-        return DemoSource(dice_set=dice_set, loop=loop)
-    if text.startswith("camera:") or text.isdigit():
-        index_text = text.removeprefix("camera:")
-        if not index_text.isdigit():
-            raise InputError(f"camera index must be a whole number, as in camera:0; got {text!r}")
-        return _camera(int(index_text))
-    if text.lower().startswith(STREAM_SCHEMES):
-        return CaptureSource(text, name=text, live=True)
-    path = Path(text).expanduser()
-    if path.is_dir():
-        images = list_images(path)
-        if not images:
-            raise InputError(f"{path}: this folder holds no images ({', '.join(IMAGE_SUFFIXES)})")
-        return ImageFilesSource(images, name=str(path), loop=loop, on_error=on_error)
-    if not path.exists():
-        raise InputError(
-            f"{text}: no such file or folder; a source is demo, camera:N, a video file, "
-            f"an image file, a folder of images or an http(s)/rtsp URL"
-        )
-    suffix = path.suffix.lower()
-    if suffix in IMAGE_SUFFIXES:
-        return ImageFilesSource([path], name=str(path), loop=loop, on_error=on_error)
-    if suffix in VIDEO_SUFFIXES:
-        return CaptureSource(str(path), name=str(path), live=False, loop=loop)
-    raise InputError(
-        f"{path}: unknown file type {suffix or '(none)'}; use an image "
-        f"({', '.join(IMAGE_SUFFIXES)}) or a video ({', '.join(VIDEO_SUFFIXES)})"
-    )
-
-
-def _camera(index: int) -> CaptureSource:
+def camera_source(index: int) -> CaptureSource:
     if index < 0:
         raise InputError(f"camera index must be 0 or more, got {index}")
     return CaptureSource(index, name=f"camera:{index}", live=True)

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dicecam.vision.pipeline import build_pipeline, iter_outputs
+from dicecam.vision.source_spec import open_source
 from dicecam.webapp.frames import CameraFault, CheckedFrames
 
 log = logging.getLogger(__name__)
@@ -68,14 +70,10 @@ def is_live(source: str) -> bool:
 
 def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None]) -> Any:
     """The frame source for ``source`` (files and the demo loop, as a camera would)."""
-    from dicecam.vision.sources import open_source
-
     return open_source(source, dice_set=dice_set, loop=not is_live(source), on_error=on_error)
 
 
 def make_pipeline(dice_set: str, zones: str | None) -> Any:
-    from dicecam.vision.pipeline import build_pipeline
-
     return build_pipeline(dice_set, zones=zones)
 
 
@@ -101,8 +99,6 @@ def pipeline_outputs(
             log.warning("dropping unusable pictures from %s: %s", source, problem)
 
     def open_for(game: str | None) -> Iterator[Any]:
-        from dicecam.vision.pipeline import iter_outputs
-
         dice_set = game or DEFAULT_DICE_SET
         opened = frames(source, dice_set, skip_image)
         try:

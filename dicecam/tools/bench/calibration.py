@@ -200,14 +200,14 @@ def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
 def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
                      scenes: int, die_px_range: tuple[float, float] | None = None,
                      ) -> ColourResult:
-    from dicecam.calibration.fitting import (
+    from dicecam.calibration.profile import load_builtin_profile
+    from dicecam.synth.scene import SceneSpec, render_scene
+    from dicecam.vision.colour import ColourReader
+    from dicecam.vision.colour_fit import (
         DICE_PER_COLOUR,
         fit_profile,
         samples_by_columns,
     )
-    from dicecam.calibration.profile import load_builtin_profile
-    from dicecam.synth.scene import SceneSpec, render_scene
-    from dicecam.vision.colour import ColourReader
     from dicecam.vision.die_reader import cut_crop
     from dicecam.vision.reading import LOW_CONFIDENCE
 

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from dicecam.errors import InputError
-    from dicecam.synth.crops import CropOptions, generate_crops
+    from dicecam.tools.train.crops import CropOptions, generate_crops
     from dicecam.tools.train.reader import TEST_SEED
     from dicecam.tools.train.reader_net import INPUT_PX
     from dicecam.vision.die_reader import DieReader
@@ -145,8 +145,8 @@ def _colour(args: argparse.Namespace) -> None:
     except ImportError:
         print("\ncolour: colour stage not available (dicecam.vision.colour is missing)")
         return
-    from dicecam.synth.crops import CropOptions, generate_crops
     from dicecam.synth.dicesets import DICE_SETS
+    from dicecam.tools.train.crops import CropOptions, generate_crops
     from dicecam.tools.train.reader import TEST_SEED
     from dicecam.vision.reading import LOW_CONFIDENCE
 

@@ -55,7 +55,7 @@ class _Output:
 
 def truth_outputs(dice_set: str, speed: float) -> Iterator[_Output]:
     """The demo's frames, with the demo's own dice as the readings, paced at its fps."""
-    from dicecam.demo.sequence import ROLL_FRAMES, DemoSource
+    from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 
     source = DemoSource(dice_set, loop=True)
     per_roll = source.frames_per_roll

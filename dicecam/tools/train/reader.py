@@ -1,7 +1,7 @@
 """Train the die reader from synthetic crops (plus, optionally, the real tuning photos) and
 export it to ONNX.
 
-Reproducible from the seed: the crops come from ``dicecam.synth.crops`` with that seed, torch
+Reproducible from the seed: the crops come from ``dicecam.tools.train.crops`` with that seed, torch
 is seeded and runs on one thread (the same seed gives the same weights on the same torch
 build). Progress goes to stderr. Needs the ``train`` extra (torch, onnx).
 """
@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.synth.crops import CropOptions, generate_crops
+from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1

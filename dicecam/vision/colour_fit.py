@@ -1,5 +1,8 @@
 """Fit a colour profile from one frame in which the user shows dice of known colours.
 
+The colour stage run backwards, so it lives beside it in ``vision``; the profile it makes
+is calibration's data (``dicecam.calibration.profile``).
+
 The flow (command line and tablet alike): show the user ``instructions(profile)``, take a
 frame, find the dice (the detector's boxes, or boxes the user tapped), say which colour
 each box is (``samples_by_columns`` when the user laid the dice out as told), then
@@ -18,6 +21,8 @@ import numpy as np
 from dicecam.calibration.colourspace import linear_to_lab
 from dicecam.calibration.profile import ColourProfile, ColourRef, Marks
 from dicecam.errors import InputError
+from dicecam.vision.colour import ColourReader, die_parts, marks_polarity
+from dicecam.vision.die_reader import cut_crop
 
 #: How many dice of each colour the user is asked for (Charidice has six dice in all, so
 #: one of each numeral colour).
@@ -113,8 +118,6 @@ def fit_profile(
     table's white is estimated against). ``crops`` may pass the crops already cut by the
     pipeline for the same boxes, so that fitting and reading see identical pixels.
     """
-    from dicecam.vision.colour import ColourReader, die_parts, marks_polarity
-
     if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise InputError("the calibration frame must be a colour image")
     if not samples:
@@ -133,8 +136,6 @@ def fit_profile(
             + instructions(base)
         )
     if crops is None:
-        from dicecam.vision.die_reader import cut_crop
-
         crops = [cut_crop(frame_bgr, *s.box) for s in samples]
     if len(crops) != len(samples):
         raise InputError(f"got {len(crops)} crops for {len(samples)} dice")
