@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp.app import create_app, services
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -14,10 +14,12 @@ import subprocess
 import sys
 
 import pytest
+from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer import charidice_json as codec
-from dicecam.scorer.protocol import load_codec, replay
+from dicecam.games.charidice import codec as codec
+from dicecam.games.charidice.adapter import action_from_roll
+from dicecam.games.registry import get_game, replay
 
 PLAYERS = ["Lena", "Marko", "Florian"]
 
@@ -220,24 +222,23 @@ def test_actions_round_trip_through_json() -> None:
 
 def test_action_from_roll_reads_the_six_dice_in_the_tray() -> None:
     state = play([])
-    roll = [{"value": v, "colour": "Red", "zone": "tray"} for v in range(1, 7)]
-    roll.append({"value": 3, "colour": "blue", "zone": "score sheet"})
-    action = codec.action_from_roll(state, roll)
+    roll = read_dice(*[(v, "Red", "tray") for v in range(1, 7)], (3, "blue", "score sheet"))
+    action = action_from_roll(state, roll)
     assert codec.action_to_json(action)["dice"] == [{"colour": "red", "value": v}
                                                     for v in range(1, 7)]
-    no_zones = [{"value": v, "colour": "red", "zone": None} for v in range(1, 7)]
-    assert codec.action_from_roll(state, no_zones) == action
+    no_zones = read_dice(*[(v, "red", None) for v in range(1, 7)])
+    assert action_from_roll(state, no_zones) == action
     with pytest.raises(InputError, match="sees 5"):
-        codec.action_from_roll(state, no_zones[:5])
+        action_from_roll(state, no_zones[:5])
     with pytest.raises(InputError, match="could not be read"):
-        codec.action_from_roll(state, no_zones[:5] + [{"value": None, "colour": "red"}])
-    assert codec.action_from_roll(play(ROUND_ONE[:10]), no_zones) is None  # three throws made
+        action_from_roll(state, no_zones[:5] + read_dice((None, "red", None)))
+    assert action_from_roll(play(ROUND_ONE[:10]), no_zones) is None  # three throws made
 
 
 def test_state_json_is_plain_json() -> None:
     data = codec.state_to_json(play(ROUND_ONE[:9]))
     assert json.loads(json.dumps(data)) == data
-    assert load_codec("charidice") is codec
+    assert get_game("charidice").codec is codec
 
 
 def test_random_games_keep_the_invariants() -> None:

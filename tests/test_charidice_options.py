@@ -1,4 +1,4 @@
-"""Charidice: every legal way to score six dice (dicecam/scorer/charidice_options.py).
+"""Charidice: every legal way to score six dice (dicecam/games/charidice/options.py).
 
 Rulebook: /work/shared/seeds/charidice-rules-de.md. Its pictures of dice are missing, so the
 dice of Beispiel 1 (Lena) and Beispiel 2 (Florian) are reconstructed from every number the
@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer.charidice_options import (
+from dicecam.games.charidice.options import (
     Die,
     Kind,
     check_choice,

@@ -18,6 +18,7 @@ from dicecam.calibration.colourspace import (
 )
 from dicecam.calibration.profile import load_builtin_profile, new_profile
 from dicecam.errors import InputError
+from dicecam.reading import LOW_CONFIDENCE
 from dicecam.synth.dicesets import DieLook
 from dicecam.synth.die import render_die
 from dicecam.synth.light import degrade
@@ -30,7 +31,6 @@ from dicecam.vision.colour_fit import (
     samples_by_columns,
 )
 from dicecam.vision.die_reader import cut_crop
-from dicecam.vision.reading import LOW_CONFIDENCE
 
 IVORY = (215, 235, 242)
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer import diceparty as dp
-from dicecam.scorer.diceparty_verdict import (
+from dicecam.games.diceparty import rules as dp
+from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     Counts,
     Die,

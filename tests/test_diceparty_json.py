@@ -12,13 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer import diceparty as dp
-from dicecam.scorer import diceparty_json as codec
-from dicecam.scorer.protocol import load_codec, replay
+from dicecam.games.diceparty import codec as codec
+from dicecam.games.diceparty import rules as dp
+from dicecam.games.diceparty.adapter import action_from_roll
+from dicecam.games.registry import get_game, replay
 
-EXAMPLE = Path(codec.__file__).resolve().parents[1] / "examples" / "diceparty-party.json"
+EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 
 
 def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
@@ -35,7 +37,7 @@ def dice(text: str) -> list[dict[str, Any]]:
 
 
 def test_registered_as_a_game() -> None:
-    assert load_codec("diceparty") is codec
+    assert get_game("diceparty").codec is codec
     assert codec.TITLE == "Dice Party"
 
 
@@ -152,13 +154,12 @@ def test_rule_errors_are_sentences() -> None:
 # --- the camera adapter --------------------------------------------------------------------
 
 
-def roll(*items: tuple[int | None, str | None, str | None]) -> list[dict[str, Any]]:
-    return [{"value": v, "colour": c, "zone": z} for v, c, z in items]
+roll = read_dice
 
 
 def test_preparty_roll_maps_zones_to_players_and_colours_to_kinds() -> None:
     state = codec.new_game({"players": ["Anna", "Ben"]})
-    action = codec.action_from_roll(state, roll(
+    action = action_from_roll(state, roll(
         (6, "yellow", "Anna"), (5, "yellow", "Anna"), (4, "orange", "Anna"), (3, "orange", "Anna"),
         (1, "yellow", "Ben"), (2, "yellow", "Ben"), (1, "orange", "Ben"), (1, "orange", "Ben"),
         (6, "yellow", None), (6, "red", "stock")))
@@ -174,17 +175,17 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
     state = codec.apply(state, codec.action_from_json(
         {"type": "preparty", "throws": {"Anna": dice("P1 P1 V1 V1"),
                                         "Ben": dice("P6 P6 V6 V6")}}))
-    action = codec.action_from_roll(state, roll(
+    action = action_from_roll(state, roll(
         (3, "yellow", "Ben"), (2, "yellow", "Ben"), (5, "orange", "Ben"), (1, "orange", "Ben"),
         (4, "red", "Ben"), (6, "yellow", "Anna")))
     assert action == dp.Throw(tuple(codec.die_from_json(d, "d")
                                     for d in dice("P3 P2 V5 V1 M4")))
     with pytest.raises(RuleError, match="the throw shows 2 Party People, 2 VIP, 1 Mob"):
         codec.apply(state, action)
-    state = codec.apply(state, codec.action_from_roll(state, roll(
+    state = codec.apply(state, action_from_roll(state, roll(
         (3, "yellow", "Ben"), (2, "yellow", "Ben"), (5, "orange", "Ben"), (1, "orange", "Ben"))))
     assert state.phase == dp.Phase.PICKPOCKET
-    assert codec.action_from_roll(state, roll((3, "yellow", "Ben"))) is None
+    assert action_from_roll(state, roll((3, "yellow", "Ben"))) is None
 
 
 @pytest.mark.parametrize(("item", "message"), [
@@ -196,7 +197,7 @@ def test_unreadable_dice_in_a_party_zone_ask_for_a_correction(
         item: tuple[int | None, str | None, str | None], message: str) -> None:
     state = codec.new_game({"players": ["Anna", "Ben"]})
     with pytest.raises(InputError, match=message):
-        codec.action_from_roll(state, roll(item))
+        action_from_roll(state, roll(item))
 
 
 # --- dicecam score diceparty ---------------------------------------------------------------

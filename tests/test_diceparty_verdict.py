@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from dicecam.scorer.diceparty_json import score
-from dicecam.scorer.diceparty_verdict import (
+from dicecam.games.diceparty.codec import score
+from dicecam.games.diceparty.verdict import (
     Counts,
     Die,
     GrowthOption,

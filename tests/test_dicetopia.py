@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from dicecam.errors import RuleError
-from dicecam.scorer.dicetopia import MISSIONS_HELD, score_position
-from dicecam.scorer.dicetopia_missions import MISSIONS
-from dicecam.scorer.dicetopia_model import (
+from dicecam.games.dicetopia.missions import MISSIONS
+from dicecam.games.dicetopia.model import (
     DISTRICTS,
     Colour,
     Die,
@@ -24,6 +23,7 @@ from dicecam.scorer.dicetopia_model import (
     dice_per_colour,
     fields_per_district,
 )
+from dicecam.games.dicetopia.scoring import MISSIONS_HELD, score_position
 
 _COLOURS = {"p": Colour.PURPLE, "w": Colour.WHITE, "t": Colour.TURQUOISE}
 NAMES = ("red", "blue", "green", "yellow")

@@ -9,11 +9,13 @@ import sys
 from typing import Any
 
 import pytest
+from readings import read_dice
 from test_dicetopia import RULEBOOK_EXAMPLE
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer import dicetopia_json as codec
-from dicecam.scorer.protocol import load_codec, replay
+from dicecam.games.dicetopia import codec as codec
+from dicecam.games.dicetopia.adapter import action_from_roll
+from dicecam.games.registry import get_game, replay
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}
 NAMES = ["red", "blue", "green", "yellow"]
@@ -254,36 +256,36 @@ def test_malformed_actions_name_the_field(data: dict[str, Any], message: str) ->
 
 def test_a_camera_roll_sets_the_zones_it_shows() -> None:
     state = codec.new_game({"players": [{"name": "ann"}, {"name": "bo"}]})
-    roll = [
-        {"value": 6, "colour": "purple", "zone": "the_agency"},
-        {"value": 2, "colour": "white", "zone": "board:ann"},
-        {"value": 3, "colour": "turquoise", "zone": "board:ann"},
-        {"value": 5, "colour": "white", "zone": None},  # beside the map: ignored
-        {"value": 4, "colour": "white", "zone": "dice tray"},  # not a Dicetopia zone
-    ]
-    action = codec.action_from_roll(state, roll)
+    roll = read_dice(
+        (6, "purple", "the_agency"),
+        (2, "white", "board:ann"),
+        (3, "turquoise", "board:ann"),
+        (5, "white", None),  # beside the map: ignored
+        (4, "white", "dice tray"),  # not a Dicetopia zone
+    )
+    action = action_from_roll(state, roll)
     assert codec.action_to_json(action) == {"type": "set_dice", "zones": {
         "board:ann": dice_json("w2 t3"), "the_agency": dice_json("p6")}}
     state = codec.apply(state, action)
     assert codec.state_to_json(state)["players"][0]["loot"] == 5
     # a later roll of only the board keeps the district's dice
-    state = codec.apply(state, codec.action_from_roll(
-        state, [{"value": 1, "colour": "white", "zone": "board:ann"}]))
+    state = codec.apply(state, action_from_roll(
+        state, read_dice((1, "white", "board:ann"))))
     assert codec.state_to_json(state)["table"]["zones"]["the_agency"] == dice_json("p6")
 
 
 def test_a_roll_without_dicetopia_zones_is_no_action() -> None:
     state = codec.new_game({"players": [{"name": "ann"}, {"name": "bo"}]})
-    assert codec.action_from_roll(state, []) is None
-    assert codec.action_from_roll(state, [{"value": 3, "colour": "white", "zone": None}]) is None
+    assert action_from_roll(state, []) is None
+    assert action_from_roll(state, read_dice((3, "white", None))) is None
 
 
 def test_an_unread_die_must_be_corrected_first() -> None:
     state = codec.new_game({"players": [{"name": "ann"}, {"name": "bo"}]})
     with pytest.raises(InputError, match="could not be read"):
-        codec.action_from_roll(state, [{"value": None, "colour": "white", "zone": "board:bo"}])
+        action_from_roll(state, read_dice((None, "white", "board:bo")))
 
 
 def test_the_codec_is_registered() -> None:
-    assert load_codec("dicetopia") is codec
+    assert get_game("dicetopia").codec is codec
     assert codec.TITLE == "Dicetopia"

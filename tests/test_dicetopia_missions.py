@@ -1,5 +1,5 @@
 """Every Dicetopia mission card (rulebook section 8): a success and a near miss each, plus
-the readings chosen for the ambiguous cards (see dicecam/scorer/dicetopia_missions.py).
+the readings chosen for the ambiguous cards (see dicecam/games/dicetopia/missions.py).
 
 Each case gives red (the first player) one card and scores the whole table, so the cards
 are tested through the engine, on positions a real table allows (two players unless more
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from test_dicetopia import build
 
-from dicecam.scorer.dicetopia import score_position
-from dicecam.scorer.dicetopia_missions import MISSIONS, MissionKind, mission_id
+from dicecam.games.dicetopia.missions import MISSIONS, MissionKind, mission_id
+from dicecam.games.dicetopia.scoring import score_position
 
 
 def case(mission: str, description: str, expected: int, boards: list[str],

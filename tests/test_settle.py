@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.vision.reading import DieReading, FrameReading
+from dicecam.reading import DieReading, FrameReading
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector, match_dice, vote
 
 FPS = 10.0

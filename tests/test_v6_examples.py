@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from dicecam.scorer import v6_round as r
-from dicecam.scorer.v6_jokers import JokerId
+from dicecam.games.v6 import round as r
+from dicecam.games.v6.jokers import JokerId
 
 OPPONENTS = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30},
              {"name": "Dan", "total": 30}]

@@ -8,11 +8,13 @@ import sys
 from typing import Any
 
 import pytest
+from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer import v6_json as codec
-from dicecam.scorer import v6_round as r
-from dicecam.scorer.protocol import load_codec, replay
+from dicecam.games.registry import get_game, replay
+from dicecam.games.v6 import codec as codec
+from dicecam.games.v6 import round as r
+from dicecam.games.v6.adapter import action_from_roll
 
 CONFIG = {"players": ["Ann", "Bea", "Cem", "Dan"], "groups": [["Ann", "Bea", "Cem", "Dan"]]}
 
@@ -39,7 +41,7 @@ def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 
 def test_codec_is_registered() -> None:
-    assert load_codec("v6") is codec
+    assert get_game("v6").codec is codec
     assert codec.TITLE
 
 
@@ -113,16 +115,16 @@ def test_state_says_what_is_legal_and_why() -> None:
 
 def test_action_from_roll_one_die_is_one_throw() -> None:
     state = codec.new_game(CONFIG)
-    die = {"value": 5, "colour": None, "zone": None}
-    assert codec.action_from_roll(state, [die]) is None  # jokers are named first
+    [die] = read_dice((5, None, None))
+    assert action_from_roll(state, [die]) is None  # jokers are named first
     state = codec.apply(state, codec.action_from_json({"type": "jokers", "jokers": ["monokel"]}))
-    assert codec.action_from_roll(state, [die]) == r.Throw(5)
+    assert action_from_roll(state, [die]) == r.Throw(5)
     with pytest.raises(InputError, match="one die at a time; the camera saw 2"):
-        codec.action_from_roll(state, [die, die])
+        action_from_roll(state, [die, die])
     state = codec.apply(state, r.Throw(5))
-    assert codec.action_from_roll(state, [die]) == r.Throw(5)  # going on
+    assert action_from_roll(state, [die]) == r.Throw(5)  # going on
     state = codec.apply(codec.apply(state, r.Announce(r.JokerId.MONOKEL)), r.Throw(2))
-    assert codec.action_from_roll(state, [die]) is None  # keep or reroll: a tap
+    assert action_from_roll(state, [die]) is None  # keep or reroll: a tap
 
 
 def test_replay_of_a_stored_evening() -> None:

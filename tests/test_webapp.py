@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tablets import paired_client
 
-from dicecam.vision.reading import DieReading, SettledRoll
+from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services, socketio
 from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source

@@ -23,8 +23,8 @@ import pytest
 from tablets import paired_client
 
 from dicecam.errors import InputError
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.pipeline import PipelineOutput
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import open_frames, pipeline_outputs

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from dicecam.scorer.protocol import load_codec
+from dicecam.games.registry import get_game
 from dicecam.tools.child_server import ChildServer, start_child_server
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events
@@ -97,7 +97,7 @@ def play_until_killed(server: ChildServer, rng: random.Random,
 
 def prefix_states(game: str, config: dict[str, Any], log: list[LogEntry]) -> list[Any]:
     """The state after each prefix of a log (index k: the first k entries), undos folded."""
-    codec = load_codec(game)
+    codec = get_game(game).codec
     stack = [codec.new_game(config)]
     states = [codec.state_to_json(stack[0])]
     for entry in log:
@@ -191,7 +191,7 @@ def test_the_checks_catch_a_lost_change_and_a_half_written_correction(tmp_path: 
                                        for c, v in zip(COLOURS, [1, 2, 3, 4, 5, 6], strict=True)]}
     store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP, throw)])
     store.close()
-    codec = load_codec("charidice")
+    codec = get_game("charidice").codec
     after_throw = codec.state_to_json(codec.apply(codec.new_game(CHARIDICE["config"]),
                                                   codec.action_from_json(throw)))
     check_after_kill(db, [(game_id, after_throw)])

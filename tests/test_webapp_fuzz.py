@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from tablets import pair, paired_client
 
-from dicecam.scorer.protocol import replay
+from dicecam.games.registry import replay
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services, socketio
 
@@ -279,7 +279,7 @@ def assert_state_matches_the_log(app: Any, where: str) -> None:
         return
     record = services(app).store.get_game(view["game_id"])
     actions = [e.action for e in services(app).store.effective_actions(record.id)]
-    codec = session._load_codec(record.game)
+    codec = session._get_game(record.game).codec
     replayed = codec.state_to_json(replay(record.game, record.config, actions))
     assert replayed == view["state"], f"{where}: the live state and the stored log differ"
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from tablets import paired_client
 
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import DEMO, choose_source

@@ -268,7 +268,7 @@ def check_database(path: Path, *, explicit: bool) -> list[Finding]:
 
 def _replays(store: Any, record: Any) -> bool:
     from dicecam.errors import InputError
-    from dicecam.scorer.protocol import replay
+    from dicecam.games.registry import replay
 
     try:
         replay(record.game, record.config, [e.action for e in store.effective_actions(record.id)])

@@ -16,7 +16,7 @@ HELP = "list a game's mission cards: ids, names, rules and how dicecam scores th
 
 # game name -> module with MISSIONS: dict[id, card with id, title, name, rule, reading, kind]
 MISSION_TABLES = {
-    "dicetopia": "dicecam.scorer.dicetopia_missions",
+    "dicetopia": "dicecam.games.dicetopia.missions",
 }
 
 

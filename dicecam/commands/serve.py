@@ -73,13 +73,12 @@ def pin_line(pin: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.scorer.protocol import GAME_CODECS
+    from dicecam.games.registry import get_game
     from dicecam.webapp.app import create_app, services, socketio
     from dicecam.webapp.camera import choose_source, pipeline_outputs
 
-    if args.game is not None and args.game not in GAME_CODECS:
-        raise InputError(f"unknown game {args.game!r}; choose one of "
-                         f"{', '.join(sorted(GAME_CODECS))}")
+    if args.game is not None:
+        get_game(args.game)  # an unknown name is a clear error before anything starts
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port must be 1 to 65535, got {args.port}")
     source = None if args.no_camera else choose_source(

@@ -27,10 +27,10 @@ import numpy as np
 
 from dicecam.calibration.profile import load_profile
 from dicecam.calibration.zones import load_zone_map
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.source_spec import open_source
 from dicecam.vision.sources import FrameSource

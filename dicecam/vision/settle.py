@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from typing import Any
 from flask import Flask, current_app, render_template, request
 from flask_socketio import SocketIO
 
+from dicecam.games.registry import get_game
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
-from dicecam.webapp.catalogue import catalogue
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
@@ -155,6 +155,12 @@ def send_at_once(wsgi_app: Callable[..., Any]) -> Callable[..., Any]:
 def game_scripts(games: Iterable[str]) -> list[str]:
     """Each offered game's view script (a game without one shows its legal actions)."""
     return [f"{game}.js" for game in games if (STATIC / f"{game}.js").is_file()]
+
+
+def catalogue(games: Iterable[str]) -> dict[str, Any]:
+    """Display names from the games' own data tables, for the tablet's pickers (read from
+    the engines, never copied, so they cannot drift apart)."""
+    return {name: describe() for name in games if (describe := get_game(name).catalogue)}
 
 
 def event_names() -> dict[str, str]:

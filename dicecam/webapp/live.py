@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from dicecam.vision.reading import FrameReading, SettledRoll
+from dicecam.reading import FrameReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.frames import CameraFault, frame_problem
 from dicecam.webapp.pump import OutputPump, Stalled

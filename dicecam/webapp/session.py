@@ -3,7 +3,7 @@
 Every change follows the same order, so that nothing a tablet was told is ever lost:
 check the action against the rules on the current state, commit it to the store, then
 update the state in memory and publish it. A settled roll becomes the game's own action
-through the codec's ``action_from_roll``; when a die was read with low confidence the roll
+through the game's adapter; when a die was read with low confidence the roll
 waits on the tablet until someone taps it right (or confirms it), and a tap on a die of a
 roll already scored replaces that roll's action (an undo and the corrected action, in one
 transaction).
@@ -20,18 +20,19 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from types import ModuleType
 from typing import Any
 
 from dicecam import jsoncheck as jc
+from dicecam.calibration.profile import load_profile
 from dicecam.errors import InputError
-from dicecam.scorer.protocol import GAME_CODECS, load_codec
-from dicecam.vision.reading import LOW_CONFIDENCE, SettledRoll
+from dicecam.games.descriptor import GameDescriptor
+from dicecam.games.registry import game_names, get_game
+from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
 
 Publish = Callable[[str, dict[str, Any]], None]
-CodecLoader = Callable[[str], ModuleType]
+GameLoader = Callable[[str], GameDescriptor]
 
 ACTIVE_GAME_KEY = "active_game"
 MAX_PLAYERS = 12
@@ -47,42 +48,11 @@ class RollStatus(StrEnum):
 
 
 @dataclass(frozen=True)
-class RollDie:
-    """A die of the current roll as the tablet shows it (box in frame pixels)."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-    value: int | None
-    colour: str | None
-    confidence: float
-    zone: str | None
-    corrected: bool = False
-
-    @property
-    def needs_check(self) -> bool:
-        if self.corrected:
-            return False
-        return self.value is None or self.colour is None or self.confidence < LOW_CONFIDENCE
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "x": self.x, "y": self.y, "w": self.w, "h": self.h, "value": self.value,
-            "colour": self.colour, "confidence": self.confidence, "zone": self.zone,
-            "corrected": self.corrected, "needs_check": self.needs_check,
-        }
-
-    def game_input(self) -> dict[str, Any]:
-        return {"value": self.value, "colour": self.colour, "zone": self.zone}
-
-
-@dataclass(frozen=True)
 class CurrentRoll:
     roll_id: int
     width: int
     height: int
-    dice: tuple[RollDie, ...]
+    dice: tuple[DieReading, ...]
     status: RollStatus
     settled_at: float
     error: str | None = None
@@ -100,8 +70,7 @@ class CurrentRoll:
 @dataclass
 class _Active:
     game_id: int
-    game: str
-    codec: ModuleType
+    game: GameDescriptor
     config: dict[str, Any]
     state: Any
     actions: list[dict[str, Any]]
@@ -115,14 +84,14 @@ class GameSession:
         store: GameStore,
         publish: Publish,
         *,
-        codec_loader: CodecLoader = load_codec,
+        game_loader: GameLoader = get_game,
         games: Sequence[str] | None = None,
         auto_apply: bool = True,
     ) -> None:
         self.store = store
         self._publish = publish
-        self._load_codec = codec_loader
-        self.games = tuple(games if games is not None else sorted(GAME_CODECS))
+        self._get_game = game_loader
+        self.games = tuple(games if games is not None else game_names())
         self.auto_apply = auto_apply
         self._lock = threading.RLock()
         self._active: _Active | None = None
@@ -142,7 +111,7 @@ class GameSession:
     @property
     def game_name(self) -> str | None:
         with self._lock:
-            return None if self._active is None else self._active.game
+            return None if self._active is None else self._active.game.name
 
     def view(self) -> dict[str, Any]:
         """The full picture for a tablet that just connected or changed game."""
@@ -172,11 +141,11 @@ class GameSession:
         jc.reject_unknown_keys(payload, "new game", ("game", "config"))
         game = jc.require_choice(payload.get("game"), "new game.game", self.games)
         config = jc.require_object(payload.get("config", {}), "new game.config")
-        codec = self._load_codec(game)
-        state = codec.new_game(config)  # InputError for a bad config, before storing
+        descriptor = self._get_game(game)
+        state = descriptor.new_game(config)  # InputError for a bad config, before storing
         with self._lock:
             game_id = self.store.create_game(game, config, remember_as=ACTIVE_GAME_KEY)
-            self._active = _Active(game_id, game, codec, dict(config), state, [])
+            self._active = _Active(game_id, descriptor, dict(config), state, [])
             self._roll = None
             self._publish_state()
             self._publish(events.GAMES, self.games_payload())
@@ -198,14 +167,15 @@ class GameSession:
         if record.game not in self.games:
             raise InputError(f"game {game_id} is a {record.game} game, which this server "
                              "does not offer")
-        codec = self._load_codec(record.game)
+        descriptor = self._get_game(record.game)
+        codec = descriptor.codec
         state = codec.new_game(record.config)
         actions = []
         for entry in self.store.effective_actions(game_id):
             assert entry.action is not None
             state = codec.apply(state, codec.action_from_json(entry.action))
             actions.append(entry.action)
-        self._active = _Active(game_id, record.game, codec, record.config, state, actions)
+        self._active = _Active(game_id, descriptor, record.config, state, actions)
 
     # -- actions -------------------------------------------------------------------------
 
@@ -214,9 +184,9 @@ class GameSession:
         payload = jc.require_object(data, "action")
         with self._lock:
             active = self._require_active()
-            action = active.codec.action_from_json(payload)
-            new_state = active.codec.apply(active.state, action)
-            stored = active.codec.action_to_json(action)
+            action = active.game.codec.action_from_json(payload)
+            new_state = active.game.codec.apply(active.state, action)
+            stored = active.game.codec.action_to_json(action)
             self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)])
             active.state = new_state
             active.actions.append(stored)
@@ -250,12 +220,8 @@ class GameSession:
 
     def settle(self, roll: SettledRoll, settled_at: float | None = None) -> CurrentRoll:
         """A roll the camera saw come to rest (or the tablet typed in)."""
-        dice = tuple(
-            RollDie(d.x, d.y, d.w, d.h, d.value, d.colour, d.confidence, d.zone)
-            for d in roll.dice
-        )
         current = CurrentRoll(
-            roll_id=roll.roll_id, width=roll.width, height=roll.height, dice=dice,
+            roll_id=roll.roll_id, width=roll.width, height=roll.height, dice=roll.dice,
             status=RollStatus.PENDING,
             settled_at=time.time() if settled_at is None else settled_at,
         )
@@ -280,8 +246,8 @@ class GameSession:
             value = jc.require_int(obj.get("value"), f"{where}.value", 1, 6)
             colour = _optional_str(obj.get("colour"), f"{where}.colour")
             zone = _optional_str(obj.get("zone"), f"{where}.zone", ZONE_NAME_MAX)
-            dice.append(RollDie(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
-                                value, colour, 1.0, zone, corrected=True))
+            dice.append(DieReading(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
+                                   value, colour, 1.0, zone, corrected=True))
         with self._lock:
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
@@ -357,22 +323,22 @@ class GameSession:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _reroll(self, roll: CurrentRoll, dice: tuple[RollDie, ...]) -> None:
+    def _reroll(self, roll: CurrentRoll, dice: tuple[DieReading, ...]) -> None:
         """Re-derive a roll's action after its dice changed; replace it if already scored."""
         active = self._active
         if roll.status is RollStatus.APPLIED and active is not None and roll.applied_at == len(
             active.actions
         ) - 1:
             before = self._replay(active, active.actions[:-1])
-            action = active.codec.action_from_roll(before, [d.game_input() for d in dice])
+            action = active.game.adapter(before, dice)
             if action is None:
                 raise InputError("the game no longer takes dice for that roll")
-            new_state = active.codec.apply(before, action)
-            stored = active.codec.action_to_json(action)
+            new_state = active.game.codec.apply(before, action)
+            stored = active.game.codec.action_to_json(action)
             self.store.append(active.game_id, [
                 NewEntry(EntryKind.UNDO, Source.CORRECTION),
                 NewEntry(EntryKind.ACTION, Source.CORRECTION, stored,
-                         [d.game_input() for d in dice]),
+                         dice_record(dice)),
             ])
             active.actions[-1] = stored
             active.state = new_state
@@ -393,9 +359,8 @@ class GameSession:
         active = self._active
         if active is None:
             return replace(roll, status=RollStatus.SHOWN)
-        dice = [d.game_input() for d in roll.dice]
         try:
-            action = active.codec.action_from_roll(active.state, dice)
+            action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
             return replace(roll, status=RollStatus.PENDING, error=str(exc))
         if action is None:
@@ -403,12 +368,13 @@ class GameSession:
         if not auto or any(d.needs_check for d in roll.dice):
             return replace(roll, status=RollStatus.PENDING)
         try:
-            new_state = active.codec.apply(active.state, action)
+            new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
             return replace(roll, status=RollStatus.PENDING, error=str(exc))
-        stored = active.codec.action_to_json(action)
+        stored = active.game.codec.action_to_json(action)
         source = Source.CORRECTION if any(d.corrected for d in roll.dice) else Source.CAMERA
-        self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored, dice)])
+        self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored,
+                                                    dice_record(roll.dice))])
         applied_at = len(active.actions)
         active.actions.append(stored)
         active.state = new_state
@@ -426,15 +392,15 @@ class GameSession:
         return self._active
 
     def _replay(self, active: _Active, actions: Sequence[Mapping[str, Any]]) -> Any:
-        state = active.codec.new_game(active.config)
+        state = active.game.codec.new_game(active.config)
         for data in actions:
-            state = active.codec.apply(state, active.codec.action_from_json(data))
+            state = active.game.codec.apply(state, active.game.codec.action_from_json(data))
         return state
 
     def _title(self, game: str) -> str:
         try:
-            return str(self._load_codec(game).TITLE)
-        except (InputError, ImportError, AttributeError):
+            return self._get_game(game).title
+        except InputError:  # a stored game of a game this server no longer knows
             return game
 
     def _state_payload(self) -> dict[str, Any]:
@@ -444,11 +410,11 @@ class GameSession:
         return {
             "version": self._version,
             "game_id": active.game_id,
-            "game": active.game,
-            "title": self._title(active.game),
+            "game": active.game.name,
+            "title": active.game.title,
             "config": active.config,
-            "colours": dice_colours(active.game),
-            "state": active.codec.state_to_json(active.state),
+            "colours": dice_colours(active.game.dice_set),
+            "state": active.game.codec.state_to_json(active.state),
             "actions": len(active.actions),
             "can_undo": bool(active.actions),
             "roll": None if self._roll is None else self._roll.to_json(),
@@ -460,20 +426,21 @@ class GameSession:
 
 
 @functools.lru_cache(maxsize=16)
-def _profile_colours(game: str) -> tuple[str, ...]:
+def _profile_colours(dice_set: str) -> tuple[str, ...]:
     try:
-        from dicecam.calibration.profile import load_profile
-    except ImportError:  # calibration is optional for scoring: taps then name the colours
-        return ()
-    try:
-        return load_profile(game).colours
-    except InputError:
+        return load_profile(dice_set).colours
+    except InputError:  # a broken fitted profile: taps then name the colours themselves
         return ()
 
 
-def dice_colours(game: str) -> list[str]:
-    """The colour names of a game's dice set (its built-in profile), for tap-to-correct."""
-    return list(_profile_colours(game))
+def dice_colours(dice_set: str) -> list[str]:
+    """The colour names of a dice set (its profile), for tap-to-correct."""
+    return list(_profile_colours(dice_set))
+
+
+def dice_record(dice: Sequence[DieReading]) -> list[dict[str, Any]]:
+    """What the journal keeps of a scored roll's dice, beside its action (for audits)."""
+    return [{"value": d.value, "colour": d.colour, "zone": d.zone} for d in dice]
 
 
 def _optional_str(value: Any, where: str, max_len: int = COLOUR_NAME_MAX) -> str | None:

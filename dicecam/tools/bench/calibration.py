@@ -201,6 +201,7 @@ def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
                      scenes: int, die_px_range: tuple[float, float] | None = None,
                      ) -> ColourResult:
     from dicecam.calibration.profile import load_builtin_profile
+    from dicecam.reading import LOW_CONFIDENCE
     from dicecam.synth.scene import SceneSpec, render_scene
     from dicecam.vision.colour import ColourReader
     from dicecam.vision.colour_fit import (
@@ -209,7 +210,6 @@ def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
         samples_by_columns,
     )
     from dicecam.vision.die_reader import cut_crop
-    from dicecam.vision.reading import LOW_CONFIDENCE
 
     builtin = load_builtin_profile(set_name)
     lo, hi = die_px_range or DIE_PX[set_name]

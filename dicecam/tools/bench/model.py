@@ -145,10 +145,10 @@ def _colour(args: argparse.Namespace) -> None:
     except ImportError:
         print("\ncolour: colour stage not available (dicecam.vision.colour is missing)")
         return
+    from dicecam.reading import LOW_CONFIDENCE
     from dicecam.synth.dicesets import DICE_SETS
     from dicecam.tools.train.crops import CropOptions, generate_crops
     from dicecam.tools.train.reader import TEST_SEED
-    from dicecam.vision.reading import LOW_CONFIDENCE
 
     # Some crops carry no colour left to read (a 2-px numeral after a JPEG's halved colour
     # resolution): the colour stage should say so with a low confidence, and the tablet

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.vision.reading import DieReading, FrameReading, SettledRoll
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
 
@@ -96,13 +96,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the web bench needs selenium: pip install -e '.[test]'") from None
     from werkzeug.serving import make_server
 
-    from dicecam.scorer.protocol import GAME_CODECS
+    from dicecam.games.registry import get_game
     from dicecam.webapp.app import create_app, services
     from dicecam.webapp.camera import pipeline_outputs
 
-    if args.game not in GAME_CODECS:
-        raise InputError(f"unknown game {args.game!r}; choose one of "
-                         f"{', '.join(sorted(GAME_CODECS))}")
+    get_game(args.game)  # an unknown name is a clear error before anything starts
     if args.truth:
         def outputs(game: str | None) -> Iterator[Any]:
             return truth_outputs(game or args.game, args.speed)

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from dicecam.scorer.dicetopia_model import DISTRICTS, Colour, Die, ScoringView, board_pips
+from dicecam.games.dicetopia.model import DISTRICTS, Colour, Die, ScoringView, board_pips
 
 MissionFn = Callable[[ScoringView, int], int]
 

@@ -10,18 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
-from dicecam.jsoncheck import (
-    reject_unknown_keys,
-    require_choice,
-    require_int,
-    require_list,
-    require_object,
-    require_str,
-)
-from dicecam.scorer import dicetopia_session as session
-from dicecam.scorer.dicetopia import ScoreResult, score_position
-from dicecam.scorer.dicetopia_missions import DRAW_MISSION, MISSIONS
-from dicecam.scorer.dicetopia_model import (
+from dicecam.games.dicetopia import rules as session
+from dicecam.games.dicetopia.missions import DRAW_MISSION, MISSIONS
+from dicecam.games.dicetopia.model import (
     BOARD_FIELDS,
     DISTRICT_NAMES,
     DISTRICTS,
@@ -35,7 +26,7 @@ from dicecam.scorer.dicetopia_model import (
     PlayerSetup,
     Position,
 )
-from dicecam.scorer.dicetopia_session import (
+from dicecam.games.dicetopia.rules import (
     Action,
     GameState,
     SetAgents,
@@ -43,6 +34,15 @@ from dicecam.scorer.dicetopia_session import (
     SetDice,
     SetMissions,
     SetRiskDraw,
+)
+from dicecam.games.dicetopia.scoring import ScoreResult, score_position
+from dicecam.jsoncheck import (
+    reject_unknown_keys,
+    require_choice,
+    require_int,
+    require_list,
+    require_object,
+    require_str,
 )
 
 TITLE = "Dicetopia"
@@ -61,6 +61,11 @@ def die_from_json(value: Any, where: str) -> Die:
     colour = require_choice(obj.get("colour"), f"{where}.colour", [c.value for c in Colour])
     pips = require_int(obj.get("value"), f"{where}.value", 1, 6)
     return Die(Colour(colour), pips)
+
+
+def die_from_reading(colour: str, value: int, where: str) -> Die:
+    """A die as read or typed: its body colour (a Dicetopia colour) and its pips (1-6)."""
+    return die_from_json({"colour": colour, "value": value}, where)
 
 
 def dice_from_json(value: Any, where: str) -> tuple[Die, ...]:
@@ -335,26 +340,15 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     return data
 
 
-def action_from_roll(state: GameState, dice: list[Mapping[str, Any]]) -> Action | None:
-    """A settled camera roll as the dice of every zone it shows; None if it shows none.
 
-    Dice outside Dicetopia's zones (no zone, a tray) are ignored. A die in a zone that
-    could not be read must be corrected first, so that a misread never scores.
-    """
-    zones = set(session.zone_names(state.position))
-    found: dict[str, list[Die]] = {}
-    for i, item in enumerate(require_list(dice, "dice")):
-        obj = require_object(item, f"dice[{i}]")
-        zone = obj.get("zone")
-        if zone not in zones:
-            continue
-        if obj.get("value") is None or obj.get("colour") is None:
-            raise InputError(
-                f"a die in {zone} could not be read (value or colour missing); "
-                "correct it on the tablet before scoring"
-            )
-        found.setdefault(zone, []).append(die_from_json(
-            {"colour": obj["colour"], "value": obj["value"]}, f"dice[{i}]"))
-    if not found:
-        return None
-    return SetDice(tuple((zone, tuple(found[zone])) for zone in sorted(found)))
+
+def catalogue() -> dict[str, Any]:
+    """Display names for the ids the state uses (factions, districts, missions with their
+    rule text), so the page shows them without copying the cards."""
+    return {
+        "factions": {f.value: name for f, name in FACTION_NAMES.items()},
+        "districts": {d.value: name for d, name in DISTRICT_NAMES.items()},
+        "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading}
+                     for m in MISSIONS.values()},
+        "board_fields": BOARD_FIELDS,
+    }

@@ -57,7 +57,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
-from dicecam.scorer.v6_jokers import (
+from dicecam.games.v6.jokers import (
     ANNOUNCED,
     CHOICE,
     JOKERS,

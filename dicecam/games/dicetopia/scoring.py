@@ -48,13 +48,13 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
-from dicecam.scorer.dicetopia_missions import (
+from dicecam.games.dicetopia.missions import (
     COPY_MISSION,
     DRAW_MISSION,
     MISSIONS,
     MissionKind,
 )
-from dicecam.scorer.dicetopia_model import (
+from dicecam.games.dicetopia.model import (
     AGENTS_PER_PLAYER,
     BOARD_FIELDS,
     CONTROL_STARS,

@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dicecam.errors import RuleError
-from dicecam.scorer.dicetopia import ScoreResult, score_position
-from dicecam.scorer.dicetopia_missions import COPY_MISSION, DRAW_MISSION, MISSIONS
-from dicecam.scorer.dicetopia_model import (
+from dicecam.games.dicetopia.missions import COPY_MISSION, DRAW_MISSION, MISSIONS
+from dicecam.games.dicetopia.model import (
     DISTRICTS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,6 +26,7 @@ from dicecam.scorer.dicetopia_model import (
     PlayerSetup,
     Position,
 )
+from dicecam.games.dicetopia.scoring import ScoreResult, score_position
 
 BOARD_ZONE_PREFIX = "board:"
 

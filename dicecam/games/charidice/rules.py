@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer.charidice_options import (
+from dicecam.games.charidice.options import (
     MAX_COLOURS,
     Die,
     Kind,
@@ -45,7 +45,7 @@ from dicecam.scorer.charidice_options import (
     check_throw,
     list_options,
 )
-from dicecam.scorer.charidice_sheet import Result, SheetRow, tally
+from dicecam.games.charidice.sheet import Result, SheetRow, tally
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

@@ -35,9 +35,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
-from dicecam.scorer import v6_round as rnd
-from dicecam.scorer.v6_groups import MIN_GROUP
-from dicecam.scorer.v6_jokers import MAX_CHOSEN, JokerId, joker_name
+from dicecam.games.v6 import round as rnd
+from dicecam.games.v6.groups import MIN_GROUP
+from dicecam.games.v6.jokers import MAX_CHOSEN, JokerId, joker_name
 
 PLACE_POINTS = (6, 4, 2, 0)
 PASSES = 3

@@ -10,6 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.charidice import rules as rules
+from dicecam.games.charidice.options import (
+    DICE_PER_THROW,
+    Die,
+    Kind,
+    Option,
+    list_options,
+    most_given_index,
+)
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -19,22 +28,11 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.scorer import charidice as rules
-from dicecam.scorer.charidice_options import (
-    DICE_PER_THROW,
-    Die,
-    Kind,
-    Option,
-    list_options,
-    most_given_index,
-)
 
 TITLE = "Charidice"
 
 ACTION_TYPES = ("throw", "keep", "choose", "big_gift")
 #: The camera zone holding the six dice, when the table's zone map names one.
-TRAY_ZONE = "tray"
-
 
 def new_game(config: Mapping[str, Any]) -> rules.State:
     config = require_object(config, "config")
@@ -56,11 +54,16 @@ def dice_from_json(value: Any, where: str) -> tuple[Die, ...]:
         item = require_object(item, f"{where}[{i}]")
         reject_unknown_keys(item, f"{where}[{i}]", ("colour", "value", "zone"))
         colour = require_str(item.get("colour"), f"{where}[{i}].colour", max_len=40)
-        if not colour.strip():
-            raise InputError(f"{where}[{i}].colour must name a colour, got an empty string")
         value = require_int(item.get("value"), f"{where}[{i}].value", 1, 6)
-        dice.append(Die(colour, value))
+        dice.append(die_from_reading(colour, value, f"{where}[{i}]"))
     return tuple(dice)
+
+
+def die_from_reading(colour: str, value: int, where: str) -> Die:
+    """A die as read or typed: the colour of its numeral and its value (1-6, checked)."""
+    if not colour.strip():
+        raise InputError(f"{where}.colour must name a colour, got an empty string")
+    return Die(colour, value)
 
 
 def _indices(value: Any, where: str) -> tuple[int, ...]:
@@ -101,27 +104,6 @@ def action_to_json(action: rules.Action) -> dict[str, Any]:
 
 def apply(state: rules.State, action: rules.Action) -> rules.State:
     return rules.apply(state, action)
-
-
-def action_from_roll(state: rules.State, dice: list[Mapping[str, Any]]) -> rules.Action | None:
-    """A settled roll as the next throw: the six dice in the tray, or None if no throw is due.
-
-    When some dice carry the zone "tray", only those count; otherwise every die does. A
-    die the camera could not read (value or colour null) is an error asking for a check.
-    """
-    if state.turn is None or state.turn.throws >= state.config.throws_per_turn:
-        return None
-    items = [require_object(d, f"roll[{i}]") for i, d in enumerate(dice)]
-    if any(d.get("zone") == TRAY_ZONE for d in items):
-        items = [d for d in items if d.get("zone") == TRAY_ZONE]
-    if len(items) != DICE_PER_THROW:
-        raise InputError(f"Charidice needs all {DICE_PER_THROW} dice in the tray; the camera "
-                         f"sees {len(items)}, so check the tray and correct the reading")
-    for i, d in enumerate(items):
-        if d.get("value") is None or d.get("colour") is None:
-            raise InputError(f"die {i} in the tray could not be read; tap it to correct it")
-    return rules.Throw(dice_from_json(
-        [{"colour": d["colour"], "value": d["value"]} for d in items], "roll"))
 
 
 def option_json(option: Option) -> dict[str, Any]:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.charidice.options import BONUS_VALUES, DICE_PER_THROW
+from dicecam.games.charidice.rules import MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, ROUNDS
+from dicecam.games.charidice.sheet import SheetRow, tally
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_int,
     require_list,
     require_object,
 )
-from dicecam.scorer.charidice import MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS, ROUNDS
-from dicecam.scorer.charidice_options import BONUS_VALUES, DICE_PER_THROW
-from dicecam.scorer.charidice_sheet import SheetRow, tally
 
 #: Six sixes scored: the most one row's rolled column can hold.
 MAX_ROLLED = 6 * DICE_PER_THROW

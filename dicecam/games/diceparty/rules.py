@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer.diceparty_verdict import (
+from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     KINDS,
     LABEL,

@@ -1,9 +1,11 @@
 """The one reading type that crosses from vision to the rest of dicecam.
 
-A ``FrameReading`` is what the pipeline makes of one frame; a ``SettledRoll`` is published
-once per real roll, when the dice have stopped. The web app and the per-game adapters only
-ever see these: never pixels. All are frozen so they can cross threads safely, and all
-convert to the flat JSON the ``dicecam read --json`` command and the tablet use.
+A ``DieReading`` is one die as read (or as a player corrected it on the tablet); a
+``FrameReading`` is what the pipeline makes of one frame; a ``SettledRoll`` is published
+once per real roll, when the dice have stopped. The web app and the per-game adapters
+(``dicecam.games.<game>.adapter``) only ever see these: never pixels. All are frozen so
+they can cross threads safely, and all convert to the flat JSON the ``dicecam read
+--json`` command and the tablet use (one shape of a die everywhere).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ class DieReading:
     the original frame. ``value`` is 1-6, or None when the die cannot be read (cocked, half
     hidden); ``colour`` is a name from the dice set's profile, or None when unknown.
     ``confidence`` is the lower of the value and colour confidences, in [0, 1].
+    ``corrected`` is True once a player said on the tablet what the die shows (a tap, a
+    confirmation, dice typed in): such a die is never asked about again.
     """
 
     x: float
@@ -36,6 +40,7 @@ class DieReading:
     zone: str | None = None
     value_confidence: float = 1.0
     colour_confidence: float = 1.0
+    corrected: bool = False
 
     def __post_init__(self) -> None:
         for name in ("x", "y", "w", "h", "confidence", "value_confidence", "colour_confidence"):
@@ -52,11 +57,15 @@ class DieReading:
 
     @property
     def needs_check(self) -> bool:
-        """True when the user should confirm this die (unreadable or unsure)."""
+        """True when the user should confirm this die (unreadable or unsure, not corrected)."""
+        if self.corrected:
+            return False
         return self.value is None or self.colour is None or self.confidence < LOW_CONFIDENCE
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["needs_check"] = self.needs_check
+        return data
 
 
 @dataclass(frozen=True)

@@ -6,23 +6,13 @@ Formats are documented in docs/diceparty.md. Every field is checked with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
-from dicecam.jsoncheck import (
-    reject_unknown_keys,
-    require_bool,
-    require_choice,
-    require_int,
-    require_list,
-    require_object,
-    require_str,
-)
-from dicecam.scorer import diceparty as rules
-from dicecam.scorer.diceparty_verdict import (
+from dicecam.games.diceparty import rules as rules
+from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
-    KIND_OF_COLOUR,
     KINDS,
     Counts,
     Die,
@@ -38,6 +28,15 @@ from dicecam.scorer.diceparty_verdict import (
     millionaire,
     pickpocketable,
     provokable,
+)
+from dicecam.jsoncheck import (
+    reject_unknown_keys,
+    require_bool,
+    require_choice,
+    require_int,
+    require_list,
+    require_object,
+    require_str,
 )
 
 TITLE = "Dice Party"
@@ -139,42 +138,6 @@ def action_to_json(action: rules.Action) -> dict[str, Any]:
 
 def apply(state: rules.State, action: rules.Action) -> rules.State:
     return rules.apply(state, action)
-
-
-def action_from_roll(state: rules.State, dice: list[Mapping[str, Any]]) -> rules.Action | None:
-    """A settled roll as the throw the game waits for.
-
-    Zones are named after the players; a die counts for a party when it lies in that
-    player's zone, and its colour gives the guest kind (yellow Party People, orange VIP,
-    red Mob). Dice outside the parties' zones (the counter die, the stock) are ignored.
-    """
-    if state.phase == rules.Phase.PREPARTY:
-        names = [state.players[i].name for i in rules.in_round(state)]
-        return rules.PrepartyThrow(tuple((n, _zone_dice(dice, n)) for n in names))
-    if state.phase == rules.Phase.THROW:
-        assert state.active is not None
-        return rules.Throw(_zone_dice(dice, state.players[state.active].name))
-    return None
-
-
-def _zone_dice(dice: Sequence[Mapping[str, Any]], zone: str) -> tuple[Die, ...]:
-    found = []
-    for i, item in enumerate(dice):
-        where = f"roll[{i}]"
-        obj = require_object(item, where)
-        if obj.get("zone") != zone:
-            continue
-        value = obj.get("value")
-        if value is None:
-            raise InputError(f"{where} in {zone}'s zone could not be read; tap it to enter "
-                             f"its value")
-        pips = require_int(value, f"{where}.value", 1, 6)
-        colour = obj.get("colour")
-        if colour not in KIND_OF_COLOUR:
-            raise InputError(f"{where} in {zone}'s zone has colour {colour!r}, not one of "
-                             f"{', '.join(KIND_OF_COLOUR)}; tap it to correct the colour")
-        found.append(Die(KIND_OF_COLOUR[colour], pips))
-    return tuple(found)
 
 
 # --- writing JSON -------------------------------------------------------------------------

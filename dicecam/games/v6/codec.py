@@ -12,6 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.v6 import round as rnd
+from dicecam.games.v6 import rules as rules
+from dicecam.games.v6.groups import MIN_GROUP, form_groups
+from dicecam.games.v6.jokers import JOKERS, MAX_CHOSEN, JokerId
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -21,10 +25,6 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.scorer import v6 as rules
-from dicecam.scorer import v6_round as rnd
-from dicecam.scorer.v6_groups import form_groups
-from dicecam.scorer.v6_jokers import JOKERS, MAX_CHOSEN, JokerId
 
 TITLE = "V6 dice tournament"
 
@@ -66,7 +66,7 @@ def new_game(config: Mapping[str, Any]) -> rules.Evening:
     config = require_object(config, "config")
     reject_unknown_keys(config, "config", ("players", "groups", "group_seed", "final",
                                            "qualify"))
-    players = require_list(config.get("players"), "config.players", min_len=2,
+    players = require_list(config.get("players"), "config.players", min_len=MIN_GROUP,
                            max_len=rules.MAX_PLAYERS)
     names = tuple(_name(p, f"config.players[{i}]") for i, p in enumerate(players))
     groups = None
@@ -142,22 +142,6 @@ def action_to_json(action: rules.Action) -> dict[str, Any]:
 
 def apply(state: rules.Evening, action: rules.Action) -> rules.Evening:
     return rules.apply(state, action)
-
-
-def action_from_roll(state: rules.Evening, dice: list[Mapping[str, Any]]) -> rnd.Throw | None:
-    """One die is one throw, when the evening waits for a throw (a round's free throw, the
-    player going on, a joker's throw, or a throw-off); otherwise None (a tap is due)."""
-    waiting = state.phase is rules.EveningPhase.THROW_OFF or (
-        state.phase is rules.EveningPhase.ROUND and state.round is not None
-        and state.round.phase in (rnd.Phase.FREE_THROW, rnd.Phase.ANNOUNCE, rnd.Phase.THROW))
-    if not waiting:
-        return None
-    items = require_list(dice, "dice")
-    if len(items) != 1:
-        raise InputError(f"V6 throws one die at a time; the camera saw {len(items)} dice. "
-                         "Leave exactly one die in view.")
-    die = require_object(items[0], "dice[0]")
-    return rnd.Throw(require_int(die.get("value"), "dice[0].value", 1, 6))
 
 
 # --- state ---------------------------------------------------------------------------------

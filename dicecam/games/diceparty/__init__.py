@@ -1,0 +1,21 @@
+"""Dice Party: parties of yellow, orange and red pip dice, escalation checked each throw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dicecam.games.descriptor import GameDescriptor, Variant, VariantKind
+from dicecam.games.diceparty import adapter, codec, rules
+
+GAME = GameDescriptor(
+    name="diceparty",
+    title=codec.TITLE,
+    dice_set="diceparty",
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    codec=codec,
+    adapter=adapter.action_from_roll,
+    scorers={"diceparty": codec.score},
+    cases=Path(__file__).with_name("cases.json"),
+    variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
+)

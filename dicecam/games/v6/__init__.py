@@ -1,0 +1,21 @@
+"""The V6 dice tournament: one die, fifteen jokers, groups of four, an evening's standings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dicecam.games.descriptor import GameDescriptor, Variant, VariantKind
+from dicecam.games.v6 import adapter, codec, groups, rules
+
+GAME = GameDescriptor(
+    name="v6",
+    title=codec.TITLE,
+    dice_set="v6",
+    min_players=groups.MIN_GROUP,
+    max_players=rules.MAX_PLAYERS,
+    codec=codec,
+    adapter=adapter.action_from_roll,
+    scorers={"v6": codec.score},
+    cases=Path(__file__).with_name("cases.json"),
+    variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
+)
