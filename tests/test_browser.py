@@ -154,8 +154,9 @@ def new_game(browser: Any, game: str, players: list[str],
              extra: Callable[[Any], None] | None = None) -> None:
     tap(browser, "#open-new-game")
     Select(css(browser, "#new-game-name")).select_by_value(game)
-    inputs = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")
-    for field, name in zip(inputs, players, strict=False):
+    for index, name in enumerate(players):
+        # a new row appears as the last one is filled in: look the rows up each time
+        field = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")[index]
         field.clear()
         field.send_keys(name)
     if extra:
@@ -180,6 +181,25 @@ def enter_dice(browser: Any, groups: dict[tuple[str, str], list[int]],
 
 
 # --- Charidice ---------------------------------------------------------------------------
+
+
+def test_the_setup_form_takes_player_limits_from_the_engines(browser: Any,
+                                                             server: Server) -> None:
+    from dicecam.games.registry import get_game
+
+    for game in ("diceparty", "v6"):
+        open_page(browser, server)  # a fresh form (names typed stay when the game changes)
+        tap(browser, "#open-new-game")
+        limits = get_game(game)
+        Select(css(browser, "#new-game-name")).select_by_value(game)
+        rows = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")
+        assert len(rows) == limits.min_players + 1  # the needed rows and one free one
+        for index in range(min(limits.max_players, 20)):
+            browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")[index].send_keys(
+                f"P{index}")
+        shown = len(browser.find_elements(By.CSS_SELECTOR, "#new-game-players input"))
+        assert shown == min(limits.max_players, 21)  # never more rows than the engine allows
+    assert get_game("v6").max_players > 20  # a V6 evening has room for many players
 
 
 def test_charidice_round(browser: Any, server: Server) -> None:

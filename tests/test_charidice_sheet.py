@@ -17,6 +17,7 @@ import pytest
 from dicecam.errors import InputError
 from dicecam.games.charidice.sheet import SheetRow, charity_bonuses, tally
 from dicecam.games.charidice.sheet_codec import score
+from dicecam.games.registry import get_game
 
 MARKO_GAME = {
     "Lena": [[15, 15, 2, 13], [12, 0, 5, 0], [18, 0, 12, 4], [20, 25, 0, 0], [10, 0, 8, 5],
@@ -32,69 +33,7 @@ def _filler(first: list[int]) -> list[list[int]]:
     return [first] + [[1, 0, 0, 0]] * 6
 
 
-CASES = [
-    {
-        "description": "Marko: 126 + 75 + 22 = 223, most given (55, not over 60): +20 = 243",
-        "section": "Ende des Spiels, Beispiel",
-        "input": {"sheets": MARKO_GAME},
-        "expected": {
-            "players": {
-                "Lena": {"rolled": 105, "bonus": 55, "received": 43, "given": 22,
-                         "charity_bonus": 0, "total": 203},
-                "Marko": {"rolled": 126, "bonus": 75, "received": 22, "given": 55,
-                          "charity_bonus": 20, "total": 243},
-                "Florian": {"rolled": 107, "bonus": 55, "received": 55, "given": 43,
-                            "charity_bonus": 0, "total": 217},
-            },
-            "winners": ["Marko"],
-        },
-    },
-    {
-        "description": "gave more than 60 (61): charity bonus 30 instead of 20",
-        "section": "Ende des Spiels",
-        "input": {"sheets": {"Ana": _filler([10, 0, 0, 61]), "Ben": _filler([10, 0, 61, 0])}},
-        "expected": {
-            "players": {
-                "Ana": {"rolled": 16, "bonus": 0, "received": 0, "given": 61,
-                        "charity_bonus": 30, "total": 46},
-                "Ben": {"rolled": 16, "bonus": 0, "received": 61, "given": 0,
-                        "charity_bonus": 0, "total": 77},
-            },
-            "winners": ["Ben"],
-        },
-    },
-    {
-        "description": "near miss: exactly 60 given is not more than 60: charity bonus 20",
-        "section": "Ende des Spiels",
-        "input": {"sheets": {"Ana": _filler([10, 0, 0, 60]), "Ben": _filler([10, 0, 60, 0])}},
-        "expected": {
-            "players": {
-                "Ana": {"rolled": 16, "bonus": 0, "received": 0, "given": 60,
-                        "charity_bonus": 20, "total": 36},
-                "Ben": {"rolled": 16, "bonus": 0, "received": 60, "given": 0,
-                        "charity_bonus": 0, "total": 76},
-            },
-            "winners": ["Ben"],
-        },
-    },
-    {
-        "description": "tied for most given: both get the charity bonus; tied totals win together",
-        "section": "Ende des Spiels (Haben mehrere ... Bei Gleichstand gewinnt ihr gemeinsam)",
-        "input": {"sheets": {"Ana": _filler([10, 0, 30, 30]), "Ben": _filler([10, 0, 30, 30]),
-                             "Cem": _filler([10, 25, 0, 0])}},
-        "expected": {
-            "players": {
-                "Ana": {"rolled": 16, "bonus": 0, "received": 30, "given": 30,
-                        "charity_bonus": 20, "total": 66},
-                "Ben": {"rolled": 16, "bonus": 0, "received": 30, "given": 30,
-                        "charity_bonus": 20, "total": 66},
-                "Cem": {"rolled": 16, "bonus": 25, "received": 0, "given": 0,
-                        "charity_bonus": 0, "total": 41},
-            },
-            "winners": ["Ana", "Ben"],
-        },
-    },
-]
+CASES = get_game("charidice").worked_examples("sheet")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["description"] for c in CASES])

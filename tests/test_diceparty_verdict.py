@@ -1,6 +1,7 @@
-"""Dice Party: the rulebook's statements about one thrown party, kept as data.
+"""Dice Party: the rulebook's statements about one thrown party, kept as data in
+dicecam/games/diceparty/cases.json.
 
-Each case runs through ``diceparty_json.score`` (what ``dicecam score diceparty`` prints)
+Each case runs through the codec's ``score`` (what ``dicecam score diceparty`` prints)
 and cites the rulebook section (English text; the German one says the same).
 Dice are written compactly: "P6" a Party People at level 6, "V4" a VIP, "M3" a Mob.
 """
@@ -25,6 +26,7 @@ from dicecam.games.diceparty.verdict import (
     provoke_mobs,
     provoked_dice,
 )
+from dicecam.games.registry import get_game
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 
@@ -37,140 +39,7 @@ def party_json(text: str) -> list[dict[str, Any]]:
     return [{"kind": d.kind.value, "pips": d.pips} for d in dice(text)]
 
 
-CASES: list[dict[str, Any]] = [
-    # --- step 2, Escalation? ------------------------------------------------------------
-    {"description": "Mobs' total higher than Party People and VIPs together: escalates",
-     "section": "Party! 2. Escalation?",
-     "input": {"party": "P3 V2 M6"},
-     "expected": {"escalated": True, "mob_level": 6, "guest_level": 5}},
-    {"description": "near miss: equal totals are not 'higher', no escalation",
-     "section": "Party! 2. Escalation?",
-     "input": {"party": "P3 V3 M6"},
-     "expected": {"escalated": False, "mob_level": 6, "guest_level": 6}},
-    {"description": "Party People and VIPs count together against the Mobs",
-     "section": "Party! 2. Escalation?",
-     "input": {"party": "P1 P1 V2 V2 M5"},
-     "expected": {"escalated": False, "mob_level": 5, "guest_level": 6}},
-    {"description": "no Mob at the party: nothing to check",
-     "section": "Party! 2. Escalation? ('If there are one or more Mobs present')",
-     "input": {"party": "P1 V1"},
-     "expected": {"escalated": False, "mob_level": 0, "guest_level": 2}},
-    {"description": "a party of Mobs only escalates (an empty party that got Mobs)",
-     "section": "FAQ 5: What happens if my Party is out of guests?",
-     "input": {"party": "M1"},
-     "expected": {"escalated": True, "mob_level": 1, "guest_level": 0}},
-    # --- step 3, Millionaire Arrived? ---------------------------------------------------
-    {"description": "five VIPs on the same level bring a millionaire even with a Mob there",
-     "section": "Party! 3. Millionaire Arrived?",
-     "input": {"party": "V2 V2 V2 V2 V2 M2 P1"},
-     "expected": {"millionaire": True, "millionaire_levels": [2]}},
-    {"description": "four VIPs on the same level and no Mob on it: millionaire",
-     "section": "Party! 3. Millionaire Arrived?",
-     "input": {"party": "V5 V5 V5 V5 M4 P1"},
-     "expected": {"millionaire": True, "millionaire_levels": [5]}},
-    {"description": "near miss: four VIPs on the same level but a Mob has that level",
-     "section": "Party! 3. Millionaire Arrived?",
-     "input": {"party": "V5 V5 V5 V5 M5 P6"},
-     "expected": {"millionaire": False, "millionaire_levels": []}},
-    {"description": "near miss: only three VIPs share a level",
-     "section": "Party! 3. Millionaire Arrived?",
-     "input": {"party": "V3 V3 V3 V4 P2"},
-     "expected": {"millionaire": False}},
-    {"description": "near miss: five Party People on one level are no millionaire",
-     "section": "Party! 3. Millionaire Arrived? (VIPs only)",
-     "input": {"party": "P4 P4 P4 P4 P4 V1"},
-     "expected": {"millionaire": False}},
-    # --- step 4, Pickpocket -------------------------------------------------------------
-    {"description": "every Party People at level 6 may be pickpocketed",
-     "section": "Party! 4. Pickpocket",
-     "input": {"party": "P6 P6 P5 V6"},
-     "expected": {"pickpocketable": 2}},
-    {"description": "near miss: level 5 Party People and level 6 VIPs carry no wallet to steal",
-     "section": "Party! 4. Pickpocket",
-     "input": {"party": "P5 V6 M6"},
-     "expected": {"pickpocketable": 0}},
-    # --- step 5, Provoke Guests ---------------------------------------------------------
-    {"description": "VIPs at level 4 or higher may be provoked",
-     "section": "Party! 5. Provoke Guests",
-     "input": {"party": "V4 V5 V6 V3 P6"},
-     "expected": {"provokable": 3}},
-    {"description": "near miss: a level 3 VIP and level 6 Party People cannot be provoked",
-     "section": "Party! 5. Provoke Guests",
-     "input": {"party": "V3 P6 M6"},
-     "expected": {"provokable": 0}},
-    # --- step 6, Party's Growing --------------------------------------------------------
-    {"description": "a) a VIP for each 6 Party People points; one guest brings no Mob",
-     "section": "Party! 6. Party's Growing",
-     "input": {"party": "P6 P5 V1"},
-     "expected": {"growth": {"vip_option": {"points": 11, "new_vips": 1, "new_mobs": 0}}}},
-    {"description": "b) a Party People for each 6 VIP points; 3 guests bring 2 Mobs (rounded up)",
-     "section": "Party! 6. Party's Growing",
-     "input": {"party": "V6 V6 V6 P1"},
-     "expected": {"growth": {"party_people_option": {"points": 18, "new_party_people": 3,
-                                                     "new_mobs": 2}}}},
-    {"description": "two guests bring one Mob (half as many)",
-     "section": "Party! 6. Party's Growing",
-     "input": {"party": "P6 P6 V2"},
-     "expected": {"growth": {"vip_option": {"new_vips": 2, "new_mobs": 1}}}},
-    {"description": "option with 5 points or less: no guest comes",
-     "section": "FAQ 2: may I voluntarily add less guests?",
-     "input": {"party": "P5 V5"},
-     "expected": {"growth": {"vip_option": {"points": 5, "new_vips": 0, "new_mobs": 0},
-                             "party_people_option": {"points": 5, "new_party_people": 0}}}},
-    {"description": "Party People and VIP points are counted apart (German text), not summed",
-     "section": "Party! 6. (DE: 'zählt die Pegel-Punkte seiner Party-People ... anschließend "
-                "die Pegel-Punkte seiner VIPs')",
-     "input": {"party": "P3 V3"},
-     "expected": {"growth": {"vip_option": {"new_vips": 0},
-                             "party_people_option": {"new_party_people": 0}}}},
-    {"description": "Mobs neither count for nor block growth",
-     "section": "Party! 6. Party's Growing",
-     "input": {"party": "P6 P6 M6 M6"},
-     "expected": {"growth": {"vip_option": {"points": 12, "new_vips": 2}}}},
-    # --- FAQ 3: not enough guests in the stock ------------------------------------------
-    {"description": "too few VIPs in stock: add as many as possible, Mobs from those added",
-     "section": "FAQ 3: not enough guests in my stock",
-     "input": {"party": "P6 P6 P6 P6 V1", "stock": {"party_people": 10, "vip": 3, "mob": 20}},
-     "expected": {"growth": {"vip_option": {"due_vips": 4, "new_vips": 3, "due_mobs": 2,
-                                            "new_mobs": 2}}}},
-    {"description": "one VIP left in stock: one guest comes, so no Mob comes",
-     "section": "FAQ 3: not enough guests in my stock",
-     "input": {"party": "P6 P6 P6 P6 V1", "stock": {"party_people": 10, "vip": 1, "mob": 20}},
-     "expected": {"growth": {"vip_option": {"due_vips": 4, "new_vips": 1, "new_mobs": 0}}}},
-    {"description": "too few Party People in stock: add as many as possible, Mobs from those "
-                    "added",
-     "section": "FAQ 3: not enough guests in my stock (Party People)",
-     "input": {"party": "V6 V6 V6 P1", "stock": {"party_people": 2, "vip": 17, "mob": 20}},
-     "expected": {"growth": {"party_people_option": {"due_party_people": 3,
-                                                     "new_party_people": 2, "due_mobs": 1,
-                                                     "new_mobs": 1}}}},
-    {"description": "no Mobs in stock: a VIP leaves for each missing Mob",
-     "section": "FAQ 3: not enough Mobs in my stock",
-     "input": {"party": "P6 P6 P6 P6 V1", "stock": {"party_people": 10, "vip": 15, "mob": 0}},
-     "expected": {"growth": {"vip_option": {"new_vips": 4, "due_mobs": 2, "new_mobs": 0,
-                                            "removed": {"party_people": 0, "vip": 2}}}}},
-    {"description": "some Mobs in stock: take them, a VIP leaves for the rest",
-     "section": "FAQ 3: not enough Mobs in my stock, 1. and 2.",
-     "input": {"party": "V6 V6 V6 V6 V6 V6 P1",
-               "stock": {"party_people": 19, "vip": 14, "mob": 1}},
-     "expected": {"growth": {"party_people_option": {"new_party_people": 6, "due_mobs": 3,
-                                                     "new_mobs": 1,
-                                                     "removed": {"party_people": 0,
-                                                                 "vip": 2}}}}},
-    {"description": "a party can hold the whole set of 60; with an empty stock nobody comes",
-     "section": "Game Principles & Goal ('a Party can have 60 guests maximum'); FAQ 3",
-     "input": {"party": " ".join(["P1"] * 20 + ["V1"] * 20 + ["M2"] * 20)},
-     "expected": {"escalated": False, "mob_level": 40, "guest_level": 40,
-                  "stock": {"party_people": 0, "vip": 0, "mob": 0},
-                  "growth": {"vip_option": {"points": 20, "due_vips": 3, "new_vips": 0,
-                                            "new_mobs": 0},
-                             "party_people_option": {"points": 20, "due_party_people": 3,
-                                                     "new_party_people": 0, "new_mobs": 0}}}},
-    {"description": "stock defaults to 20 minus the party",
-     "section": "The Guests: 20 dice of each colour",
-     "input": {"party": "P1 V1 M1 M1"},
-     "expected": {"stock": {"party_people": 19, "vip": 19, "mob": 18}}},
-]
+CASES = get_game("diceparty").worked_examples("party")
 
 
 def _subset(expected: Any, got: Any, where: str = "") -> None:

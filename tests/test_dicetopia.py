@@ -24,6 +24,7 @@ from dicecam.games.dicetopia.model import (
     fields_per_district,
 )
 from dicecam.games.dicetopia.scoring import MISSIONS_HELD, score_position
+from dicecam.games.registry import get_game
 
 _COLOURS = {"p": Colour.PURPLE, "w": Colour.WHITE, "t": Colour.TURQUOISE}
 NAMES = ("red", "blue", "green", "yellow")
@@ -115,36 +116,7 @@ def test_rulebook_example_section_6() -> None:
     assert len(red_districts) == 2 and sum(r.stars_each for r in red_districts) == 22
 
 
-CONTROL_CASES = [
-    {
-        "description": "most agents: 5 stars plus the pips left in the district (section 6)",
-        "input": {"boards": ["", "", ""], "map": {"the_agency": "p6"},
-                  "agents": {"the_agency": [2, 1, 0]}},
-        "expected": {"the_agency": {"red": 11}},
-    },
-    {
-        "description": "a tie splits the stars, rounded up: 5 + 6 = 11 -> 6 each",
-        "input": {"boards": ["", ""], "map": {"the_agency": "p6"},
-                  "agents": {"the_agency": [1, 1]}},
-        "expected": {"the_agency": {"red": 6, "blue": 6}},
-    },
-    {
-        "description": "a three-way tie: 5 + 3 + 3 = 11 -> 4 each",
-        "input": {"boards": ["", "", "", ""], "map": {"the_agency": "p3 w3"},
-                  "agents": {"the_agency": [1, 1, 1, 0]}},
-        "expected": {"the_agency": {"red": 4, "blue": 4, "green": 4}},
-    },
-    {
-        "description": "a district without agents is controlled by nobody",
-        "input": {"boards": ["", ""], "map": {"the_agency": "p6 w6 t6"}},
-        "expected": {"the_agency": {}},
-    },
-    {
-        "description": "a district without dice still gives 5 stars",
-        "input": {"boards": ["", ""], "agents": {"nethal_syndicate": [0, 3]}},
-        "expected": {"nethal_syndicate": {"blue": 5}},
-    },
-]
+CONTROL_CASES = get_game("dicetopia").worked_examples("control")
 
 
 @pytest.mark.parametrize("case", CONTROL_CASES, ids=lambda c: c["description"])
@@ -156,46 +128,7 @@ def test_control(case: dict[str, Any]) -> None:
         assert got == expected
 
 
-WINNER_CASES = [
-    {
-        "description": "most stars wins",
-        "input": {"boards": ["p6 w6", "p1"]},
-        "expected": {"winners": ["red"], "ranks": [1, 2], "because": "red wins with 12 stars."},
-    },
-    {
-        "description": "equal stars: most districts controlled wins (section 6)",
-        # red: 6 loot + 5 for The Agency; blue: 11 loot and no district
-        "input": {"boards": ["p6", "p6 w5"], "agents": {"the_agency": [1, 0]}},
-        "expected": {"winners": ["red"], "ranks": [1, 2],
-                     "because": "red and blue tie on 11 stars; red wins on most districts "
-                                "controlled (red 1, blue 0)."},
-    },
-    {
-        "description": "a shared district counts as controlled for the first tie-break",
-        # red: 5 loot + half of The Agency (3); blue: 8 loot; green: the other half
-        "input": {"boards": ["p5", "p6 w2", ""], "agents": {"the_agency": [1, 0, 1]}},
-        "expected": {"winners": ["red"], "ranks": [1, 2, 3],
-                     "because": "red and blue tie on 8 stars; red wins on most districts "
-                                "controlled (red 1, blue 0)."},
-    },
-    {
-        "description": "equal stars and districts: the higher pip total on the board wins",
-        # red: 12 loot; blue: 3 loot + PAZIFIST 9
-        "input": {"boards": ["p6 w6", "w1 t2"], "missions": [[], ["pazifist"]]},
-        "expected": {"winners": ["red"], "ranks": [1, 2],
-                     "because": "red and blue tie on 12 stars and control 0 districts each; "
-                                "red wins on the highest pip total on the faction board "
-                                "(red 12, blue 3)."},
-    },
-    {
-        "description": "equal on everything: the win and the rank are shared",
-        "input": {"boards": ["p6", "w6", "t1"]},
-        "expected": {"winners": ["red", "blue"], "ranks": [1, 1, 3],
-                     "because": "red and blue tie on 6 stars and control 0 districts each and "
-                                "have the same pip total on the faction board (red 6, blue 6); "
-                                "red and blue share the win."},
-    },
-]
+WINNER_CASES = get_game("dicetopia").worked_examples("winner")
 
 
 @pytest.mark.parametrize("case", WINNER_CASES, ids=lambda c: c["description"])

@@ -99,6 +99,10 @@ class GameDescriptor:
     def new_game(self, config: Mapping[str, Any]) -> Any:
         return self.codec.new_game(config)
 
+    def worked_examples(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """The game's cases.json cases (of one ``kind``, or all of them)."""
+        return [c for c in load_cases(self.cases) if kind is None or c["kind"] == kind]
+
     def replay(self, config: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Any:
         """The state a stored game reaches: its config, then every JSON action in order."""
         state = self.codec.new_game(config)

@@ -120,9 +120,10 @@ class GameSession:
 
     def games_payload(self) -> dict[str, Any]:
         rows = self.store.list_games()
-        titles = {name: self._title(name) for name in self.games}
+        offered = [self._get_game(name) for name in self.games]
         return {
-            "available": [{"game": name, "title": titles[name]} for name in self.games],
+            "available": [{"game": g.name, "title": g.title, "setup": g.setup_json()}
+                          for g in offered],
             "stored": [
                 {"id": r.id, "game": r.game, "title": self._title(r.game),
                  "players": _player_names(r.config), "updated": r.updated}

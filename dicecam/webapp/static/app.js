@@ -549,24 +549,42 @@
     renderNewGameOptions();
   }
 
-  /* Player fields and each game's variants (a game module may declare options()). */
+  /* Player fields and each game's variants: the limits and variants come from the game's
+     engine (the games payload); a game module may add a per-player choice (perPlayer). */
+  function setupOf(game) {
+    const offered = app.games.available.find((g) => g.game === game);
+    const module = GAMES[game];
+    return Object.assign({ min: 1, max: 1, options: [] }, offered && offered.setup,
+      module && module.perPlayer ? { perPlayer: module.perPlayer } : {});
+  }
+
   function renderNewGameOptions() {
     const game = $("new-game-name").value;
-    const module = GAMES[game];
-    const setup = (module && module.setup) || { min: 2, max: 6, options: [] };
+    const setup = setupOf(game);
     const fieldset = $("new-game-players");
     const old = Array.from(fieldset.querySelectorAll("input")).map((i) => i.value);
     fieldset.replaceChildren(h("legend", {}, t("players")));
     const extra = setup.perPlayer ? setup.perPlayer(ctx) : null;
-    for (let i = 0; i < setup.max; i++) {
-      fieldset.append(h("div", { class: "player-row" },
-        h("input", { type: "text", name: "player", maxlength: 40,
-          placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
-          value: old[i] || "" }),
-        extra ? h("select", { name: extra.key, "aria-label": t(extra.label) },
-          h("option", { value: "" }, t(extra.label)),
-          extra.options.map((o) => h("option", { value: o.value }, o.label))) : null));
-    }
+    const row = (i) => h("div", { class: "player-row" },
+      h("input", { type: "text", name: "player", maxlength: 40,
+        placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
+        value: old[i] || "" }),
+      extra ? h("select", { name: extra.key, "aria-label": t(extra.label) },
+        h("option", { value: "" }, t(extra.label)),
+        extra.options.map((o) => h("option", { value: o.value }, o.label))) : null);
+    // the players the game needs, one free row more while the game allows more players
+    // (a V6 evening allows dozens: a row appears as the last one is filled in)
+    let filled = 0;
+    old.forEach((v, i) => { if (v) filled = i + 1; });
+    const shown = Math.min(setup.max, Math.max(setup.min, filled) + 1);
+    for (let i = 0; i < shown; i++) fieldset.append(row(i));
+    fieldset.oninput = () => {
+      const rows = fieldset.querySelectorAll(".player-row");
+      const last = rows[rows.length - 1];
+      if (rows.length < setup.max && last.querySelector("input").value.trim()) {
+        fieldset.append(row(rows.length));
+      }
+    };
     const options = $("new-game-options");
     options.replaceChildren(...(setup.options || []).map((opt) => h("label", { class: "option" },
       opt.type === "number"
@@ -583,7 +601,7 @@
   $("new-game-start").addEventListener("click", () => {
     const game = $("new-game-name").value;
     const module = GAMES[game];
-    const setup = (module && module.setup) || { options: [] };
+    const setup = setupOf(game);
     const extra = setup.perPlayer ? setup.perPlayer(ctx) : null;
     const players = [];
     for (const row of $("new-game-players").querySelectorAll(".player-row")) {

@@ -138,6 +138,5 @@
   window.DicecamGames.charidice = {
     render,
     entry,
-    setup: { min: 2, max: 4, options: [] },
   };
 })();

@@ -216,6 +216,5 @@
     render,
     entry,
     zones,
-    setup: { min: 2, max: 6, options: [{ key: "party_animal", label: "dp_party_animal", value: false }] },
   };
 })();

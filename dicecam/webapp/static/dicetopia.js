@@ -184,12 +184,9 @@
     render,
     zones,
     entry: () => null, // dice are entered per zone (the buttons in the districts and boards)
-    setup: {
-      min: 2, max: 4, options: [],
-      perPlayer: (ctx) => ({
-        key: "faction", label: "dt_faction",
-        options: Object.entries(ctx.catalogue("dicetopia").factions || {}).map(([value, label]) => ({ value, label })),
-      }),
-    },
+    perPlayer: (ctx) => ({
+      key: "faction", label: "dt_faction",
+      options: Object.entries(ctx.catalogue("dicetopia").factions || {}).map(([value, label]) => ({ value, label })),
+    }),
   };
 })();

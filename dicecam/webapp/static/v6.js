@@ -174,7 +174,6 @@
   window.DicecamGames.v6 = {
     render,
     entry,
-    setup: { min: 2, max: 16, options: [{ key: "final", label: "v6_final", value: false }] },
     config(config) {
       return Object.assign({}, config, { groups: chunk(config.players) });
     },
