@@ -7,7 +7,8 @@ the acknowledgement: ``{"ok": true, ...}`` once the change is committed, or
 logged and answered as an error, and the game is left as it was.
 
 Every payload first passes ``check_payload`` (plain JSON of modest size, valid text, finite
-numbers). Watching is open to every connection; each event that changes a game first checks that the
+numbers), then its event's parser (``tablet_commands``) turns it into a frozen command.
+Watching is open to every connection; each event that changes a game first checks that the
 connection is paired (``webapp/pairing.py``), before its payload is even looked at.
 """
 
@@ -23,6 +24,7 @@ from flask_socketio import SocketIO, emit
 from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.webapp import events
+from dicecam.webapp import tablet_commands as tc
 from dicecam.webapp.payload import check_payload
 
 log = logging.getLogger(__name__)
@@ -86,28 +88,29 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         return {}
 
     def new_game(data: Any) -> dict[str, Any]:
-        return services().session.new_game(data)
+        session = services().session
+        return session.new_game(tc.parse_new_game(data, session.games))
 
     def open_game(data: Any) -> dict[str, Any]:
-        return services().session.open_game(data)
+        return services().session.open_game(tc.parse_open_game(data))
 
     def action(data: Any) -> dict[str, Any]:
-        return services().session.act(data)
+        return services().session.act(tc.parse_act(data))
 
     def undo(data: Any) -> dict[str, Any]:
-        return services().session.undo(data)
+        return services().session.undo(tc.parse_undo(data))
 
     def correct_die(data: Any) -> dict[str, Any]:
-        return services().session.correct_die(data)
+        return services().session.correct_die(tc.parse_correct_die(data))
 
     def confirm_roll(data: Any) -> dict[str, Any]:
-        return services().session.confirm_roll(data)
+        return services().session.confirm_roll(tc.parse_confirm_roll(data))
 
     def assign_zone(data: Any) -> dict[str, Any]:
-        return services().session.assign_zone(data)
+        return services().session.assign_zone(tc.parse_assign_zone(data))
 
     def enter_roll(data: Any) -> dict[str, Any]:
-        return services().session.enter_roll(data)
+        return services().session.enter_roll(tc.parse_enter_roll(data))
 
     socketio.on_event("connect", connect)
     socketio.on_event("disconnect", disconnect)

@@ -28,6 +28,7 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.webapp.tablet_commands import Act, NewGame
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
 
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     browser = webdriver.Chrome(service=webdriver.ChromeService(driver_path), options=options)
     try:
         browser.get(url)
-        services(app).session.new_game({"game": args.game, "config": _config(args.game)})
+        services(app).session.new_game(NewGame(args.game, _config(args.game)))
         services(app).start_reader()
         browser.execute_script("window.dicecamLatency.length = 0")
         mode = "demo truth" if args.truth else "demo through the table reader"
@@ -162,10 +163,10 @@ def _keep_playing(session: Any, game: str) -> None:
     state = view.get("state") or {}
     legal = {item["type"] for item in state.get("legal", [])}
     if state.get("phase") == "over":
-        session.new_game({"game": game, "config": _config(game)})
+        session.new_game(NewGame(game, _config(game)))
     elif "choose" in legal and state.get("options"):
         best = state["options"][0]
-        session.act({"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+        session.act(Act({"type": "choose", "kind": best["kind"], "scored": best["scored"]}))
 
 
 def _config(game: str) -> dict[str, Any]:

@@ -1,0 +1,156 @@
+"""What a tablet asks for, parsed at the socket edge into frozen commands.
+
+Each event that changes a game has a command here and a ``parse_<event>`` function that
+checks every field of its JSON payload (after ``payload.check_payload``'s general checks)
+and raises ``InputError`` naming what was wrong. The game session then only ever sees
+well-formed commands: it checks them against the rules, never against the wire format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dicecam import jsoncheck as jc
+from dicecam.errors import InputError
+from dicecam.reading import DieReading
+
+MAX_DICE = 120  # four Dice Party parties of 60 would be 240, but one roll is at most 60 dice
+COLOUR_NAME_MAX = 30
+ZONE_NAME_MAX = 60
+ROLL_ID_MAX = 2**62
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game: str
+    config: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Act:
+    """One of the game's legal actions as JSON; its codec parses the rest."""
+
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+@dataclass(frozen=True)
+class CorrectDie:
+    """A tap said what a die of a roll shows; ``value`` None: it is not a die at all."""
+
+    roll_id: int
+    index: int
+    value: int | None
+    colour: str | None
+
+
+@dataclass(frozen=True)
+class ConfirmRoll:
+    roll_id: int
+
+
+@dataclass(frozen=True)
+class AssignZone:
+    """The dice of a roll read outside every zone lie in ``zone``."""
+
+    roll_id: int
+    zone: str
+
+
+@dataclass(frozen=True)
+class EnterRoll:
+    """Dice typed in on the tablet: each sure (``corrected``), boxes laid out in rows."""
+
+    dice: tuple[DieReading, ...]
+
+
+def parse_new_game(data: Any, games: Sequence[str]) -> NewGame:
+    payload = jc.require_object(data, "new game")
+    jc.reject_unknown_keys(payload, "new game", ("game", "config"))
+    game = jc.require_choice(payload.get("game"), "new game.game", games)
+    config = jc.require_object(payload.get("config", {}), "new game.config")
+    return NewGame(game, dict(config))
+
+
+def parse_open_game(data: Any) -> OpenGame:
+    payload = jc.require_object(data, "open game")
+    jc.reject_unknown_keys(payload, "open game", ("game_id",))
+    return OpenGame(jc.require_int(payload.get("game_id"), "open game.game_id", 1, 2**62))
+
+
+def parse_act(data: Any) -> Act:
+    return Act(dict(jc.require_object(data, "action")))
+
+
+def parse_undo(data: Any) -> Undo:
+    if data not in (None, {}):
+        jc.reject_unknown_keys(jc.require_object(data, "undo"), "undo", ())
+    return Undo()
+
+
+def parse_correct_die(data: Any) -> CorrectDie:
+    payload = jc.require_object(data, "correction")
+    jc.reject_unknown_keys(payload, "correction", ("roll_id", "index", "value", "colour"))
+    roll_id = jc.require_int(payload.get("roll_id"), "correction.roll_id", 0, ROLL_ID_MAX)
+    index = jc.require_int(payload.get("index"), "correction.index", 0, MAX_DICE * 4)
+    value = payload.get("value")
+    if value is not None:
+        jc.require_int(value, "correction.value", 1, 6)
+    colour = _optional_str(payload.get("colour"), "correction.colour")
+    return CorrectDie(roll_id, index, value, colour)
+
+
+def parse_confirm_roll(data: Any) -> ConfirmRoll:
+    payload = jc.require_object(data, "confirmation")
+    jc.reject_unknown_keys(payload, "confirmation", ("roll_id",))
+    return ConfirmRoll(jc.require_int(payload.get("roll_id"), "confirmation.roll_id", 0,
+                                      ROLL_ID_MAX))
+
+
+def parse_assign_zone(data: Any) -> AssignZone:
+    payload = jc.require_object(data, "zone assignment")
+    jc.reject_unknown_keys(payload, "zone assignment", ("roll_id", "zone"))
+    roll_id = jc.require_int(payload.get("roll_id"), "zone assignment.roll_id", 0,
+                             ROLL_ID_MAX)
+    zone = jc.require_str(payload.get("zone"), "zone assignment.zone", max_len=ZONE_NAME_MAX)
+    if not zone:
+        raise InputError("zone assignment.zone must name a zone")
+    return AssignZone(roll_id, zone)
+
+
+def parse_enter_roll(data: Any) -> EnterRoll:
+    payload = jc.require_object(data, "entered roll")
+    jc.reject_unknown_keys(payload, "entered roll", ("dice",))
+    items = jc.require_list(payload.get("dice"), "entered roll.dice", min_len=1,
+                            max_len=MAX_DICE)
+    dice = []
+    for i, item in enumerate(items):
+        where = f"entered roll.dice[{i}]"
+        obj = jc.require_object(item, where)
+        jc.reject_unknown_keys(obj, where, ("value", "colour", "zone"))
+        value = jc.require_int(obj.get("value"), f"{where}.value", 1, 6)
+        colour = _optional_str(obj.get("colour"), f"{where}.colour")
+        zone = _optional_str(obj.get("zone"), f"{where}.zone", ZONE_NAME_MAX)
+        dice.append(DieReading(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
+                               value, colour, 1.0, zone, corrected=True))
+    return EnterRoll(tuple(dice))
+
+
+def _optional_str(value: Any, where: str, max_len: int = COLOUR_NAME_MAX) -> str | None:
+    if value is None:
+        return None
+    text = jc.require_str(value, where, max_len=max_len)
+    if not text:
+        raise InputError(f"{where} must not be empty; leave it out (null) when unknown")
+    return text

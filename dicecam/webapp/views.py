@@ -1,0 +1,112 @@
+"""What tablets are sent: the payloads of the state, games and roll events, built here only.
+
+Plain JSON from the session's data: the active game's state as its codec writes it, the
+games offered with their setup (player limits, variants) and the stored ones to resume,
+and the current roll with every die in the one shape a die has (``DieReading.to_json``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from dicecam.calibration.profile import load_profile
+from dicecam.errors import InputError
+from dicecam.games.descriptor import GameDescriptor
+from dicecam.reading import DieReading
+from dicecam.webapp.store import GameRecord
+
+#: the most player names a stored game shows in the games list
+MAX_LISTED_PLAYERS = 12
+
+
+class RollStatus(StrEnum):
+    SHOWN = "shown"  # the game waits for no dice now: shown, not scored
+    PENDING = "pending"  # waits for a tap: a die is unsure, or the rules refused the roll
+    APPLIED = "applied"  # scored
+
+
+@dataclass(frozen=True)
+class CurrentRoll:
+    """The roll on the table, from settling (or dice typed in) until the next one."""
+
+    roll_id: int
+    width: int
+    height: int
+    dice: tuple[DieReading, ...]
+    status: RollStatus
+    settled_at: float
+    error: str | None = None
+    #: how many effective actions the game had before this roll was applied
+    applied_at: int | None = None
+
+
+def roll_view(roll: CurrentRoll) -> dict[str, Any]:
+    return {
+        "roll_id": roll.roll_id, "width": roll.width, "height": roll.height,
+        "dice": [d.to_json() for d in roll.dice], "status": roll.status.value,
+        "error": roll.error, "settled_at": roll.settled_at,
+    }
+
+
+def state_view(version: int, game_id: int | None, game: GameDescriptor | None,
+               config: Mapping[str, Any], state: Any, actions: int,
+               roll: CurrentRoll | None) -> dict[str, Any]:
+    """The full picture of the active game (None: no game is running)."""
+    if game is None:
+        return {"version": version, "game_id": None, "game": None}
+    return {
+        "version": version,
+        "game_id": game_id,
+        "game": game.name,
+        "title": game.title,
+        "config": dict(config),
+        "colours": dice_colours(game.dice_set),
+        "state": game.codec.state_to_json(state),
+        "actions": actions,
+        "can_undo": actions > 0,
+        "roll": None if roll is None else roll_view(roll),
+    }
+
+
+def games_view(offered: Sequence[GameDescriptor], stored: Sequence[GameRecord],
+               title_of: Mapping[str, str]) -> dict[str, Any]:
+    """The games this server offers (with their setup) and the stored games to resume."""
+    return {
+        "available": [{"game": g.name, "title": g.title, "setup": g.setup_json()}
+                      for g in offered],
+        "stored": [
+            {"id": r.id, "game": r.game, "title": title_of.get(r.game, r.game),
+             "players": player_names(r.config), "updated": r.updated}
+            for r in stored
+        ],
+    }
+
+
+@functools.lru_cache(maxsize=16)
+def _profile_colours(dice_set: str) -> tuple[str, ...]:
+    try:
+        return load_profile(dice_set).colours
+    except InputError:  # a broken fitted profile: taps then name the colours themselves
+        return ()
+
+
+def dice_colours(dice_set: str) -> list[str]:
+    """The colour names of a dice set (its profile), for tap-to-correct."""
+    return list(_profile_colours(dice_set))
+
+
+def player_names(config: Mapping[str, Any]) -> list[str]:
+    players = config.get("players")
+    if not isinstance(players, list):
+        return []
+    names = []
+    for p in players[:MAX_LISTED_PLAYERS]:
+        if isinstance(p, str):
+            names.append(p)
+        elif isinstance(p, Mapping) and isinstance(p.get("name"), str):
+            names.append(p["name"])
+    return names
