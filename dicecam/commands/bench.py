@@ -19,6 +19,7 @@ BENCHES = {
     "web": "dicecam.tools.bench.web",
     "load": "dicecam.tools.bench.load",
     "reader": "dicecam.tools.bench.reader",
+    "real": "dicecam.tools.bench.real",
 }
 
 

@@ -2,7 +2,7 @@
 
 The photos live outside the repository (``../shared/data/real_dice_dev`` next to it, or
 the folder named by ``DICECAM_REAL_DATA``); see its MANIFEST.md. Labels are YOLO boxes,
-class k meaning a top face of k+1 pips. Two sources:
+class k meaning a top face of k+1 pips. Three sources (``SOURCES``):
 
 * ``byler``: phone photos; a label box covers the whole top face, so the crop is cut from
   the box as ``cut_crop`` does at run time.
@@ -10,18 +10,40 @@ class k meaning a top face of k+1 pips. Two sources:
   the die's face is estimated from the box (the pattern spans about 60% of the face),
   never below the smallest face in those frames. Detections are matched to such labels by
   centre, never by overlap (``dicecam.tools.matching``).
+* ``pxl``: phone photos of dice in felt trays, stretched to 640x640; a box encloses the
+  whole visible die, top face *and* the sides seen at an angle. The face is estimated as
+  the box's centre with ``PXL_FACE_SHARE`` (0.7) of its width and height: on the photos
+  the sides add about 40% to the face's size, and the shipped detector's face boxes on the
+  pxl dice it finds have a median of 0.68 (width) and 0.70 (height) of the label box. The
+  face's centre lies off the box centre (towards the side of the die away from the
+  camera): the detector's centres sit a median 11% (99th percentile 29%) of the box from
+  the label's, inside matching's tolerance of half the face (35% of the box). Such a box
+  is not a face box (``box_is_face`` False), so the detector learns no size from it.
+  Dice in a neighbouring tray at the edge of a photo are sometimes unlabelled: a detection
+  there counts as false although it is a die.
 
 Each photo is either *held out* (never trained on) or *tuning* (may be used to fine-tune),
-fixed by its file name: byler photos go in runs of ten consecutive shots (a run is one
-table, re-rolled), every fourth run held out; webcam frames by capture session (file
-prefix), the last 30% of each session's frames held out; so near-duplicate frames never
-land on both sides.
+fixed by its file name, so that near-duplicate shots never land on both sides:
+
+* byler photos go in runs of ten consecutive shots (a run is one table, re-rolled),
+  every fourth run held out;
+* webcam frames by capture session (file prefix), the last 30% of each session's frames
+  held out;
+* pxl file names are capture times (``PXL_<date>_<hhmmssmmm>``); sorted by name, a new
+  run starts where two consecutive shots are ``PXL_RUN_GAP_S`` (20) seconds or more apart
+  (a run is one tray re-rolled every 2-9 s; runs are 20 s to 2 minutes apart: 12 runs of
+  2-11 shots), and every third run is held out (the 3rd, 6th, 9th and 12th: 24 photos,
+  313 dice, one dense pile of 33-39 dice among them).
+
+``select_photos`` picks photos by source, held-out part, and a source left out (the
+leave-one-source-out figure: train without a source, read it).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +62,13 @@ WEBCAM_MIN_FACE_PX = 60.0
 #: ... and as the size a reader crop is cut at (a little margin more).
 WEBCAM_MIN_CROP_FACE_PX = 70.0
 _WEBCAM_PREFIXES = ("dice", "two", "three", "four", "five", "six")
+#: A pxl box encloses the whole die; its top face is about this share of it each way.
+PXL_FACE_SHARE = 0.7
+#: Consecutive pxl shots this many seconds apart or more start a new run.
+PXL_RUN_GAP_S = 20.0
+#: Every real source, in the order photos are listed.
+SOURCES = ("byler", "webcam", "pxl")
+_PXL_NAME = re.compile(r"^PXL_(\d{8})_(\d{2})(\d{2})(\d{2})(\d{3})$")
 
 
 def real_data_dir() -> Path | None:
@@ -49,6 +78,31 @@ def real_data_dir() -> Path | None:
     path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "data" / \
         "real_dice_dev"
     return path if (path / "MANIFEST.md").is_file() else None
+
+
+BACKGROUNDS_ENV_VAR = "DICECAM_REAL_BACKGROUNDS"
+_IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def real_backgrounds_dir() -> Path | None:
+    """The real photos *without* dice (``DICECAM_REAL_BACKGROUNDS`` or
+    ../shared/data/real_backgrounds; boards, cloths, tables), or None where absent."""
+    configured = os.environ.get(BACKGROUNDS_ENV_VAR)
+    path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "data" / \
+        "real_backgrounds"
+    return path if (path / "MANIFEST.md").is_file() else None
+
+
+def background_photos(root: Path | None = None) -> list[tuple[str, Path]]:
+    """(folder name, image) for every photo of the background set, in a fixed order: each
+    sub-folder is one source of surfaces; none of its photos shows a die."""
+    root = root if root is not None else real_backgrounds_dir()
+    if root is None:
+        return []
+    return [(folder.name, image)
+            for folder in sorted(p for p in root.iterdir() if p.is_dir())
+            for image in sorted(folder.iterdir())
+            if image.suffix.lower() in _IMAGE_SUFFIXES]
 
 
 @dataclass(frozen=True)
@@ -65,7 +119,7 @@ class LabelledDie:
 
 @dataclass(frozen=True)
 class LabelledPhoto:
-    source: str  # "byler" or "webcam"
+    source: str  # one of SOURCES
     image: Path
     labels: Path
     held_out: bool
@@ -83,15 +137,74 @@ class LabelledPhoto:
         return found
 
     def dice(self, width: int, height: int) -> list[LabelledDie]:
-        """The labelled dice, each with its face's box (estimated for webcam labels)."""
+        """The labelled dice, each with its face's box (estimated for webcam and pxl labels)."""
         found = []
         for value, cx, cy, w, h in self.boxes(width, height):
             if self.source == "webcam":
                 face = max(max(w, h) / WEBCAM_PATTERN_SHARE, WEBCAM_MIN_FACE_PX)
                 found.append(LabelledDie(cx, cy, face, face, value, None, False))
+            elif self.source == "pxl":
+                w, h = pxl_face(w, h)
+                found.append(LabelledDie(cx, cy, w, h, value, None, False))
             else:
                 found.append(LabelledDie(cx, cy, w, h, value))
         return found
+
+
+def pxl_face(w: float, h: float) -> tuple[float, float]:
+    """The top face's size estimated from a pxl box around the whole visible die."""
+    return w * PXL_FACE_SHARE, h * PXL_FACE_SHARE
+
+
+def pxl_runs(names: Iterable[str]) -> list[list[str]]:
+    """pxl file stems grouped into runs of shots of one tray: sorted by name (capture
+    time), a run ends where the next shot is ``PXL_RUN_GAP_S`` or more later (or on another
+    day). A stem that is not a capture time makes a run of its own."""
+    runs: list[list[str]] = []
+    previous: tuple[str, float] | None = None
+    for name in sorted(names):
+        match = _PXL_NAME.match(name)
+        if match is None:
+            runs.append([name])
+            previous = None
+            continue
+        day, hh, mm, ss, ms = match.groups()
+        seconds = int(hh) * 3600 + int(mm) * 60 + int(ss) + int(ms) / 1000
+        if previous is None or previous[0] != day or seconds - previous[1] >= PXL_RUN_GAP_S:
+            runs.append([])
+        runs[-1].append(name)
+        previous = (day, seconds)
+    return runs
+
+
+def pxl_held_out(names: Iterable[str]) -> set[str]:
+    """The pxl stems held out: every third run (the 3rd, 6th, ...)."""
+    return {name for index, run in enumerate(pxl_runs(names)) if index % 3 == 2 for name in run}
+
+
+def check_sources(names: Iterable[str] | None) -> tuple[str, ...] | None:
+    """``names`` as a tuple, refusing any that is not a real source (None stays None)."""
+    if names is None:
+        return None
+    names = tuple(names)
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown:
+        raise InputError(f"unknown real source {unknown[0]!r}: the sources are "
+                         f"{', '.join(SOURCES)}")
+    return names
+
+
+def select_photos(
+    photos: Iterable[LabelledPhoto], *, sources: Iterable[str] | None = None,
+    leave_out: Iterable[str] | None = None, held_out: bool | None = None,
+) -> list[LabelledPhoto]:
+    """The photos of ``sources`` (None: all) except those of ``leave_out``, of the
+    held-out part (``held_out`` True), the tuning part (False) or both (None)."""
+    keep = check_sources(sources)
+    drop = set(check_sources(leave_out) or ())
+    return [p for p in photos
+            if (keep is None or p.source in keep) and p.source not in drop
+            and (held_out is None or p.held_out == held_out)]
 
 
 def real_photos(root: Path | None = None) -> list[LabelledPhoto]:
@@ -112,19 +225,23 @@ def real_photos(root: Path | None = None) -> list[LabelledPhoto]:
         for index, image in enumerate(frames):
             held_out = index >= int(len(frames) * 0.7)
             photos.append(LabelledPhoto("webcam", image, image.with_suffix(".txt"), held_out))
+    images = sorted((root / "pxl" / "images").glob("*.jpg"))
+    held = pxl_held_out(image.stem for image in images)
+    for image in images:
+        labels = root / "pxl" / "labels" / (image.stem + ".txt")
+        photos.append(LabelledPhoto("pxl", image, labels, image.stem in held))
     return [p for p in photos if p.labels.is_file()]
 
 
 def iter_photos(
-    root: Path | None = None, *, held_out: bool | None = None, source: str | None = None
+    root: Path | None = None, *, held_out: bool | None = None, source: str | None = None,
+    sources: Iterable[str] | None = None, leave_out: Iterable[str] | None = None,
 ) -> Iterator[LabelledPhoto]:
-    """The photos selected by ``held_out`` and ``source`` (None: all)."""
-    for photo in real_photos(root):
-        if held_out is not None and photo.held_out != held_out:
-            continue
-        if source is not None and photo.source != source:
-            continue
-        yield photo
+    """The photos selected by ``held_out``, ``source`` or ``sources`` and ``leave_out``
+    (None: all)."""
+    wanted = (source,) if source is not None else sources
+    yield from select_photos(real_photos(root), sources=wanted, leave_out=leave_out,
+                             held_out=held_out)
 
 
 def photo_crops(photo: LabelledPhoto) -> list[tuple[np.ndarray, int]]:
@@ -138,16 +255,19 @@ def photo_crops(photo: LabelledPhoto) -> list[tuple[np.ndarray, int]]:
         if photo.source == "webcam":
             face = max(max(w, h) / WEBCAM_PATTERN_SHARE, WEBCAM_MIN_CROP_FACE_PX)
             w = h = face
+        elif photo.source == "pxl":
+            w, h = pxl_face(w, h)
         crops.append((cut_crop(frame, cx, cy, w, h), value))
     return crops
 
 
 def real_crops(held_out: bool | None = None, source: str | None = None,
-               root: Path | None = None) -> tuple[list[np.ndarray], np.ndarray, list[str]]:
-    """(crops, values, source names) of the photos selected by ``held_out`` (None: all)
-    and ``source`` (None: every source)."""
+               root: Path | None = None, *, leave_out: Iterable[str] | None = None,
+               ) -> tuple[list[np.ndarray], np.ndarray, list[str]]:
+    """(crops, values, source names) of the photos selected by ``held_out`` (None: all),
+    ``source`` (None: every source) and ``leave_out`` (sources to skip)."""
     crops, values, sources = [], [], []
-    for photo in iter_photos(root, held_out=held_out, source=source):
+    for photo in iter_photos(root, held_out=held_out, source=source, leave_out=leave_out):
         for crop, value in photo_crops(photo):
             crops.append(crop)
             values.append(value)

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 def _real(reader) -> None:
     import numpy as np
 
-    from dicecam.tools.realdata import real_crops, real_data_dir
+    from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 
     if real_data_dir() is None:
         print("\nreal photos: not found (set DICECAM_REAL_DATA); skipped")
@@ -124,7 +124,7 @@ def _real(reader) -> None:
         got = np.array([r.value or 0 for r in readings])
         src = np.array(sources)
         parts = []
-        for name in ("byler", "webcam"):
+        for name in SOURCES:
             mine = src == name
             if mine.any():
                 share = float((got[mine] == values[mine]).mean())

@@ -5,7 +5,8 @@ Synthetic: ``--frames`` 1920x1080 frames, each with 60 Dice Party dice of three 
 reaching in, under warm to cool lamps with glare, shadow and camera noise, drawn from fixed
 seeds by ``dicecam.synth.scene`` (``--save DIR`` writes them with their labels). Real: the
 labelled development photos (``../shared/data/real_dice_dev`` or ``DICECAM_REAL_DATA``),
-matched by box centre, reported for all photos and for the held-out ones apart.
+matched by box centre, reported for all photos and for the held-out ones apart, per source
+too (``dicecam bench real`` has the fuller per-source figures).
 
 Timing covers ``TablePipeline.read_frame`` (detect, crop, the batched value reader, colour)
 with OpenCV and onnxruntime limited to one thread; frame generation is not timed.
@@ -20,6 +21,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from dicecam.tools.realdata import SOURCES
 
 HELP = "speed, recall, precision, value and colour accuracy of the table reader (one thread)"
 
@@ -100,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
     root = None if args.no_real else real_data_dir()
     if root is not None:
         plain = build_pipeline(None, threads=1, detector_path=args.detector, auto_zoom=True)
-        groups = {"real_all": Tally(), "real_held_out": Tally(), "real_byler_held_out": Tally(),
-                  "real_webcam_held_out": Tally()}
+        groups = {"real_all": Tally(), "real_held_out": Tally()}
+        groups.update({f"real_{name}_held_out": Tally() for name in SOURCES})
         for count, photo in enumerate(iter_photos(root)):
             if args.real_limit is not None and count >= args.real_limit:
                 break
@@ -133,8 +136,8 @@ def _print_table(f: dict) -> None:
     print(f"  hands      flagged on {f['hand_frames_flagged']} hand frames, on "
           f"{f['clear_frames_flagged_as_hand']} frames without one")
     print(f"  {'set':<22}{'dice':>6}{'recall':>9}{'precision':>11}{'value':>8}{'colour':>8}")
-    for name in ("synthetic", "real_all", "real_held_out", "real_byler_held_out",
-                 "real_webcam_held_out"):
+    for name in ("synthetic", "real_all", "real_held_out",
+                 *(f"real_{source}_held_out" for source in SOURCES)):
         row = f.get(name)
         if not isinstance(row, dict):
             if row:

@@ -93,17 +93,17 @@ def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
     return samples
 
 
-def real_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos."""
-    from dicecam.tools.realdata import real_data_dir, real_photos
+def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos of
+    ``sources`` (None: all) except those of ``leave_out``."""
+    from dicecam.tools.realdata import real_data_dir, real_photos, select_photos
 
     root = real_data_dir()
     if root is None:
         return []
     out = []
-    for photo in real_photos(root):
-        if photo.held_out:
-            continue
+    for photo in select_photos(real_photos(root), sources=sources, leave_out=leave_out,
+                               held_out=False):
         image = cv2.imread(str(photo.image))
         if image is None:
             continue
@@ -195,28 +195,40 @@ def targets(s: Sample) -> tuple[np.ndarray, ...]:
 def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 1200,
                    seed: int = 1, threads: int = 1, cache: Path | None = None,
                    steps: int | None = None, init: Path | None = None,
-                   weights_out: Path | None = None, log=print) -> dict:
+                   weights_out: Path | None = None, real_sources=None, leave_out=(),
+                   log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
-    threads wait on each other far more than they compute."""
+    threads wait on each other far more than they compute. The real tuning photos come
+    from ``real_sources`` (None: every source) less ``leave_out``."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
-    real = real_pool()
+    leave_out = tuple(leave_out)
+    real = real_pool(real_sources, leave_out)
+    left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
-        f"{len(real)} real tuning photos")
+        f"{len(real)} real tuning photos{left}")
     seconds = math.inf if steps is not None else minutes * 60 - (time.monotonic() - started)
+    from dicecam.tools.realdata import SOURCES
+
+    used = [name for name in (real_sources or SOURCES) if name not in leave_out]
+    metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used)}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
-                       steps=steps, init=init, weights_out=weights_out, log=log)
+                       steps=steps, init=init, weights_out=weights_out, metadata=metadata,
+                       log=log)
     summary["seconds"] = round(time.monotonic() - started)
+    summary["left_out"] = list(leave_out)
+    summary["real_sources"] = used
     return summary
 
 
 def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              seed: int = 1, threads: int = 1, batch: int = 16, real_share: float = 0.3,
              steps: int | None = None, init: Path | None = None,
-             weights_out: Path | None = None, log=print) -> dict:
+             weights_out: Path | None = None, metadata: dict[str, str] | None = None,
+             log=print) -> dict:
     """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
     learning-rate schedule then follows the step count instead of the clock).
 
@@ -270,10 +282,10 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
                 f"{time.monotonic() - train_start:.0f} s")
         if step % 500 == 0:
             net.eval()
-            export(ExportedDetector(net), out_path)
+            export(ExportedDetector(net), out_path, metadata)
             _save_weights(net, weights_out)
     net.eval()
-    export(ExportedDetector(net), out_path)
+    export(ExportedDetector(net), out_path, metadata)
     _save_weights(net, weights_out)
     return {"steps": step, "final_loss": float(np.mean(losses[-100:])) if losses else None,
             "synthetic_tiles": len(synth), "real_photos": len(real)}
@@ -306,7 +318,7 @@ def _loss(out, heat_t, reg_t, mask_t, hand_t):
     return focal + reg + 2.0 * hand
 
 
-def export(model, out_path: Path) -> None:
+def export(model, out_path: Path, metadata: dict[str, str] | None = None) -> None:
     import torch
 
     out_path = Path(out_path)
@@ -320,7 +332,8 @@ def export(model, out_path: Path) -> None:
 
     model_proto = onnx.load(str(out_path))
     for key, value in (("input_long_side", str(INPUT_LONG_SIDE)), ("stride", str(STRIDE)),
-                       ("channels", "peak,dx,dy,logw,logh,hand")):
+                       ("channels", "peak,dx,dy,logw,logh,hand"),
+                       *(metadata or {}).items()):
         entry = model_proto.metadata_props.add()
         entry.key, entry.value = key, value
     onnx.save(model_proto, str(out_path))

@@ -8,7 +8,8 @@ from pathlib import Path
 
 HELP = "train the die detector (tiny CenterNet) on synthetic tables and export it to ONNX"
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "detector.onnx"
+#: The shipped model (``dicecam/models/detector.onnx``, what ``DieDetector`` loads).
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,22 +30,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also keep the torch weights in PT (what --init fine-tunes)")
     parser.add_argument("--init", metavar="PT",
                         help="start from torch weights saved with --weights (fine-tuning)")
+    parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
+                        help="never use this real source (byler, webcam, pxl; repeatable): "
+                             "benching it then gives the leave-one-source-out figure")
+    parser.add_argument("--real-sources", action="append", default=None, metavar="SOURCE",
+                        help="tune only on these real sources (repeatable; default: all)")
 
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.errors import InputError
+    from dicecam.tools.realdata import check_sources
     from dicecam.tools.train.detector import train_detector
 
     if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be at least 1")
     if args.init and not Path(args.init).is_file():
         raise InputError(f"--init: no saved weights at {args.init}")
+    if args.tiles < 1:
+        raise InputError("--tiles must be at least 1")
+    leave_out = check_sources(args.leave_out) or ()
+    real_sources = check_sources(args.real_sources)
 
     summary = train_detector(Path(args.out), minutes=args.minutes, pool_size=args.tiles,
                              seed=args.seed, threads=args.threads, steps=args.steps,
                              cache=Path(args.cache) if args.cache else None,
                              init=Path(args.init) if args.init else None,
                              weights_out=Path(args.weights) if args.weights else None,
+                             real_sources=real_sources, leave_out=leave_out,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0

@@ -41,6 +41,10 @@ class TrainConfig:
     threads: int = 1
     use_real: bool = True          # fine-tune on the real photos' tuning part where present
     real_share: float = 0.1        # share of each epoch that is real tuning crops
+    #: real sources to tune on (None: all) and sources left out (their photos never used,
+    #: so a bench of them is leave-one-source-out)
+    real_sources: tuple[str, ...] | None = None
+    leave_out: tuple[str, ...] = ()
     out: Path = DEFAULT_MODEL
     cache_dir: Path | None = None
 
@@ -52,6 +56,9 @@ class TrainReport:
     epochs: int
     val_accuracy: float = 0.0
     real_tuning: int = 0
+    #: real tuning crops per source, and the sources left out
+    real_tuning_by_source: dict[str, int] = field(default_factory=dict)
+    left_out: tuple[str, ...] = ()
     history: list[dict] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -144,15 +151,27 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     real_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
     real_labels = np.zeros(0, np.int64)
     if config.use_real:
-        from dicecam.tools.realdata import real_crops, real_data_dir
+        from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 
         if real_data_dir() is None:
             log("real photos not found: training on synthetic crops only")
         else:
-            crops, values, _ = real_crops(held_out=False)
-            real_images, real_labels = to_input(crops, INPUT_PX), values
+            wanted = [name for name in (config.real_sources or SOURCES)
+                      if name not in config.leave_out]
+            crops, values, sources = [], [], []
+            for name in wanted:
+                more, more_values, more_sources = real_crops(held_out=False, source=name)
+                crops += more
+                values += list(more_values)
+                sources += more_sources
+                report.real_tuning_by_source[name] = len(more_values)
+            real_images = to_input(crops, INPUT_PX)
+            real_labels = np.array(values, np.int64)
             report.real_tuning = len(values)
-            log(f"fine-tuning on {len(values)} real crops (tuning part; held-out part unused)")
+            left = f"; left out: {', '.join(config.leave_out)}" if config.leave_out else ""
+            log(f"fine-tuning on {len(values)} real crops ({report.real_tuning_by_source}; "
+                f"tuning part; held-out part unused{left})")
+    report.left_out = tuple(config.leave_out)
 
     net = ReaderNet()
     generator = torch.Generator().manual_seed(config.seed)
@@ -205,7 +224,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     export_onnx(torch, net, config.out, {"seed": str(config.seed),
                                          "samples": str(config.samples),
                                          "epochs": str(config.epochs),
-                                         "real_tuning_crops": str(report.real_tuning)})
+                                         "real_tuning_crops": str(report.real_tuning),
+                                         "real_tuning_by_source":
+                                             json.dumps(report.real_tuning_by_source),
+                                         "left_out": ",".join(report.left_out)})
     report.seconds = time.monotonic() - started
     log(f"wrote {config.out} ({config.out.stat().st_size / 1024:.0f} KiB) in "
         f"{report.seconds:.0f} s")

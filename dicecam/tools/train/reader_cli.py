@@ -23,13 +23,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--no-real", action="store_true",
                         help="do not fine-tune on the real photos' tuning part")
+    parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
+                        help="never use this real source (byler, webcam, pxl; repeatable): "
+                             "benching it then gives the leave-one-source-out figure")
+    parser.add_argument("--real-sources", action="append", default=None, metavar="SOURCE",
+                        help="tune only on these real sources (repeatable; default: all)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="keep rendered crops here and reuse them on the next run")
     parser.add_argument("--smoke", action="store_true",
-                        help="a tiny run in seconds (checks the pipeline, not the model)")
+                        help="a tiny run in seconds (checks the pipeline, not the model); "
+                             "real crops only with --leave-out or --real-sources")
 
 
 def _log(message: str) -> None:
@@ -38,26 +44,37 @@ def _log(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dicecam.errors import InputError
+    from dicecam.tools.realdata import check_sources
     from dicecam.tools.train.reader import TrainConfig, train_reader
     from dicecam.vision.die_reader import DEFAULT_MODEL
 
     for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):
         if getattr(args, name) < 1:
             raise InputError(f"--{name.replace('_', '-')} must be at least 1")
+    leave_out = check_sources(args.leave_out) or ()
+    real_sources = check_sources(args.real_sources)
+    if real_sources is not None and not set(real_sources) - set(leave_out):
+        raise InputError("--real-sources and --leave-out leave no real source to tune on; "
+                         "use --no-real for none")
     out = args.out
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
+        use_real = bool(leave_out or real_sources) and not args.no_real
         config = TrainConfig(seed=args.seed, samples=256, val_samples=64, epochs=1, batch=64,
-                             workers=1, threads=args.threads, use_real=False, out=out)
+                             workers=1, threads=args.threads, use_real=use_real, out=out,
+                             real_sources=real_sources, leave_out=leave_out)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
                              workers=args.workers, threads=args.threads,
                              use_real=not args.no_real, out=out or DEFAULT_MODEL,
-                             cache_dir=args.cache_dir)
+                             cache_dir=args.cache_dir, real_sources=real_sources,
+                             leave_out=leave_out)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
                       "real_tuning_crops": report.real_tuning,
+                      "real_tuning_by_source": report.real_tuning_by_source,
+                      "left_out": list(report.left_out),
                       "seconds": round(report.seconds, 1), "history": report.history}))
     return 0

@@ -1,0 +1,365 @@
+"""``dicecam bench real``: how the table reader does on every real source, held-out apart.
+
+Reads the labelled real photos (``dicecam.tools.realdata``: byler, webcam, pxl) through the
+table pipeline (``build_pipeline``, the shipped models or ``--detector`` / ``--reader``),
+matches detections to labels by centre as ``dicecam.tools.matching`` does, and prints per
+source, and per source's held-out part apart:
+
+- photos, dice (labels), recall, precision;
+- value accuracy of the found dice (an unreadable answer counts wrong);
+- **silent errors**: found dice read wrong *without asking* (a value, or a colour where
+  colour is labelled, with confidence >= ``LOW_CONFIDENCE`` 0.90, so the tablet scores it),
+  as a share of found dice;
+- **asked**: the share of found dice the tablet asks about (``needs_check``);
+- false dice (detections that match no label), and how many of them are silent (not
+  asked: the tablet would score a die that is not there).
+
+Colour is not labelled on any real source yet, so the pipeline runs without a colour stage
+and *asked* means the value is unreadable or under 0.90 sure. The hook: a die label with a
+``colour`` makes the tally count colour accuracy (and colour errors as silent errors when
+sure); the colour column is printed only where such labels exist, and ``--set`` runs the
+colour stage with a dice set's profile.
+
+With the real background photos (``realdata.real_backgrounds_dir``: boards, cloths,
+tables, no die anywhere) present, each of their folders is one more row: every die found
+there is false (``--no-backgrounds`` skips them).
+
+The figure that generalises is a source read by models never tuned on it: the shipped
+models were tuned on byler's and webcam's tuning parts, so pxl (all of it) is
+leave-one-source-out for them, while byler and webcam held-out are in-domain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dicecam.vision.reading import LOW_CONFIDENCE, DieReading
+
+HELP = ("recall, precision, value accuracy, silent errors and dice asked on every real "
+        "source (held-out apart) and false dice on real photos without dice")
+
+#: Annotated images written per source with ``--annotate`` (the worst photos first).
+ANNOTATE_PER_SOURCE = 6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", action="append", metavar="NAME", dest="sources",
+                        help="read only this real source (repeatable; default: all of "
+                             "byler, webcam, pxl)")
+    parser.add_argument("--limit", type=int, default=None, metavar="N",
+                        help="read at most N photos of each source (and of each background "
+                             "folder)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object with every figure instead of the table")
+    parser.add_argument("--annotate", metavar="DIR",
+                        help=f"write the {ANNOTATE_PER_SOURCE} worst photos of each source "
+                             f"as annotated PNGs into DIR")
+    parser.add_argument("--detector", metavar="ONNX", help="a detector model instead of the "
+                        "shipped one")
+    parser.add_argument("--reader", metavar="ONNX", help="a die reader model instead of the "
+                        "shipped one")
+    parser.add_argument("--set", dest="dice_set", metavar="NAME",
+                        help="also read colours with this dice set's profile (no real source "
+                             "labels colour yet, so this only changes what is asked)")
+    parser.add_argument("--no-backgrounds", action="store_true",
+                        help="skip the real photos without dice")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="CPU threads for the models (default 1)")
+
+
+def is_asked(die: DieReading, colour_read: bool) -> bool:
+    """Whether the tablet asks about this die. Without a colour stage no colour is read,
+    so only the value decides (``needs_check`` would ask about every die)."""
+    if colour_read:
+        return die.needs_check
+    return die.value is None or die.value_confidence < LOW_CONFIDENCE
+
+
+@dataclass
+class Outcome:
+    """What became of one label or one detection on one photo (for annotation)."""
+
+    kind: str  # "right", "right_asked", "wrong_asked", "silent", "missed", "false", "false_silent"
+    x: float
+    y: float
+    w: float
+    h: float
+    read: int | None = None
+    truth: int | None = None
+
+
+@dataclass
+class RealTally:
+    """Counts for one group of photos (a source, its held-out part, a background folder)."""
+
+    photos: int = 0
+    dice: int = 0
+    found: int = 0  # detections kept by the pipeline
+    matched: int = 0
+    value_right: int = 0
+    silent: int = 0  # matched dice read wrong, not asked
+    asked: int = 0  # matched dice asked
+    false_dice: int = 0
+    false_silent: int = 0
+    colour_total: int = 0
+    colour_right: int = 0
+    wrong_values: dict[str, int] = field(default_factory=dict)  # "truth->read": count
+
+    def add(self, truth: Sequence, dice: Sequence[DieReading], *, colour_read: bool,
+            tolerance: float = 0.5) -> list[Outcome]:
+        """Count one photo: ``truth`` LabelledDie-likes, ``dice`` the pipeline's readings."""
+        from dicecam.tools.matching import match_centres
+
+        pairs = match_centres([(d.cx, d.cy, max(d.w, d.h)) for d in truth],
+                              [(d.x, d.y) for d in dice], tolerance)
+        self.photos += 1
+        self.dice += len(truth)
+        self.found += len(dice)
+        outcomes: list[Outcome] = []
+        used = set()
+        for label, j in zip(truth, pairs, strict=True):
+            if j is None:
+                outcomes.append(Outcome("missed", label.cx, label.cy, label.w, label.h,
+                                        truth=label.value))
+                continue
+            used.add(j)
+            got = dice[j]
+            self.matched += 1
+            asked = is_asked(got, colour_read)
+            self.asked += asked
+            right = got.value == label.value
+            self.value_right += right
+            if not right:
+                key = f"{label.value}->{got.value if got.value is not None else '-'}"
+                self.wrong_values[key] = self.wrong_values.get(key, 0) + 1
+            colour_wrong = False
+            if getattr(label, "colour", None) is not None:
+                self.colour_total += 1
+                colour_wrong = got.colour != label.colour
+                self.colour_right += not colour_wrong
+            if right and not colour_wrong:
+                kind = "right_asked" if asked else "right"
+            elif asked:
+                kind = "wrong_asked"
+            else:
+                kind = "silent"
+                self.silent += 1
+            outcomes.append(Outcome(kind, got.x, got.y, got.w, got.h, got.value, label.value))
+        for j, got in enumerate(dice):
+            if j in used:
+                continue
+            self.false_dice += 1
+            silent = not is_asked(got, colour_read)
+            self.false_silent += silent
+            outcomes.append(Outcome("false_silent" if silent else "false", got.x, got.y,
+                                    got.w, got.h, got.value))
+        return outcomes
+
+    def as_dict(self) -> dict:
+        def share(part: int, whole: int) -> float | None:
+            return round(part / whole, 4) if whole else None
+
+        return {
+            "photos": self.photos, "dice": self.dice, "found": self.found,
+            "matched": self.matched,
+            "recall": share(self.matched, self.dice),
+            "precision": share(self.matched, self.found),
+            "value_accuracy": share(self.value_right, self.matched),
+            "silent_errors": self.silent, "silent_share": share(self.silent, self.matched),
+            "asked": self.asked, "asked_share": share(self.asked, self.matched),
+            "false_dice": self.false_dice, "false_silent": self.false_silent,
+            "false_per_photo": share(self.false_dice, self.photos),
+            "colour_accuracy": share(self.colour_right, self.colour_total),
+            "wrong_values": dict(sorted(self.wrong_values.items(), key=lambda kv: -kv[1])),
+        }
+
+
+def photo_badness(outcomes: Iterable[Outcome]) -> int:
+    """How bad a photo went, to pick the ones worth looking at: silent mistakes weigh most."""
+    weight = {"silent": 4, "false_silent": 3, "missed": 2, "wrong_asked": 1, "false": 1}
+    return sum(weight.get(o.kind, 0) for o in outcomes)
+
+
+def read_sources(pipeline, photos, *, colour_read: bool, log=None):
+    """Read labelled photos through ``pipeline`` (anything with ``read_frame(frame)``).
+
+    Returns ({group name: RealTally}, [(badness, group, image path, outcomes)]): groups are
+    ``<source>`` and ``<source>_held_out``."""
+    import cv2
+
+    groups: dict[str, RealTally] = {}
+    worst: list[tuple[int, str, Path, list[Outcome]]] = []
+    for photo in photos:
+        frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            if log:
+                log(f"skipped {photo.image}: not an image")
+            continue
+        height, width = frame.shape[:2]
+        truth = photo.dice(width, height)
+        reading = pipeline.read_frame(frame)
+        outcomes = groups.setdefault(photo.source, RealTally()).add(
+            truth, reading.dice, colour_read=colour_read)
+        if photo.held_out:
+            groups.setdefault(f"{photo.source}_held_out", RealTally()).add(
+                truth, reading.dice, colour_read=colour_read)
+        worst.append((photo_badness(outcomes), photo.source, photo.image, outcomes))
+    return groups, worst
+
+
+def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_read: bool):
+    """Read photos without dice: every die found is false. Same return as ``read_sources``
+    (groups ``bg:<folder>``)."""
+    import cv2
+
+    groups: dict[str, RealTally] = {}
+    worst: list[tuple[int, str, Path, list[Outcome]]] = []
+    for folder, image in images:
+        frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
+        if frame is None:
+            continue
+        name = f"bg:{folder}"
+        outcomes = groups.setdefault(name, RealTally()).add(
+            [], pipeline.read_frame(frame).dice, colour_read=colour_read)
+        worst.append((photo_badness(outcomes), name, image, outcomes))
+    return groups, worst
+
+
+_COLOURS = {  # BGR
+    "right": (0, 200, 0), "right_asked": (0, 200, 255), "wrong_asked": (0, 120, 255),
+    "silent": (255, 0, 255), "missed": (0, 0, 255), "false": (200, 200, 200),
+    "false_silent": (255, 255, 0),
+}
+
+
+def annotate(image_path: Path, outcomes: Sequence[Outcome], out_path: Path,
+             long_side: int = 1280) -> None:
+    """Write ``image_path`` with its outcomes drawn, as a PNG at least ``long_side`` wide:
+    green right, orange asked (yellow when right), magenta a silent error, red a missed
+    label, cyan a silent false die, grey an asked false die; "read/truth" beside errors."""
+    import cv2
+
+    frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    k = long_side / max(frame.shape[:2])
+    frame = cv2.resize(frame, None, fx=k, fy=k,
+                       interpolation=cv2.INTER_LINEAR if k > 1 else cv2.INTER_AREA)
+    for o in outcomes:
+        colour = _COLOURS[o.kind]
+        x0, y0 = int((o.x - o.w / 2) * k), int((o.y - o.h / 2) * k)
+        x1, y1 = int((o.x + o.w / 2) * k), int((o.y + o.h / 2) * k)
+        cv2.rectangle(frame, (x0, y0), (x1, y1), colour, 2 if o.kind != "right" else 1)
+        if o.kind in ("silent", "wrong_asked"):
+            text = f"{o.read if o.read is not None else '-'}/{o.truth}"
+        elif o.kind == "missed":
+            text = f"?{o.truth}"
+        elif o.kind == "false_silent":
+            text = str(o.read)
+        else:
+            continue
+        cv2.putText(frame, text, (x0, max(12, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(frame, text, (x0, max(12, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    colour, 1, cv2.LINE_AA)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out_path), frame)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from dicecam.errors import InputError
+    from dicecam.tools.realdata import (
+        SOURCES,
+        background_photos,
+        check_sources,
+        iter_photos,
+        real_data_dir,
+    )
+    from dicecam.vision.pipeline import build_pipeline
+
+    sources = check_sources(args.sources) or SOURCES
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    root = real_data_dir()
+    if root is None:
+        raise InputError("the real dice photos were not found: put them in "
+                         "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
+    cv2.setNumThreads(args.threads)
+    pipeline = build_pipeline(args.dice_set, threads=args.threads, detector_path=args.detector,
+                              reader_path=args.reader, auto_zoom=True)
+    colour_read = pipeline.read_colours is not None
+    photos = []
+    for source in sources:
+        chosen = list(iter_photos(root, source=source))
+        photos.extend(chosen[:args.limit] if args.limit is not None else chosen)
+    groups, worst = read_sources(pipeline, photos, colour_read=colour_read)
+    if not args.no_backgrounds:
+        images = background_photos()
+        if args.limit is not None:
+            per: dict[str, int] = {}
+            kept = []
+            for folder, image in images:
+                per[folder] = per.get(folder, 0) + 1
+                if per[folder] <= args.limit:
+                    kept.append((folder, image))
+            images = kept
+        bg_groups, bg_worst = read_backgrounds(pipeline, images, colour_read=colour_read)
+        groups.update(bg_groups)
+        worst.extend(bg_worst)
+    order = [name for source in sources for name in (source, f"{source}_held_out")
+             if name in groups] + sorted(n for n in groups if n.startswith("bg:"))
+    figures = {
+        "detector": args.detector or "shipped", "reader": args.reader or "shipped",
+        "colour_stage": args.dice_set, "asked_below": LOW_CONFIDENCE,
+        "groups": {name: groups[name].as_dict() for name in order},
+    }
+    if args.annotate:
+        out = Path(args.annotate)
+        for group in dict.fromkeys(g for _, g, _, _ in worst):
+            mine = sorted((w for w in worst if w[1] == group), key=lambda w: -w[0])
+            for badness, _, image, outcomes in mine[:ANNOTATE_PER_SOURCE]:
+                if badness:
+                    name = "bg" if group.startswith("bg:") else group
+                    annotate(image, outcomes, out / f"{name}_{image.stem}.png")
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print_table(figures)
+    return 0
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def print_table(figures: dict) -> None:
+    groups = figures["groups"]
+    colour = any(row["colour_accuracy"] is not None for row in groups.values())
+    print(f"real photos through the table pipeline (detector {figures['detector']}, reader "
+          f"{figures['reader']}); asked: value unreadable or under "
+          f"{figures['asked_below']:.2f} sure"
+          + ("" if figures["colour_stage"] is None else
+             f" (or colour, set {figures['colour_stage']})"))
+    head = (f"  {'group':<26}{'photos':>7}{'dice':>6}{'recall':>8}{'precis.':>9}{'value':>8}"
+            f"{'silent':>8}{'asked':>7}{'false':>7}{'f.silent':>9}")
+    if colour:
+        head += f"{'colour':>8}"
+    print(head)
+    for name, row in groups.items():
+        line = (f"  {name:<26}{row['photos']:>7}{row['dice']:>6}{_pct(row['recall']):>8}"
+                f"{_pct(row['precision']):>9}{_pct(row['value_accuracy']):>8}"
+                f"{_pct(row['silent_share']):>8}{_pct(row['asked_share']):>7}"
+                f"{row['false_dice']:>7}{row['false_silent']:>9}")
+        if colour:
+            line += f"{_pct(row['colour_accuracy']):>8}"
+        print(line)
+    print("  silent: share of found dice read wrong without asking; asked: share of found "
+          "dice asked; false / f.silent: detections matching no label / of them not asked")
+    for name, row in groups.items():
+        if row["wrong_values"]:
+            listed = ", ".join(f"{k} x{v}" for k, v in list(row["wrong_values"].items())[:8])
+            print(f"  wrong values {name}: {listed}")

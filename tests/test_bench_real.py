@@ -1,0 +1,210 @@
+"""The real sources' loader (pxl, the leave-out selection) and ``dicecam bench real``'s
+counting, on a tiny fake set of drawn photos made in the test's temp folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dicecam.cli import main
+from dicecam.errors import InputError
+from dicecam.tools.bench.real import RealTally, is_asked, read_backgrounds, read_sources
+from dicecam.tools.realdata import (
+    PXL_FACE_SHARE,
+    LabelledDie,
+    background_photos,
+    photo_crops,
+    pxl_held_out,
+    pxl_runs,
+    real_photos,
+    select_photos,
+)
+from dicecam.vision.die_reader import CROP_MARGIN
+from dicecam.vision.reading import DieReading, FrameReading
+
+# Seven pxl shots: a run of three 2 s apart, a 30 s pause, a run of two, a 25 s pause, and
+# a run of two: the third run is held out.
+PXL_STEMS = ["PXL_20240219_191021760", "PXL_20240219_191023760", "PXL_20240219_191025000",
+             "PXL_20240219_191055000", "PXL_20240219_191057100",
+             "PXL_20240219_191122100", "PXL_20240219_191124000"]
+
+
+def _draw(path: Path, dice: list[tuple[float, float, float]], size=(640, 640)) -> None:
+    """A grey photo with a white square (die) at each (cx, cy, side)."""
+    image = np.full((size[1], size[0], 3), 90, np.uint8)
+    for cx, cy, side in dice:
+        cv2.rectangle(image, (int(cx - side / 2), int(cy - side / 2)),
+                      (int(cx + side / 2), int(cy + side / 2)), (245, 245, 245), -1)
+        cv2.circle(image, (int(cx), int(cy)), max(2, int(side / 8)), (20, 20, 20), -1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), image)
+
+
+def _label(path: Path, lines: list[tuple[int, float, float, float, float]],
+           size=(640, 640)) -> None:
+    w, h = size
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{v - 1} {cx / w} {cy / h} {bw / w} {bh / h}\n"
+                            for v, cx, cy, bw, bh in lines))
+
+
+@pytest.fixture
+def fake_root(tmp_path: Path) -> Path:
+    root = tmp_path / "real"
+    (root).mkdir()
+    (root / "MANIFEST.md").write_text("fake\n")
+    for i in range(2):
+        stem = f"IMG_{i}"
+        _draw(root / "byler" / "images" / "train" / f"{stem}.jpg", [(200, 200, 40)])
+        _label(root / "byler" / "labels" / "train" / f"{stem}.txt", [(3, 200, 200, 40, 40)])
+    for n in (1, 2):
+        _draw(root / "webcam" / "Train" / f"two_{n}.jpg", [(300, 200, 80)], (640, 480))
+        _label(root / "webcam" / "Train" / f"two_{n}.txt", [(2, 300, 200, 30, 30)], (640, 480))
+    for stem in PXL_STEMS:
+        _draw(root / "pxl" / "images" / f"{stem}.jpg", [(320, 320, 50), (100, 500, 40)])
+        _label(root / "pxl" / "labels" / f"{stem}.txt",
+               [(6, 320, 320, 60, 50), (2, 100, 500, 40, 40)])
+    return root
+
+
+def test_pxl_runs_split_at_pauses_and_every_third_run_is_held_out() -> None:
+    runs = pxl_runs(reversed(PXL_STEMS))  # order of the input does not matter
+    assert runs == [PXL_STEMS[:3], PXL_STEMS[3:5], PXL_STEMS[5:]]
+    assert pxl_held_out(PXL_STEMS) == set(PXL_STEMS[5:])
+    # a pause of exactly the gap starts a run; another day too
+    assert len(pxl_runs(["PXL_20240219_101000000", "PXL_20240219_101020000"])) == 2
+    assert len(pxl_runs(["PXL_20240219_101000000", "PXL_20240220_101001000"])) == 2
+    assert len(pxl_runs(["PXL_20240219_101000000", "PXL_20240219_101019900"])) == 1
+
+
+def test_loader_lists_pxl_with_its_split_and_leaves_a_source_out(fake_root: Path) -> None:
+    photos = real_photos(fake_root)
+    assert [p.source for p in photos] == ["byler"] * 2 + ["webcam"] * 2 + ["pxl"] * 7
+    pxl = [p for p in photos if p.source == "pxl"]
+    assert [p.image.stem for p in pxl if p.held_out] == PXL_STEMS[5:]
+    without = select_photos(photos, leave_out=["pxl"])
+    assert {p.source for p in without} == {"byler", "webcam"} and len(without) == 4
+    only = select_photos(photos, sources=["pxl", "webcam"], leave_out=["webcam"],
+                         held_out=False)
+    assert [p.image.stem for p in only] == PXL_STEMS[:5]
+    with pytest.raises(InputError, match="unknown real source 'pixel'"):
+        select_photos(photos, leave_out=["pixel"])
+
+
+def test_pxl_face_is_estimated_from_the_whole_die_box(fake_root: Path) -> None:
+    photo = next(p for p in real_photos(fake_root) if p.source == "pxl")
+    dice = photo.dice(640, 640)
+    assert dice[0] == LabelledDie(320, 320, 60 * PXL_FACE_SHARE, 50 * PXL_FACE_SHARE, 6,
+                                  None, False)
+    crops = photo_crops(photo)
+    assert [v for _, v in crops] == [6, 2]
+    side = round(60 * PXL_FACE_SHARE * CROP_MARGIN)
+    assert crops[0][0].shape == (side, side, 3)
+    byler = next(p for p in real_photos(fake_root) if p.source == "byler")
+    assert byler.dice(640, 640)[0].box_is_face  # unchanged for byler
+
+
+def _die(x, y, value, conf, size=30.0) -> DieReading:
+    return DieReading(x=x, y=y, w=size, h=size, value=value, colour=None, confidence=conf,
+                      value_confidence=conf)
+
+
+def test_tally_counts_silent_errors_asked_dice_and_silent_false_dice() -> None:
+    truth = [LabelledDie(100, 100, 30, 30, 3), LabelledDie(200, 100, 30, 30, 4),
+             LabelledDie(300, 100, 30, 30, 5), LabelledDie(400, 100, 30, 30, 6),
+             LabelledDie(500, 100, 30, 30, 1), LabelledDie(600, 100, 30, 30, 2)]
+    found = [
+        _die(102, 101, 3, 0.99),   # right, sure
+        _die(199, 99, 5, 0.95),    # wrong, sure: silent
+        _die(300, 103, 2, 0.50),   # wrong, asked
+        _die(401, 100, 6, 0.60),   # right, asked
+        _die(500, 100, None, 0.97),  # unreadable: wrong and asked whatever its confidence
+        # the die at x=600 is missed
+        _die(600, 400, 5, 0.93),   # false, silent
+        _die(700, 400, 1, 0.40),   # false, asked
+    ]
+    tally = RealTally()
+    outcomes = tally.add(truth, found, colour_read=False)
+    row = tally.as_dict()
+    assert (row["dice"], row["found"], row["matched"]) == (6, 7, 5)
+    assert row["recall"] == round(5 / 6, 4) and row["precision"] == round(5 / 7, 4)
+    assert row["value_accuracy"] == 0.4
+    assert row["silent_errors"] == 1 and row["silent_share"] == 0.2
+    assert row["asked"] == 3 and row["asked_share"] == 0.6
+    assert (row["false_dice"], row["false_silent"]) == (2, 1)
+    assert row["wrong_values"] == {"4->5": 1, "5->2": 1, "1->-": 1}
+    assert row["colour_accuracy"] is None
+    kinds = sorted(o.kind for o in outcomes)
+    assert kinds == sorted(["right", "silent", "wrong_asked", "right_asked", "wrong_asked",
+                            "missed", "false_silent", "false"])
+
+
+def test_colour_labels_count_and_a_sure_wrong_colour_is_silent() -> None:
+    truth = [LabelledDie(100, 100, 30, 30, 3, "red"), LabelledDie(200, 100, 30, 30, 4, "blue")]
+    found = [DieReading(100, 100, 30, 30, 3, "red", 0.95, value_confidence=0.95),
+             DieReading(200, 100, 30, 30, 4, "red", 0.95, value_confidence=0.95)]
+    tally = RealTally()
+    tally.add(truth, found, colour_read=True)
+    row = tally.as_dict()
+    assert row["colour_accuracy"] == 0.5 and row["silent_errors"] == 1
+    assert row["value_accuracy"] == 1.0
+    # with a colour stage a die without a colour is asked (needs_check)
+    no_colour = DieReading(1, 1, 3, 3, 3, None, 0.99, value_confidence=0.99)
+    assert is_asked(no_colour, colour_read=True) and not is_asked(no_colour, colour_read=False)
+
+
+class FakePipeline:
+    """Reads every photo as one sure 6 at (320, 320) and one sure 1 on the table."""
+
+    read_colours = None
+
+    def read_frame(self, frame):
+        h, w = frame.shape[:2]
+        return FrameReading(width=w, height=h, dice=(
+            _die(320, 322, 6, 0.99, 40), _die(600, 40, 1, 0.95, 40)))
+
+
+def test_read_sources_groups_by_source_and_held_out_part(fake_root: Path) -> None:
+    photos = select_photos(real_photos(fake_root), sources=["pxl"])
+    groups, worst = read_sources(FakePipeline(), photos, colour_read=False)
+    assert set(groups) == {"pxl", "pxl_held_out"}
+    assert groups["pxl"].photos == 7 and groups["pxl_held_out"].photos == 2
+    row = groups["pxl"].as_dict()
+    assert row["recall"] == 0.5 and row["value_accuracy"] == 1.0
+    assert row["false_silent"] == 7 and row["silent_errors"] == 0
+    assert len(worst) == 7 and all(badness > 0 for badness, *_ in worst)
+    background = fake_root.parent / "bg"
+    _draw(background / "carpet" / "a.jpg", [])
+    (background / "MANIFEST.md").write_text("fake\n")
+    images = background_photos(background)
+    assert images == [("carpet", background / "carpet" / "a.jpg")]
+    bg, _ = read_backgrounds(FakePipeline(), images, colour_read=False)
+    assert bg["bg:carpet"].as_dict()["false_dice"] == 2
+
+
+def test_bench_real_command_prints_json_and_annotates(fake_root, tmp_path, monkeypatch,
+                                                      capsys) -> None:
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    monkeypatch.setenv("DICECAM_REAL_BACKGROUNDS", str(tmp_path / "none"))
+    out = tmp_path / "annotated"
+    assert main(["bench", "real", "--source", "pxl", "--source", "byler", "--limit", "6",
+                 "--json", "--annotate", str(out)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    # --limit 6: the first six pxl shots, one of them held out; no byler photo is
+    assert list(figures["groups"]) == ["pxl", "pxl_held_out", "byler"]
+    assert figures["groups"]["pxl"]["photos"] == 6 and figures["groups"]["pxl"]["dice"] == 12
+    assert figures["groups"]["pxl_held_out"]["photos"] == 1
+    assert all(p.suffix == ".png" for p in out.iterdir())
+    assert main(["bench", "real", "--source", "dice"]) == 2
+    assert "unknown real source 'dice'" in capsys.readouterr().err
+
+
+def test_train_commands_refuse_an_unknown_source(capsys) -> None:
+    assert main(["train", "reader", "--leave-out", "nowhere", "--smoke"]) == 2
+    assert "unknown real source 'nowhere'" in capsys.readouterr().err
+    assert main(["train", "detector", "--leave-out", "nowhere", "--steps", "1"]) == 2
+    assert "unknown real source 'nowhere'" in capsys.readouterr().err
