@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dicecam.vision.reading import LOW_CONFIDENCE, DieReading
+from dicecam.reading import LOW_CONFIDENCE, DieReading
 
 HELP = ("recall, precision, value accuracy, silent errors and dice asked on every real "
         "source (held-out apart) and false dice on real photos without dice")
