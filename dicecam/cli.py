@@ -1,8 +1,9 @@
 """The ``dicecam`` command line: one subcommand per module in ``dicecam.commands``.
 
 Each command module defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
-``run(args) -> int``. Command modules import heavy libraries (OpenCV, onnxruntime, torch)
-inside ``run`` so that ``dicecam --help`` and ``dicecam score`` start instantly.
+``run(args) -> int``. Only the module of the command being run is imported (the others'
+one-line help is listed in ``COMMANDS``), so ``dicecam score`` and ``dicecam --help`` start
+instantly although ``dicecam read`` loads OpenCV and onnxruntime at its module's top.
 """
 
 from __future__ import annotations
@@ -16,36 +17,50 @@ from collections.abc import Sequence
 from dicecam import __version__
 from dicecam.errors import DicecamError
 
-# The order here is the order ``dicecam --help`` lists them.
-COMMAND_MODULES = (
-    "dicecam.commands.score",
-    "dicecam.commands.bench",
-    "dicecam.commands.missions",
-    "dicecam.commands.serve",
-    "dicecam.commands.train",
-    "dicecam.commands.calibrate",
-    "dicecam.commands.read",
-    "dicecam.commands.doctor",
-)
+# name -> (module, one-line help); the order here is the order ``dicecam --help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("dicecam.commands.score",
+              "score one position of a game: JSON in on stdin, JSON out on stdout"),
+    "bench": ("dicecam.commands.bench",
+              "print speed and accuracy figures (model, reader, calibration, ...)"),
+    "missions": ("dicecam.commands.missions",
+                 "list a game's mission cards: ids, names, rules and how dicecam scores them"),
+    "serve": ("dicecam.commands.serve",
+              "run the live tablet view: camera (or the demo) -> dice -> score, in the browser"),
+    "train": ("dicecam.commands.train",
+              "train a model (the die reader, ...) from synthetic data and export it to ONNX"),
+    "calibrate": ("dicecam.commands.calibrate",
+                  "fit a colour profile for a dice set at this table, or make a zone map of "
+                  "the table"),
+    "read": ("dicecam.commands.read",
+             "read the dice in images, folders of images or video files (values, colours, boxes)"),
+    "doctor": ("dicecam.commands.doctor",
+               "check the camera, models, colour profiles, zone maps and database; say what "
+               "to fix"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The parser; the command named in ``argv`` (if any) gets its full arguments."""
     parser = argparse.ArgumentParser(
         prog="dicecam",
         description="A webcam companion for dice games: reads the dice, scores the game.",
     )
     parser.add_argument("--version", action="version", version=f"dicecam {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
-        module = importlib.import_module(module_name)
-        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.add_arguments(sub)
-        sub.set_defaults(_run=module.run)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sub)
+            sub.set_defaults(_run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()

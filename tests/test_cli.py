@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from dicecam.cli import COMMAND_MODULES, main
+from dicecam.cli import COMMANDS, main
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -20,9 +20,19 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for module_name in COMMAND_MODULES:
-        name = module_name.rsplit(".", 1)[-1]
+    for name, (module_name, _) in COMMANDS.items():
         assert name in out
+        assert module_name.rsplit(".", 1)[-1] == name  # one module per subcommand
+
+
+def test_every_command_module_builds_its_arguments() -> None:
+    import importlib
+
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0, name
+        assert hasattr(importlib.import_module(COMMANDS[name][0]), "run")
 
 
 def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:

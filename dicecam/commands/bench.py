@@ -9,9 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib
 
-NAME = "bench"
-HELP = "print speed and accuracy figures (model, reader, calibration, ...)"
-
 # target name -> module with HELP, add_arguments(parser), run(args)
 BENCHES = {
     "model": "dicecam.tools.bench.model",

@@ -16,10 +16,35 @@ import json
 import re
 from pathlib import Path
 
+from dicecam.calibration.profile import (
+    builtin_profile_names,
+    load_profile,
+    save_profile,
+    saved_profile_names,
+)
+from dicecam.calibration.zones import (
+    PlacedBoard,
+    Zone,
+    ZoneMap,
+    board_names,
+    save_zone_map,
+    saved_zone_map_names,
+)
 from dicecam.errors import InputError
-
-NAME = "calibrate"
-HELP = "fit a colour profile for a dice set at this table, or make a zone map of the table"
+from dicecam.jsoncheck import (
+    parse_json,
+    reject_unknown_keys,
+    require_list,
+    require_number,
+    require_object,
+    require_str,
+)
+from dicecam.paths import profiles_dir, zones_dir
+from dicecam.vision.colour import ColourReader
+from dicecam.vision.colour_fit import ColourSample, fit_profile, instructions, samples_by_columns
+from dicecam.vision.detect import DieDetector
+from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.source_spec import open_source
 
 #: Live cameras adjust exposure and white balance during the first frames; skip them.
 LIVE_WARMUP_FRAMES = 15
@@ -87,8 +112,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_colours(args: argparse.Namespace) -> int:
-    from dicecam.calibration.profile import load_profile, save_profile
-    from dicecam.vision.colour_fit import fit_profile, instructions, samples_by_columns
 
     base = load_profile(args.dice_set)
     if args.per_colour is not None and args.per_colour < 1:
@@ -113,8 +136,6 @@ def _run_colours(args: argparse.Namespace) -> int:
 
 
 def _report_fit(profile, frame, samples) -> None:
-    from dicecam.vision.colour import ColourReader
-    from dicecam.vision.die_reader import cut_crop
 
     crops = [cut_crop(frame, *s.box) for s in samples]
     readings = ColourReader(profile).read(crops)
@@ -127,7 +148,6 @@ def _report_fit(profile, frame, samples) -> None:
 
 
 def _first_frame(spec: str):
-    from dicecam.vision.source_spec import open_source
 
     source = open_source(spec)
     skip = LIVE_WARMUP_FRAMES if getattr(source, "live", False) else 0
@@ -144,7 +164,6 @@ def _first_frame(spec: str):
 
 def _detect_boxes(frame) -> list[tuple[float, float, float, float]]:
     try:
-        from dicecam.vision.detect import DieDetector
 
         detector = DieDetector()
     except (ImportError, InputError) as exc:
@@ -173,15 +192,6 @@ def _parse_boxes(text: str) -> list[tuple[float, float, float, float]]:
 
 
 def _read_samples(path: str):
-    from dicecam.jsoncheck import (
-        parse_json,
-        reject_unknown_keys,
-        require_list,
-        require_number,
-        require_object,
-        require_str,
-    )
-    from dicecam.vision.colour_fit import ColourSample
 
     try:
         text = Path(path).expanduser().read_text("utf-8")
@@ -205,7 +215,6 @@ def _read_samples(path: str):
 
 
 def _run_zones(args: argparse.Namespace) -> int:
-    from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, save_zone_map
 
     frame = None
     if args.source:
@@ -282,9 +291,6 @@ def _write_preview(frame, zone_map, path: str) -> None:
 
 
 def _run_list(args: argparse.Namespace) -> int:
-    from dicecam.calibration.profile import builtin_profile_names, saved_profile_names
-    from dicecam.calibration.zones import board_names, saved_zone_map_names
-    from dicecam.paths import profiles_dir, zones_dir
 
     listing = {
         "builtin_profiles": list(builtin_profile_names()),

@@ -18,8 +18,21 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-NAME = "doctor"
-HELP = "check the camera, models, colour profiles, zone maps and database; say what to fix"
+from dicecam.calibration.profile import (
+    builtin_profile_names,
+    load_builtin_profile,
+    load_profile_file,
+)
+from dicecam.calibration.zones import board_names, load_board, load_zone_map
+from dicecam.errors import InputError
+from dicecam.games.registry import replay
+from dicecam.paths import games_db_path, profiles_dir, zones_dir
+from dicecam.vision.detect import MODEL_PATH, DieDetector
+from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
+from dicecam.vision.source_spec import open_source
+from dicecam.webapp.camera import camera_present
+from dicecam.webapp.frames import frame_problem
+from dicecam.webapp.store import GameStore
 
 CAMERA_SECONDS = 8.0  # a webcam may take a few seconds to hand out its first picture
 TRAIN_EXTRA = ".venv/bin/pip install -e '.[train]'"
@@ -54,7 +67,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def first_picture(spec: str, timeout: float = CAMERA_SECONDS) -> Any:
     """The first frame of a source, or None when none came within ``timeout`` seconds.
     Raises the source's own InputError when it cannot be opened."""
-    from dicecam.vision.source_spec import open_source
 
     source = open_source(spec)
     got: list[Any] = []
@@ -78,9 +90,6 @@ def first_picture(spec: str, timeout: float = CAMERA_SECONDS) -> Any:
 def check_camera(camera: int | None, stream: str | None, *,
                  present: Callable[[int], bool] | None = None,
                  grab: Callable[[str], Any] = first_picture) -> Finding:
-    from dicecam.errors import InputError
-    from dicecam.webapp.camera import camera_present
-    from dicecam.webapp.frames import frame_problem
 
     present = present or camera_present
     if stream is None and camera is None and not present(0):
@@ -115,7 +124,6 @@ def check_camera(camera: int | None, stream: str | None, *,
 def load_reader(path: Path) -> None:
     import numpy as np
 
-    from dicecam.vision.die_reader import DieReader
 
     DieReader(path).read([np.zeros((64, 64, 3), np.uint8)])
 
@@ -123,7 +131,6 @@ def load_reader(path: Path) -> None:
 def load_detector(path: Path) -> None:
     import numpy as np
 
-    from dicecam.vision.detect import DieDetector
 
     DieDetector(path).detect(np.zeros((240, 320, 3), np.uint8))
 
@@ -143,8 +150,6 @@ def check_model(area: str, path: Path, train: str, load: Callable[[Path], None])
 
 
 def check_models() -> list[Finding]:
-    from dicecam.vision.detect import MODEL_PATH
-    from dicecam.vision.die_reader import DEFAULT_MODEL
 
     return [check_model("die detector", MODEL_PATH, "dicecam train detector", load_detector),
             check_model("die reader", DEFAULT_MODEL, "dicecam train reader", load_reader)]
@@ -154,13 +159,6 @@ def check_models() -> list[Finding]:
 
 
 def check_profiles() -> list[Finding]:
-    from dicecam.calibration.profile import (
-        builtin_profile_names,
-        load_builtin_profile,
-        load_profile_file,
-    )
-    from dicecam.errors import InputError
-    from dicecam.paths import profiles_dir
 
     findings = []
     good = []
@@ -185,7 +183,6 @@ def check_profiles() -> list[Finding]:
 def _load_saved(folder, load, area: str, findings: list[Finding], fix) -> list[str]:
     """Load every saved ``*.json`` in ``folder``; a file that does not load becomes a FAIL
     finding (with ``fix(path)``); returns the names that loaded."""
-    from dicecam.errors import InputError
 
     loaded = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -198,9 +195,6 @@ def _load_saved(folder, load, area: str, findings: list[Finding], fix) -> list[s
 
 
 def check_zone_maps() -> list[Finding]:
-    from dicecam.calibration.zones import board_names, load_board, load_zone_map
-    from dicecam.errors import InputError
-    from dicecam.paths import zones_dir
 
     findings = []
     for name in board_names():
@@ -223,8 +217,6 @@ def check_zone_maps() -> list[Finding]:
 
 
 def check_database(path: Path, *, explicit: bool) -> list[Finding]:
-    from dicecam.errors import InputError
-    from dicecam.webapp.store import GameStore
 
     area = "database"
     if not path.exists():
@@ -267,8 +259,6 @@ def check_database(path: Path, *, explicit: bool) -> list[Finding]:
 
 
 def _replays(store: Any, record: Any) -> bool:
-    from dicecam.errors import InputError
-    from dicecam.games.registry import replay
 
     try:
         replay(record.game, record.config, [e.action for e in store.effective_actions(record.id)])
@@ -281,7 +271,6 @@ def _replays(store: Any, record: Any) -> bool:
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-    from dicecam.paths import games_db_path
 
     db = Path(args.db).expanduser() if args.db else games_db_path()
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
@@ -305,7 +294,6 @@ def render(findings: list[Finding]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.camera is not None and args.camera < 0:
-        from dicecam.errors import InputError
 
         raise InputError(f"--camera must be 0 or more, got {args.camera}")
     findings = diagnose(args)

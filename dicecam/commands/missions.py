@@ -11,9 +11,6 @@ import importlib
 import json
 import sys
 
-NAME = "missions"
-HELP = "list a game's mission cards: ids, names, rules and how dicecam scores them"
-
 # game name -> module with MISSIONS: dict[id, card with id, title, name, rule, reading, kind]
 MISSION_TABLES = {
     "dicetopia": "dicecam.games.dicetopia.missions",

@@ -23,9 +23,9 @@ import sys
 from pathlib import Path
 
 from dicecam.errors import InputError
-
-NAME = "read"
-HELP = "read the dice in images, folders of images or video files (values, colours, boxes)"
+from dicecam.vision.pipeline import build_pipeline, iter_outputs
+from dicecam.vision.source_spec import open_source
+from dicecam.vision.sources import IMAGE_SUFFIXES, VIDEO_SUFFIXES, list_images, read_image
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.vision.sources import IMAGE_SUFFIXES, VIDEO_SUFFIXES, list_images
 
     inputs: list[tuple[str, Path]] = []
     failures = 0
@@ -83,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace):
-    from dicecam.vision.pipeline import build_pipeline
 
     try:
         return build_pipeline(args.dice_set, zones=args.zones, threads=args.threads,
@@ -93,7 +91,6 @@ def _pipeline(args: argparse.Namespace):
 
 
 def _read_image(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | None) -> None:
-    from dicecam.vision.sources import read_image
 
     frame = read_image(path)
     reading = pipeline.read_frame(frame)
@@ -103,8 +100,6 @@ def _read_image(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | 
 
 
 def _read_video(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | None) -> None:
-    from dicecam.vision.pipeline import iter_outputs
-    from dicecam.vision.source_spec import open_source
 
     pipeline.reset()
     with open_source(path) as source:

@@ -14,9 +14,6 @@ import sys
 from dicecam.games.registry import scorers
 from dicecam.jsoncheck import parse_json
 
-NAME = "score"
-HELP = "score one position of a game: JSON in on stdin, JSON out on stdout"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=sorted(scorers()), help="which game or sheet to score")

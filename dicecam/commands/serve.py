@@ -14,9 +14,9 @@ import socket
 import sys
 
 from dicecam.errors import InputError
-
-NAME = "serve"
-HELP = "run the live tablet view: camera (or the demo) -> dice -> score, in the browser"
+from dicecam.games.registry import get_game
+from dicecam.webapp.app import create_app, services, socketio
+from dicecam.webapp.camera import choose_source, pipeline_outputs
 
 DEFAULT_PORT = 8765
 
@@ -73,9 +73,6 @@ def pin_line(pin: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.games.registry import get_game
-    from dicecam.webapp.app import create_app, services, socketio
-    from dicecam.webapp.camera import choose_source, pipeline_outputs
 
     if args.game is not None:
         get_game(args.game)  # an unknown name is a clear error before anything starts

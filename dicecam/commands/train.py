@@ -9,9 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib
 
-NAME = "train"
-HELP = "train a model (the die reader, ...) from synthetic data and export it to ONNX"
-
 # target name -> module with HELP, add_arguments(parser), run(args)
 TRAINERS = {
     "reader": "dicecam.tools.train.reader_cli",

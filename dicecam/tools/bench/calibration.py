@@ -28,6 +28,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicecam.calibration.homography import apply_homography, homography
+from dicecam.calibration.profile import load_builtin_profile
+from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_board
+from dicecam.errors import InputError
+from dicecam.reading import LOW_CONFIDENCE
+from dicecam.synth.dicesets import set_look
+from dicecam.synth.die import render_die
+from dicecam.synth.light import apply_light, degrade
+from dicecam.synth.scene import SceneSpec, paste_die, render_scene
+from dicecam.vision.colour import ColourReader
+from dicecam.vision.colour_fit import DICE_PER_COLOUR, fit_profile, samples_by_columns
+from dicecam.vision.detect import DieDetector
+from dicecam.vision.die_reader import cut_crop
+
 HELP = ("colour accuracy per dice set under warm/neutral/cool light, before and after "
         "calibration; zone accuracy on synthetic board tables")
 
@@ -65,7 +79,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.errors import InputError
 
     cv2.setNumThreads(1)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -161,7 +174,6 @@ CORRECTION = {"value": 0.6}
 
 def light_and_camera(image, kelvin: float, rng: np.random.Generator, scale: float):
     """The table scenes' light and camera effects at a fixed colour temperature."""
-    from dicecam.synth.light import apply_light, degrade
 
     image = apply_light(image, kelvin, rng, correction=CORRECTION["value"],
                         glare=rng.uniform(0, 0.25) if rng.random() < 0.4 else 0.0,
@@ -174,9 +186,6 @@ def light_and_camera(image, kelvin: float, rng: np.random.Generator, scale: floa
 def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
                       die_px: float, rng: np.random.Generator):
     """An empty table with dice laid out as the instructions say; returns (frame, boxes)."""
-    from dicecam.synth.dicesets import set_look
-    from dicecam.synth.die import render_die
-    from dicecam.synth.scene import SceneSpec, paste_die, render_scene
 
     width, height = FRAME
     table = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
@@ -200,16 +209,6 @@ def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
 def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
                      scenes: int, die_px_range: tuple[float, float] | None = None,
                      ) -> ColourResult:
-    from dicecam.calibration.profile import load_builtin_profile
-    from dicecam.reading import LOW_CONFIDENCE
-    from dicecam.synth.scene import SceneSpec, render_scene
-    from dicecam.vision.colour import ColourReader
-    from dicecam.vision.colour_fit import (
-        DICE_PER_COLOUR,
-        fit_profile,
-        samples_by_columns,
-    )
-    from dicecam.vision.die_reader import cut_crop
 
     builtin = load_builtin_profile(set_name)
     lo, hi = die_px_range or DIE_PX[set_name]
@@ -301,11 +300,6 @@ def _warp_onto(frame, image, corners) -> None:
 def dicetopia_table(rng: np.random.Generator, n_faction: int):
     """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone,
     colour))."""
-    from dicecam.calibration.homography import apply_homography, homography
-    from dicecam.calibration.zones import PlacedBoard, load_board
-    from dicecam.synth.dicesets import set_look
-    from dicecam.synth.die import render_die
-    from dicecam.synth.scene import SceneSpec, paste_die, render_scene
 
     width, height = FRAME
     frame = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
@@ -349,7 +343,6 @@ def dicetopia_table(rng: np.random.Generator, n_faction: int):
 
 def diceparty_table(rng: np.random.Generator):
     """Four party areas drawn around the table, dice inside them: (polygons, dice)."""
-    from dicecam.calibration.zones import Zone
 
     width, height = FRAME
     mid = np.array([width / 2, height / 2]) + rng.normal(0, 20, 2)
@@ -371,7 +364,6 @@ def diceparty_table(rng: np.random.Generator):
 
 
 def zone_figures(rng: np.random.Generator, scenes: int) -> dict[str, tuple[int, int]]:
-    from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap
 
     width, height = FRAME
     results = {"dicetopia (boards)": [0, 0], "dice party (drawn areas)": [0, 0]}
@@ -407,10 +399,8 @@ def zone_figures(rng: np.random.Generator, scenes: int) -> dict[str, tuple[int, 
 
 def _detector():
     """The shipped die detector, when there is one: then the zone figure uses its centres."""
-    from dicecam.errors import InputError
 
     try:
-        from dicecam.vision.detect import DieDetector
 
         return DieDetector(threads=1)
     except (ImportError, InputError):

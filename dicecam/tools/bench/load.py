@@ -25,6 +25,8 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.tools.bench.web import percentile
+from dicecam.tools.child_server import start_child_server
+from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events
 
 HELP = ("tablets watching a game that changes N times a second, against dicecam serve on "
@@ -104,8 +106,6 @@ class _Arrivals:
 
 
 def measure_load(tablets: int, rate: float, seconds: float) -> LoadResult:
-    from dicecam.tools.child_server import start_child_server
-    from dicecam.tools.tablet_client import ConnectionLost, Tablet
 
     result = LoadResult(tablets, rate, seconds)
     arrivals = _Arrivals()

@@ -13,6 +13,16 @@ import argparse
 import time
 from pathlib import Path
 
+from dicecam.calibration.profile import load_profile
+from dicecam.errors import InputError
+from dicecam.reading import LOW_CONFIDENCE
+from dicecam.synth.dicesets import DICE_SETS
+from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
+from dicecam.tools.train.crops import CropOptions, generate_crops
+from dicecam.tools.train.reader import TEST_SEED
+from dicecam.vision.colour import ColourReader
+from dicecam.vision.die_reader import DieReader
+
 HELP = "die reader: crops/s on one thread, synthetic and real accuracy, colour accuracy"
 
 BATCH = 60
@@ -49,11 +59,7 @@ def confusion_text(truth, pred, labels: tuple[str, ...]) -> str:  # numpy arrays
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.errors import InputError
-    from dicecam.tools.train.crops import CropOptions, generate_crops
-    from dicecam.tools.train.reader import TEST_SEED
     from dicecam.tools.train.reader_net import INPUT_PX
-    from dicecam.vision.die_reader import DieReader
 
     if args.samples < BATCH:
         raise InputError(f"--samples must be at least {BATCH}")
@@ -111,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
 def _real(reader) -> None:
     import numpy as np
 
-    from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 
     if real_data_dir() is None:
         print("\nreal photos: not found (set DICECAM_REAL_DATA); skipped")
@@ -139,17 +144,6 @@ def _real(reader) -> None:
 
 
 def _colour(args: argparse.Namespace) -> None:
-    try:
-        from dicecam.calibration.profile import load_profile
-        from dicecam.vision.colour import ColourReader
-    except ImportError:
-        print("\ncolour: colour stage not available (dicecam.vision.colour is missing)")
-        return
-    from dicecam.reading import LOW_CONFIDENCE
-    from dicecam.synth.dicesets import DICE_SETS
-    from dicecam.tools.train.crops import CropOptions, generate_crops
-    from dicecam.tools.train.reader import TEST_SEED
-
     # Some crops carry no colour left to read (a 2-px numeral after a JPEG's halved colour
     # resolution): the colour stage should say so with a low confidence, and the tablet
     # then asks. So the bench shows all three: right overall, asked, right among the rest.

@@ -22,7 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.tools.realdata import SOURCES
+from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.tools.matching import Tally
+from dicecam.tools.realdata import SOURCES, LabelledDie, iter_photos, real_data_dir
+from dicecam.vision.pipeline import build_pipeline
 
 HELP = "speed, recall, precision, value and colour accuracy of the table reader (one thread)"
 
@@ -43,7 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def synthetic_frames(count: int, seed: int = SYNTH_SEED):
     """The benchmark's frames, the same on every run: (image, scene) pairs."""
-    from dicecam.synth.scene import SceneSpec, render_scene
 
     for index in range(count):
         rng = np.random.default_rng([seed, index])
@@ -57,9 +59,6 @@ def synthetic_frames(count: int, seed: int = SYNTH_SEED):
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.tools.matching import Tally
-    from dicecam.tools.realdata import LabelledDie, iter_photos, real_data_dir
-    from dicecam.vision.pipeline import build_pipeline
 
     cv2.setNumThreads(1)
     pipeline = build_pipeline("diceparty", threads=1, detector_path=args.detector)

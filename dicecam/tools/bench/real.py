@@ -37,7 +37,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.tools.matching import match_centres
+from dicecam.tools.realdata import (
+    SOURCES,
+    background_photos,
+    check_sources,
+    iter_photos,
+    real_data_dir,
+)
+from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("recall, precision, value accuracy, silent errors and dice asked on every real "
         "source (held-out apart) and false dice on real photos without dice")
@@ -112,7 +122,6 @@ class RealTally:
     def add(self, truth: Sequence, dice: Sequence[DieReading], *, colour_read: bool,
             tolerance: float = 0.5) -> list[Outcome]:
         """Count one photo: ``truth`` LabelledDie-likes, ``dice`` the pipeline's readings."""
-        from dicecam.tools.matching import match_centres
 
         pairs = match_centres([(d.cx, d.cy, max(d.w, d.h)) for d in truth],
                               [(d.x, d.y) for d in dice], tolerance)
@@ -271,15 +280,6 @@ def annotate(image_path: Path, outcomes: Sequence[Outcome], out_path: Path,
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.errors import InputError
-    from dicecam.tools.realdata import (
-        SOURCES,
-        background_photos,
-        check_sources,
-        iter_photos,
-        real_data_dir,
-    )
-    from dicecam.vision.pipeline import build_pipeline
 
     sources = check_sources(args.sources) or SOURCES
     if args.limit is not None and args.limit < 1:

@@ -27,7 +27,11 @@ from typing import Any
 import numpy as np
 
 from dicecam.errors import InputError
+from dicecam.games.registry import get_game
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.vision.demo import ROLL_FRAMES, DemoSource
+from dicecam.webapp.app import create_app, services
+from dicecam.webapp.camera import pipeline_outputs
 from dicecam.webapp.tablet_commands import Act, NewGame
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
@@ -56,7 +60,6 @@ class _Output:
 
 def truth_outputs(dice_set: str, speed: float) -> Iterator[_Output]:
     """The demo's frames, with the demo's own dice as the readings, paced at its fps."""
-    from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 
     source = DemoSource(dice_set, loop=True)
     per_roll = source.frames_per_roll
@@ -97,9 +100,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the web bench needs selenium: pip install -e '.[test]'") from None
     from werkzeug.serving import make_server
 
-    from dicecam.games.registry import get_game
-    from dicecam.webapp.app import create_app, services
-    from dicecam.webapp.camera import pipeline_outputs
 
     get_game(args.game)  # an unknown name is a clear error before anything starts
     if args.truth:

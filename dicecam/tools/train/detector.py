@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.tools.realdata import SOURCES, real_data_dir, real_photos, select_photos
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
@@ -96,7 +97,6 @@ def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
 def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos of
     ``sources`` (None: all) except those of ``leave_out``."""
-    from dicecam.tools.realdata import real_data_dir, real_photos, select_photos
 
     root = real_data_dir()
     if root is None:
@@ -211,7 +211,6 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos{left}")
     seconds = math.inf if steps is not None else minutes * 60 - (time.monotonic() - started)
-    from dicecam.tools.realdata import SOURCES
 
     used = [name for name in (real_sources or SOURCES) if name not in leave_out]
     metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used)}

@@ -6,6 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
+from dicecam.errors import InputError
+from dicecam.tools.realdata import check_sources
+from dicecam.tools.train.detector import train_detector
+
 HELP = "train the die detector (tiny CenterNet) on synthetic tables and export it to ONNX"
 
 #: The shipped model (``dicecam/models/detector.onnx``, what ``DieDetector`` loads).
@@ -38,9 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.errors import InputError
-    from dicecam.tools.realdata import check_sources
-    from dicecam.tools.train.detector import train_detector
 
     if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be at least 1")

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
+from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 
@@ -151,7 +152,6 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     real_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
     real_labels = np.zeros(0, np.int64)
     if config.use_real:
-        from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 
         if real_data_dir() is None:
             log("real photos not found: training on synthetic crops only")

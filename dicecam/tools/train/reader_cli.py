@@ -8,6 +8,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from dicecam.errors import InputError
+from dicecam.tools.realdata import check_sources
+from dicecam.tools.train.reader import TrainConfig, train_reader
+from dicecam.vision.die_reader import DEFAULT_MODEL
+
 HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"
 
 
@@ -43,10 +48,6 @@ def _log(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.errors import InputError
-    from dicecam.tools.realdata import check_sources
-    from dicecam.tools.train.reader import TrainConfig, train_reader
-    from dicecam.vision.die_reader import DEFAULT_MODEL
 
     for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):
         if getattr(args, name) < 1:
