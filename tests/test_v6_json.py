@@ -170,3 +170,29 @@ def test_cli_bad_input_is_one_line_and_status_2(payload: Any, words: str) -> Non
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert words in done.stderr
+
+
+def test_seating_in_order_deals_the_players_round_the_groups() -> None:
+    from dicecam.games.v6.groups import groups_in_order
+
+    names = [f"P{i}" for i in range(1, 10)]
+    assert groups_in_order(names) == (("P1", "P4", "P7"), ("P2", "P5", "P8"),
+                                      ("P3", "P6", "P9"))
+    assert groups_in_order(names[:4]) == (tuple(names[:4]),)
+    assert [len(g) for g in groups_in_order(names + ["P10"])] == [4, 3, 3]
+    state = codec.new_game({"players": names, "seating": "in_order"})
+    assert codec.state_to_json(state)["groups"] == [list(g) for g in groups_in_order(names)]
+    with pytest.raises(InputError, match="gives groups and seating"):
+        codec.new_game({"players": names, "groups": [names], "seating": "in_order"})
+    with pytest.raises(InputError, match="config.seating"):
+        codec.new_game({"players": names, "seating": "by height"})
+
+
+def test_an_evening_without_groups_proposes_the_players_as_entered() -> None:
+    state = codec.new_game({"players": ["Ann", "Bo", "Cy", "Di", "Ed"]})
+    (item,) = codec.state_to_json(state)["legal"]
+    assert item["type"] == "groups"
+    assert item["groups"] == [["Ann", "Cy", "Ed"], ["Bo", "Di"]]
+    state = codec.apply(state, codec.action_from_json({"type": "groups",
+                                                       "groups": item["groups"]}))
+    assert codec.state_to_json(state)["groups"] == item["groups"]

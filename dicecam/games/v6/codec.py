@@ -14,7 +14,7 @@ from typing import Any
 from dicecam.errors import InputError, RuleError
 from dicecam.games.v6 import round as rnd
 from dicecam.games.v6 import rules as rules
-from dicecam.games.v6.groups import MIN_GROUP, form_groups
+from dicecam.games.v6.groups import MIN_GROUP, form_groups, groups_in_order
 from dicecam.games.v6.jokers import JOKERS, MAX_CHOSEN, JokerId
 from dicecam.jsoncheck import (
     reject_unknown_keys,
@@ -62,17 +62,24 @@ def _jokers(value: Any, where: str) -> tuple[JokerId, ...]:
 
 
 def new_game(config: Mapping[str, Any]) -> rules.Evening:
-    """An evening from {"players", "groups"?, "group_seed"?, "final"?, "qualify"?}."""
+    """An evening from {"players", "groups"? | "group_seed"? | "seating"?, "final"?,
+    "qualify"?}: the groups given, drawn from the seed, or ``"seating": "in_order"`` (the
+    players as entered, dealt round the groups); with none of them the evening waits for
+    a ``groups`` action."""
     config = require_object(config, "config")
-    reject_unknown_keys(config, "config", ("players", "groups", "group_seed", "final",
-                                           "qualify"))
+    reject_unknown_keys(config, "config", ("players", "groups", "group_seed", "seating",
+                                           "final", "qualify"))
     players = require_list(config.get("players"), "config.players", min_len=MIN_GROUP,
                            max_len=rules.MAX_PLAYERS)
     names = tuple(_name(p, f"config.players[{i}]") for i, p in enumerate(players))
     groups = None
-    if "groups" in config and "group_seed" in config:
-        raise InputError("config gives both groups and group_seed; give one of them")
-    if "groups" in config:
+    given = [key for key in ("groups", "group_seed", "seating") if key in config]
+    if len(given) > 1:
+        raise InputError(f"config gives {' and '.join(given)}; give one of them")
+    if "seating" in config:
+        require_choice(config["seating"], "config.seating", ("in_order",))
+        groups = groups_in_order(names)
+    elif "groups" in config:
         groups = _groups(config["groups"], "config.groups")
     elif "group_seed" in config:
         seed = config["group_seed"]
@@ -189,8 +196,10 @@ def round_to_json(game: rnd.RoundState) -> dict[str, Any]:
 def _evening_legal(state: rules.Evening) -> list[dict[str, Any]]:
     phase = state.phase
     if phase is rules.EveningPhase.GROUPS:
-        return [{"type": "groups", "why": "give the groups (every player exactly once, "
-                                          "2 to 4 per group)"}]
+        return [{"type": "groups", "groups": [list(g) for g in
+                                              groups_in_order(state.config.players)],
+                 "why": "give the groups (every player exactly once, 2 to 4 per group); "
+                        "proposed: the players as entered"}]
     if phase is rules.EveningPhase.JOKERS:
         player = state.player
         assert player is not None

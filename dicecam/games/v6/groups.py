@@ -4,7 +4,8 @@ Vierer-Gruppen").
 Pure: the same players and seed always give the same groups, on every machine and Python
 version (the draw orders players by a SHA-256 of seed and name, no random module), so a
 stored evening can be replayed. The web app picks the seed (for example from the clock)
-and stores it with the evening; scorer/ itself never draws anything.
+and stores it with the evening; the engine itself never draws anything. A table may also
+seat its players as they were entered (``groups_in_order``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,16 @@ from dicecam.errors import InputError
 
 GROUP_SIZE = 4
 MIN_GROUP = 2
+
+
+def groups_in_order(players: Sequence[str], size: int = GROUP_SIZE) -> tuple[tuple[str, ...], ...]:
+    """Players as entered, dealt round the groups in turn (9 players: 1 4 7 | 2 5 8 | 3 6 9),
+    as few groups of at most ``size`` as hold everyone, as even as possible."""
+    names = list(players)
+    if len(names) < MIN_GROUP:
+        raise InputError(f"a V6 evening needs at least {MIN_GROUP} players, got {len(names)}")
+    count = -(-len(names) // size)
+    return tuple(tuple(names[start::count]) for start in range(count))
 
 
 def form_groups(players: Sequence[str], seed: str | int,

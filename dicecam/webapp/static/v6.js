@@ -32,14 +32,6 @@
     },
   });
 
-  /* Players in order, split into groups of at most four and at least two. */
-  function chunk(players) {
-    const count = Math.ceil(players.length / 4);
-    const groups = Array.from({ length: count }, () => []);
-    players.forEach((p, i) => groups[i % count].push(p));
-    return groups;
-  }
-
   function render(el, view, ctx) {
     const { h, t } = ctx;
     const s = view.state;
@@ -58,8 +50,8 @@
       if (item.type === "groups") {
         controls.append(h("p", { class: "why" }, t("v6_groups")),
           h("button", { type: "button", class: "primary", "data-action": "groups",
-            onclick: () => ctx.act({ type: "groups", groups: chunk(view.config.players) }) },
-          chunk(view.config.players).map((g) => g.join(", ")).join(" | ")));
+            onclick: () => ctx.act({ type: "groups", groups: item.groups }) },
+          item.groups.map((g) => g.join(", ")).join(" | ")));
       } else if (item.type === "jokers") {
         controls.append(jokerChooser(ctx, s, item));
       } else if (item.type === "throw") {
@@ -175,7 +167,8 @@
     render,
     entry,
     config(config) {
-      return Object.assign({}, config, { groups: chunk(config.players) });
+      // seated as entered; the engine deals them round the groups of four
+      return Object.assign({}, config, { seating: "in_order" });
     },
   };
 })();
