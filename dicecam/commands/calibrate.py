@@ -112,7 +112,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_colours(args: argparse.Namespace) -> int:
-
     base = load_profile(args.dice_set)
     if args.per_colour is not None and args.per_colour < 1:
         raise InputError(f"--per-colour must be 1 or more, got {args.per_colour}")
@@ -136,7 +135,6 @@ def _run_colours(args: argparse.Namespace) -> int:
 
 
 def _report_fit(profile, frame, samples) -> None:
-
     crops = [cut_crop(frame, *s.box) for s in samples]
     readings = ColourReader(profile).read(crops)
     agree = sum(name == s.colour for (name, _c), s in zip(readings, samples, strict=True))
@@ -148,7 +146,6 @@ def _report_fit(profile, frame, samples) -> None:
 
 
 def _first_frame(spec: str):
-
     source = open_source(spec)
     skip = LIVE_WARMUP_FRAMES if getattr(source, "live", False) else 0
     try:
@@ -192,7 +189,6 @@ def _parse_boxes(text: str) -> list[tuple[float, float, float, float]]:
 
 
 def _read_samples(path: str):
-
     try:
         text = Path(path).expanduser().read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -215,7 +211,6 @@ def _read_samples(path: str):
 
 
 def _run_zones(args: argparse.Namespace) -> int:
-
     frame = None
     if args.source:
         frame = _first_frame(args.source)
@@ -291,7 +286,6 @@ def _write_preview(frame, zone_map, path: str) -> None:
 
 
 def _run_list(args: argparse.Namespace) -> int:
-
     listing = {
         "builtin_profiles": list(builtin_profile_names()),
         "saved_profiles": list(saved_profile_names()),

@@ -90,7 +90,6 @@ def first_picture(spec: str, timeout: float = CAMERA_SECONDS) -> Any:
 def check_camera(camera: int | None, stream: str | None, *,
                  present: Callable[[int], bool] | None = None,
                  grab: Callable[[str], Any] = first_picture) -> Finding:
-
     present = present or camera_present
     if stream is None and camera is None and not present(0):
         return Finding("camera", Verdict.WARN,
@@ -124,13 +123,11 @@ def check_camera(camera: int | None, stream: str | None, *,
 def load_reader(path: Path) -> None:
     import numpy as np
 
-
     DieReader(path).read([np.zeros((64, 64, 3), np.uint8)])
 
 
 def load_detector(path: Path) -> None:
     import numpy as np
-
 
     DieDetector(path).detect(np.zeros((240, 320, 3), np.uint8))
 
@@ -150,7 +147,6 @@ def check_model(area: str, path: Path, train: str, load: Callable[[Path], None])
 
 
 def check_models() -> list[Finding]:
-
     return [check_model("die detector", MODEL_PATH, "dicecam train detector", load_detector),
             check_model("die reader", DEFAULT_MODEL, "dicecam train reader", load_reader)]
 
@@ -159,7 +155,6 @@ def check_models() -> list[Finding]:
 
 
 def check_profiles() -> list[Finding]:
-
     findings = []
     good = []
     for name in builtin_profile_names():
@@ -195,7 +190,6 @@ def _load_saved(folder, load, area: str, findings: list[Finding], fix) -> list[s
 
 
 def check_zone_maps() -> list[Finding]:
-
     findings = []
     for name in board_names():
         try:
@@ -217,7 +211,6 @@ def check_zone_maps() -> list[Finding]:
 
 
 def check_database(path: Path, *, explicit: bool) -> list[Finding]:
-
     area = "database"
     if not path.exists():
         if path.parent.is_dir() or not explicit:
@@ -259,7 +252,6 @@ def check_database(path: Path, *, explicit: bool) -> list[Finding]:
 
 
 def _replays(store: Any, record: Any) -> bool:
-
     try:
         replay(record.game, record.config, [e.action for e in store.effective_actions(record.id)])
     except (InputError, ValueError, KeyError, TypeError):
@@ -271,7 +263,6 @@ def _replays(store: Any, record: Any) -> bool:
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-
     db = Path(args.db).expanduser() if args.db else games_db_path()
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
             *check_zone_maps(), *check_database(db, explicit=args.db is not None)]

@@ -45,7 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     inputs: list[tuple[str, Path]] = []
     failures = 0
     for text in args.paths:
@@ -82,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pipeline(args: argparse.Namespace):
-
     try:
         return build_pipeline(args.dice_set, zones=args.zones, threads=args.threads,
                               auto_zoom=True)
@@ -91,7 +89,6 @@ def _pipeline(args: argparse.Namespace):
 
 
 def _read_image(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | None) -> None:
-
     frame = read_image(path)
     reading = pipeline.read_frame(frame)
     _emit(str(path), reading, args.json)
@@ -100,7 +97,6 @@ def _read_image(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | 
 
 
 def _read_video(pipeline, path: Path, args: argparse.Namespace, out_dir: Path | None) -> None:
-
     pipeline.reset()
     with open_source(path) as source:
         for out in iter_outputs(source, pipeline):

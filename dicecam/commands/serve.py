@@ -73,7 +73,6 @@ def pin_line(pin: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-
     if args.game is not None:
         get_game(args.game)  # an unknown name is a clear error before anything starts
     if not 1 <= args.port <= 65535:

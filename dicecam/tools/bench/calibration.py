@@ -79,7 +79,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-
     cv2.setNumThreads(1)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = [s for s in sets if s not in DIE_PX]
@@ -209,7 +208,6 @@ def calibration_frame(set_name: str, colours: tuple[str, ...], per_colour: int,
 def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
                      scenes: int, die_px_range: tuple[float, float] | None = None,
                      ) -> ColourResult:
-
     builtin = load_builtin_profile(set_name)
     lo, hi = die_px_range or DIE_PX[set_name]
     die_px = rng.uniform(lo, hi)  # this table's camera distance
@@ -364,7 +362,6 @@ def diceparty_table(rng: np.random.Generator):
 
 
 def zone_figures(rng: np.random.Generator, scenes: int) -> dict[str, tuple[int, int]]:
-
     width, height = FRAME
     results = {"dicetopia (boards)": [0, 0], "dice party (drawn areas)": [0, 0]}
     detector = _detector()

@@ -106,7 +106,6 @@ class _Arrivals:
 
 
 def measure_load(tablets: int, rate: float, seconds: float) -> LoadResult:
-
     result = LoadResult(tablets, rate, seconds)
     arrivals = _Arrivals()
     sent: dict[int, float] = {}

@@ -117,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
 def _real(reader) -> None:
     import numpy as np
 
-
     if real_data_dir() is None:
         print("\nreal photos: not found (set DICECAM_REAL_DATA); skipped")
         return

@@ -59,7 +59,6 @@ def synthetic_frames(count: int, seed: int = SYNTH_SEED):
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-
     cv2.setNumThreads(1)
     pipeline = build_pipeline("diceparty", threads=1, detector_path=args.detector)
     times: list[float] = []

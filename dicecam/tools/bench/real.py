@@ -280,7 +280,6 @@ def annotate(image_path: Path, outcomes: Sequence[Outcome], out_path: Path,
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-
     sources = check_sources(args.sources) or SOURCES
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")

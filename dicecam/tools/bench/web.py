@@ -100,7 +100,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the web bench needs selenium: pip install -e '.[test]'") from None
     from werkzeug.serving import make_server
 
-
     get_game(args.game)  # an unknown name is a clear error before anything starts
     if args.truth:
         def outputs(game: str | None) -> Iterator[Any]:

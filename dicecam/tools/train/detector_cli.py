@@ -42,7 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be at least 1")
     if args.init and not Path(args.init).is_file():

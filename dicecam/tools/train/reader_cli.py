@@ -48,7 +48,6 @@ def _log(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):
         if getattr(args, name) < 1:
             raise InputError(f"--{name.replace('_', '-')} must be at least 1")
