@@ -27,7 +27,10 @@ class DieReading:
     hidden); ``colour`` is a name from the dice set's profile, or None when unknown.
     ``confidence`` is the lower of the value and colour confidences, in [0, 1].
     ``corrected`` is True once a player said on the tablet what the die shows (a tap, a
-    confirmation, dice typed in): such a die is never asked about again.
+    confirmation, dice typed in): such a die is never asked about again. ``colour_scores``
+    gives every colour of the dice set a score (the colour stage's posterior times how much
+    the die looks like the set's dice at all; empty when unknown), so a game that knows how
+    many dice of each colour a throw holds can weigh the colours together.
     """
 
     x: float
@@ -41,6 +44,7 @@ class DieReading:
     value_confidence: float = 1.0
     colour_confidence: float = 1.0
     corrected: bool = False
+    colour_scores: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("x", "y", "w", "h", "confidence", "value_confidence", "colour_confidence"):
@@ -64,6 +68,7 @@ class DieReading:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["colour_scores"] = dict(self.colour_scores)
         data["needs_check"] = self.needs_check
         return data
 

@@ -427,15 +427,32 @@ def test_dice_outside_every_zone_can_be_placed_in_a_district(client: Any) -> Non
     assert not again["ok"] and "already lies in a zone" in again["error"]
 
 
-def test_a_throw_outside_every_zone_can_be_given_to_the_active_party(client: Any) -> None:
+def _dice_party_after_preparty(client: Any) -> None:
     ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
     dice = [{"value": v, "colour": c, "zone": name}
             for name, values in {"Ann": [6, 6, 5, 4], "Bo": [1, 1, 1, 2]}.items()
             for v, c in zip(values, ["yellow", "yellow", "orange", "orange"], strict=True)]
     ok(client, events.ENTER_ROLL, {"dice": dice})
+
+
+def test_a_throw_outside_every_zone_can_be_given_to_the_active_party(client: Any) -> None:
+    _dice_party_after_preparty(client)
+    session = services(client.app).session
+    # the table has zones (the counter die lies in one), but the throw landed outside them
+    roll = session.settle(SettledRoll(roll_id=9, width=640, height=480, dice=(
+        *settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
+                  (4, "orange", 0.99)]).dice,
+        DieReading(x=600.0, y=400.0, w=50.0, h=50.0, value=3, colour="red", confidence=0.99,
+                   zone="counter"))))
+    assert roll.status.value == "pending" and roll.error
+    ok(client, events.ASSIGN_ZONE, {"roll_id": 9, "zone": "Ann"})
+    assert last_state(client)["state"]["phase"] == "pickpocket"
+
+
+def test_without_a_zone_map_the_settled_dice_are_the_throwers(client: Any) -> None:
+    _dice_party_after_preparty(client)
     session = services(client.app).session
     roll = session.settle(settled([(6, "yellow", 0.99), (6, "yellow", 0.99),
                                    (5, "orange", 0.99), (4, "orange", 0.99)], roll_id=9))
-    assert roll.status.value == "pending" and roll.error
-    ok(client, events.ASSIGN_ZONE, {"roll_id": 9, "zone": "Ann"})
+    assert roll.status.value == "applied"
     assert last_state(client)["state"]["phase"] == "pickpocket"

@@ -8,6 +8,9 @@ pure rules module:
 * ``codec``: JSON in and out (``GameCodec``), for the web app and ``dicecam score``;
 * ``adapter``: a settled roll's dice (``DieReading``, with their zones) -> the game's own
   action, or None when the game waits for no dice now;
+* ``colour_groups`` (optional): which dice of a roll form a throw whose colours the game
+  knows (Dice Party: the thrower's party), so the colours are decided together with those
+  counts (``dicecam.games.colour_counts``) before the adapter reads them;
 * ``scorers``: ``dicecam score NAME`` functions, JSON object in, JSON object out.
 
 The command line, the page template and the page's setup form all read the descriptors,
@@ -26,6 +29,9 @@ from typing import Any, Protocol
 from dicecam.reading import DieReading
 
 Adapter = Callable[[Any, Sequence[DieReading]], Any]
+#: (state, dice) -> the throws the game knows the colours of: (dice indices, colour counts)
+ColourGroupsOf = Callable[[Any, Sequence[DieReading]],
+                          Sequence[tuple[Sequence[int], Mapping[str, int]]]]
 Scorer = Callable[[Any], dict[str, Any]]
 
 
@@ -90,6 +96,7 @@ class GameDescriptor:
     variants: tuple[Variant, ...] = ()
     #: display names the page shows for the game's ids (missions, districts...), if any
     catalogue: Callable[[], dict[str, Any]] | None = None
+    colour_groups: ColourGroupsOf | None = None
 
     def setup_json(self) -> dict[str, Any]:
         """What the page's new-game form needs: the player limits and the variants."""

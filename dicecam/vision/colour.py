@@ -89,6 +89,15 @@ MARK_SEARCH_PX = 64
 CLUSTER_PX = 24
 #: The most dice of one batch the batch light estimate looks at.
 WHITE_SAMPLE = 12
+#: Dice less colourful than this (Lab chroma) take no part in the hue order check.
+ORDER_MIN_CHROMA = 20.0
+#: How much redder (in hue degrees) a die read as the yellower colour must look than one
+#: read as the redder colour before the two readings contradict each other.
+ORDER_MARGIN_DEG = 8.0
+#: Colours take part in the hue order when they are this colourful (Lab chroma) and all
+#: lie within this many degrees of hue of each other (a family such as yellow-orange-red).
+ORDER_REF_CHROMA = 30.0
+ORDER_SPAN_DEG = 90.0
 _LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
@@ -435,13 +444,24 @@ class ColourReader:
         self._find_marks = profile.marks == Marks.NUMERALS or (
             profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
+        self._hue_order = _hue_order(self._means) if profile.marks == Marks.PIPS else None
 
     # -- public API -------------------------------------------------------------------
 
     def read(self, crops_bgr: Sequence[np.ndarray]) -> list[tuple[str | None, float]]:
         """One (colour name or None, confidence) per crop, in order."""
+        return [(name, conf) for name, conf, _ in self.read_scores(crops_bgr)]
+
+    def read_scores(self, crops_bgr: Sequence[np.ndarray]
+                    ) -> list[tuple[str | None, float, tuple[tuple[str, float], ...]]]:
+        """Per crop: (colour or None, confidence, the score of every colour of the set).
+
+        The scores are the posterior of each colour times how much the crop looks like a
+        die of this set at all (so they sum to at most 1); the game can weigh them against
+        what it knows (``dicecam.games.colour_counts``)."""
         seen = self._measure(crops_bgr)
-        out: list[tuple[str | None, float]] = [(None, 0.0)] * len(crops_bgr)
+        out: list[tuple[str | None, float, tuple[tuple[str, float], ...]]] = [
+            (None, 0.0, ())] * len(crops_bgr)
         if not seen.ok.any():
             return out
         idx = np.flatnonzero(seen.ok)
@@ -457,9 +477,12 @@ class ColourReader:
             d2[:, 0] = self.distances(seen.labs[idx])
             if has_alt.any():
                 d2[has_alt, 1] = self.distances(alts[has_alt]) + ALT_BODY_COST
-        names, conf = self._classify(d2)
-        for i, name, c in zip(idx, names, conf, strict=True):
-            out[int(i)] = (name, float(c))
+        names, conf, scores = self._classify(d2)
+        if self._hue_order is not None:
+            conf, scores = self._order_check(seen.labs[idx], names, conf, scores)
+        for i, name, c, row in zip(idx, names, conf, scores, strict=True):
+            out[int(i)] = (name, float(c), tuple(
+                (colour, round(float(p), 4)) for colour, p in zip(self._names, row, strict=True)))
         return out
 
     def features(self, crops_bgr: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -586,9 +609,34 @@ class ColourReader:
         share = np.clip(share, MIN_BLEND, 1.0)
         return _decode(body + share[:, :, None] * span), share
 
-    def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Colour and confidence per die from squared distances (m, k), or (m, h, k) for h
-        readings of each die that may each be the right one (inf: no such reading)."""
+    def _order_check(self, labs: np.ndarray, names: list[str], conf: np.ndarray,
+                     scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Decide a batch's colours together: the dice of one frame share a light, so their
+        hues keep the order of their colours' hues (yellow, orange, red under any lamp). A
+        die read as the yellower of two colours whose hue is clearly redder than a die read
+        as the redder one contradicts it; both are then asked, their scores for the two
+        colours made even."""
+        assert self._hue_order is not None
+        index = np.array([self._names.index(n) for n in names])
+        rank = np.array([-1 if r is None else r for r in self._hue_order])[index]
+        hue = np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
+        ranked = (rank >= 0) & (np.hypot(labs[:, 1], labs[:, 2]) >= ORDER_MIN_CHROMA)
+        # rank grows with hue angle: a die of the yellower colour that looks clearly redder
+        clash = ((rank[:, None] > rank[None, :]) & (hue[:, None] < hue[None, :] - ORDER_MARGIN_DEG)
+                 & ranked[:, None] & ranked[None, :])
+        conf, scores = conf.copy(), scores.copy()
+        for i, j in np.argwhere(clash):
+            a, b = index[i], index[j]
+            for die in (i, j):
+                even = (scores[die, a] + scores[die, b]) / 2
+                scores[die, a] = scores[die, b] = even
+                conf[die] = min(conf[die], even)
+        return conf, scores
+
+    def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Colour, confidence and every colour's score per die from squared distances
+        (m, k), or (m, h, k) for h readings of each die that may each be the right one
+        (inf: no such reading)."""
         if d2.ndim == 2:
             d2 = d2[:, None, :]
         loglik = -0.5 * d2 - self._log_norm[None, None, :]
@@ -598,8 +646,26 @@ class ColourReader:
         rows = np.arange(len(d2))
         best = post.argmax(axis=1)
         conf = post[rows, best]
+        typical = np.ones(len(d2))
         if len(self._names) > 1:
             # Unlike every reference: say so through the confidence so the user is asked.
             d2_best = d2.min(axis=1)[rows, best]
-            conf = conf * np.exp(-np.maximum(d2_best - TYPICAL_D2, 0.0) / 8.0)
-        return [self._names[int(b)] for b in best], np.clip(conf, 0.0, 1.0)
+            typical = np.exp(-np.maximum(d2_best - TYPICAL_D2, 0.0) / 8.0)
+        conf = conf * typical
+        return ([self._names[int(b)] for b in best], np.clip(conf, 0.0, 1.0),
+                np.clip(post * typical[:, None], 0.0, 1.0))
+
+
+def _hue_order(means_lab: np.ndarray) -> list[int | None] | None:
+    """Each colour's rank by hue among the set's colourful colours (None: not ranked), or
+    None when fewer than two colours form one hue family."""
+    chroma = np.hypot(means_lab[:, 1], means_lab[:, 2])
+    hue = np.degrees(np.arctan2(means_lab[:, 2], means_lab[:, 1]))
+    family = [k for k in range(len(means_lab)) if chroma[k] >= ORDER_REF_CHROMA]
+    if len(family) < 2 or np.ptp(hue[family]) > ORDER_SPAN_DEG:
+        return None
+    order = sorted(family, key=lambda k: hue[k])
+    ranks: list[int | None] = [None] * len(means_lab)
+    for rank, k in enumerate(order):
+        ranks[k] = rank
+    return ranks

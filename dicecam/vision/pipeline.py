@@ -5,7 +5,8 @@ any of them (a fake value reader in a test, a different detector in a benchmark)
 
 - ``detect(frame_bgr) -> Detections`` (``dicecam.vision.detect.DieDetector``);
 - ``read_values(crops) -> [ValueReading(value, confidence)]`` (``DieReader.read``);
-- ``read_colours(crops) -> [(colour or None, confidence)]`` (``ColourReader.read``), optional;
+- ``read_colours(crops) -> [(colour or None, confidence[, scores])]``
+  (``ColourReader.read_scores``; ``ColourReader.read`` without the scores), optional;
 - ``zone_of(x, y) -> str | None`` (``ZoneMap.zone_of``), optional: without zones the whole
   frame is one zone and ``zone`` stays None;
 - ``crop(frame, cx, cy, w, h) -> crop`` (``die_reader.cut_crop``).
@@ -50,7 +51,8 @@ class ValueReadingLike(Protocol):
 
 DetectFn = Callable[[np.ndarray], Detections]
 ValueFn = Callable[[Sequence[np.ndarray]], Sequence[ValueReadingLike]]
-ColourFn = Callable[[Sequence[np.ndarray]], Sequence[tuple[str | None, float]]]
+#: crops -> (colour, confidence) or (colour, confidence, scores) per crop
+ColourFn = Callable[[Sequence[np.ndarray]], Sequence[tuple[Any, ...]]]
 ZoneFn = Callable[[float, float], str | None]
 CropFn = Callable[[np.ndarray, float, float, float, float], np.ndarray]
 
@@ -127,12 +129,12 @@ class TablePipeline:
                 for v, s in zip(values, found.scores, strict=True)
             ]
             kept = [i for i, k in enumerate(keep) if k]
-            colours: Sequence[tuple[str | None, float]]
+            colours: Sequence[tuple[Any, ...]]
             if self.read_colours is not None and kept:
                 colours = list(self.read_colours([crops[i] for i in kept]))
             else:
                 colours = [(None, 1.0)] * len(kept)
-            for i, (colour, colour_conf) in zip(kept, colours, strict=True):
+            for i, (colour, colour_conf, *scores) in zip(kept, colours, strict=True):
                 cx, cy, w, h = (float(t) for t in boxes[i])
                 value_conf = _unit(values[i].confidence)
                 colour_conf = _unit(colour_conf)
@@ -142,6 +144,7 @@ class TablePipeline:
                     value=values[i].value, colour=colour, confidence=confidence,
                     zone=self.zone_of(cx, cy) if self.zone_of is not None else None,
                     value_confidence=value_conf, colour_confidence=colour_conf,
+                    colour_scores=tuple(scores[0]) if scores else (),
                 ))
         dice.sort(key=lambda d: (d.y, d.x))
         return FrameReading(
@@ -189,7 +192,7 @@ def build_pipeline(
     reader = _make_reader(DieReader, reader_path, threads)
     read_colours = None
     if dice_set is not None:
-        read_colours = ColourReader(load_profile(dice_set)).read
+        read_colours = ColourReader(load_profile(dice_set)).read_scores
     zone_of = None
     if zones is not None:
         zone_of = load_zone_map(zones).zone_of

@@ -192,9 +192,19 @@ def vote(still: list[FrameReading]) -> tuple[DieReading, ...]:
                 value_confidence=value_conf,
                 colour_confidence=colour_conf,
                 confidence=min(value_conf, colour_conf),
+                colour_scores=_mean_scores([d.colour_scores for d in seen]),
             )
         )
     return tuple(voted)
+
+
+def _mean_scores(seen: list[tuple[tuple[str, float], ...]]) -> tuple[tuple[str, float], ...]:
+    """Each colour's score averaged over the still frames that scored the die."""
+    scored = [dict(s) for s in seen if s]
+    if not scored:
+        return ()
+    return tuple((name, round(float(np.mean([s.get(name, 0.0) for s in scored])), 4))
+                 for name in scored[0])
 
 
 def _winner(votes: list[tuple[object, float]], frames: int) -> tuple:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.colour_counts import fit_groups
 from dicecam.games.descriptor import GameDescriptor
 from dicecam.games.registry import game_names, get_game
 from dicecam.reading import DieReading, SettledRoll
@@ -308,6 +309,11 @@ class GameSession:
         active = self._active
         if active is None:
             return _Decision(replace(roll, status=RollStatus.SHOWN))
+        if active.game.colour_groups is not None:
+            # the game knows how many dice of each colour the throw holds: decide the
+            # colours together (a die the counts cannot settle stays asked)
+            groups = active.game.colour_groups(active.state, roll.dice)
+            roll = replace(roll, dice=fit_groups(roll.dice, groups))
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:

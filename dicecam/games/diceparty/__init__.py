@@ -18,4 +18,5 @@ GAME = GameDescriptor(
     scorers={"diceparty": codec.score},
     cases=Path(__file__).with_name("cases.json"),
     variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
+    colour_groups=adapter.colour_groups,
 )

@@ -3,35 +3,66 @@
 Zones are named after the players; a die counts for a party when it lies in that player's
 zone, and its colour gives the guest kind (yellow Party People, orange VIP, red Mob). Dice
 outside the parties' zones (the counter die, the stock) are ignored.
+
+A table with no zone map (no die carries a zone) still plays: a party is thrown one player
+at a time, so while the game waits for one player's throw, the settled dice are that
+player's throw. (The preparty, where every party is thrown, needs zones or the tablet's
+"these dice are X's party".)
+
+The game also knows how many dice of each colour a throw must show (the thrower's party),
+so ``colour_groups`` hands those counts to the colour decision
+(``dicecam.games.colour_counts``) before the throw is read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from dicecam.errors import InputError
 from dicecam.games.diceparty import rules
-from dicecam.games.diceparty.verdict import KIND_OF_COLOUR, Die
+from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
 from dicecam.reading import DieReading
 
 
 def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Action | None:
     """The preparty throw or the active player's throw; None when no throw is due."""
+    throws = thrown_dice(state, dice)
+    if throws is None:
+        return None
+    parties = tuple((name, _party_dice(dice, indices, name)) for name, indices in throws.items())
+    if state.phase == rules.Phase.PREPARTY:
+        return rules.PrepartyThrow(parties)
+    return rules.Throw(parties[0][1])
+
+
+def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, list[int]] | None:
+    """Which dice (their indices) are whose throw now; None when no throw is due."""
     if state.phase == rules.Phase.PREPARTY:
         names = [state.players[i].name for i in rules.in_round(state)]
-        return rules.PrepartyThrow(tuple((n, _zone_dice(dice, n)) for n in names))
-    if state.phase == rules.Phase.THROW:
+    elif state.phase == rules.Phase.THROW:
         assert state.active is not None
-        return rules.Throw(_zone_dice(dice, state.players[state.active].name))
-    return None
+        names = [state.players[state.active].name]
+        if not any(d.zone for d in dice):  # no zone map: the dice are the thrower's
+            return {names[0]: list(range(len(dice)))}
+    else:
+        return None
+    return {name: [i for i, d in enumerate(dice) if d.zone == name] for name in names}
 
 
-def _zone_dice(dice: Sequence[DieReading], zone: str) -> tuple[Die, ...]:
+def colour_groups(state: rules.State, dice: Sequence[DieReading]
+                  ) -> list[tuple[list[int], Mapping[str, int]]]:
+    """Each throw's dice with the number of dice of each colour its party holds."""
+    throws = thrown_dice(state, dice) or {}
+    parties = {p.name: p.party for p in state.players}
+    return [(indices, {COLOUR_OF[kind]: parties[name][kind] for kind in KINDS})
+            for name, indices in throws.items() if indices]
+
+
+def _party_dice(dice: Sequence[DieReading], indices: Sequence[int], zone: str
+                ) -> tuple[Die, ...]:
     found = []
-    for i, die in enumerate(dice):
-        if die.zone != zone:
-            continue
-        where = f"roll[{i}]"
+    for i in indices:
+        die, where = dice[i], f"roll[{i}]"
         if die.value is None:
             raise InputError(f"{where} in {zone}'s zone could not be read; tap it to enter "
                              f"its value")

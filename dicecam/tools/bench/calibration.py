@@ -37,6 +37,9 @@ from dicecam.synth.dicesets import set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import apply_light, degrade
 from dicecam.synth.scene import SceneSpec, paste_die, render_scene
+from dicecam.tools.bench.real_colours import SETS as REAL_SETS
+from dicecam.tools.bench.real_colours import print_colour_check
+from dicecam.tools.realdata import real_data_dir
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.colour_fit import DICE_PER_COLOUR, fit_profile, samples_by_columns
 from dicecam.vision.detect import DieDetector
@@ -72,6 +75,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--correction", type=float, default=0.6,
                         help="share of the light's colour cast the camera removes (default 0.6 "
                              "as in the table scenes; 0: white balance locked to daylight)")
+    parser.add_argument("--real-only", action="store_true",
+                        help="only the colour check on the real labelled photos")
     parser.add_argument("--die-px", metavar="LO,HI",
                         help="top-face size range in pixels for every set (default: per set)")
 
@@ -100,6 +105,13 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--die-px needs 8 <= LO <= HI")
         die_range = (lo, hi)
     started = time.perf_counter()
+    if real_data_dir() is not None:
+        print_colour_check([s for s in sets if s in REAL_SETS])
+        print()
+    else:
+        print("colour on real photos: skipped (the real dice photos are not here)\n")
+    if args.real_only:
+        return 0
     print(f"colour accuracy on synthetic table scenes (seed {args.seed}, {args.scenes} scenes "
           f"of 40 dice per set and light, camera removes {args.correction:.0%} of the cast)")
     print(f"{'set':10s} {'light':>6s} {'dice':>5s} {'built-in':>9s} {'fitted':>8s} "

@@ -1,0 +1,160 @@
+"""Colours decided together when the game knows how many dice of each colour were thrown.
+
+A Dice Party throw is a known party: the game state says how many Party People (yellow),
+VIPs (orange) and Mobs (red) the thrower's party holds, and the throw must show exactly
+those. ``fit_to_counts`` takes the colour stage's scores of every die and finds
+
+* the most likely labelling that holds the counts (every die's colour chosen together), and
+* for every die, how likely its colour is among all labellings that hold the counts (its
+  marginal), which becomes its colour confidence.
+
+So a die the camera was unsure of takes the colour the counts leave for it, sure, when the
+other dice are clear; while a die read as a clear red that the counts would turn orange
+keeps a low confidence and is asked on the tablet, never silently shifted (a die whose own
+reading gave the forced colour almost no chance, ``MIN_SUPPORT``, is always asked).
+Dice the players corrected keep their colour. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from dicecam.reading import LOW_CONFIDENCE, DieReading
+
+#: The least a die's own scores must give the colour the counts choose for it before that
+#: colour may be taken without asking.
+MIN_SUPPORT = 0.05
+#: Floor on any colour's probability (a score of 0 must not make a labelling impossible).
+_FLOOR = 1e-4
+#: A die that lacks scores: the share of belief its read colour gets.
+_UNSCORED_PRIOR = 0.8
+
+
+ColourGroups = Sequence[tuple[Sequence[int], Mapping[str, int]]]
+
+
+def fit_groups(dice: Sequence[DieReading], groups: ColourGroups) -> tuple[DieReading, ...]:
+    """The dice with each group's colours decided together (``groups``: the indices of a
+    throw's dice and the count of each colour it must show, from the game). A group no
+    labelling fits is left as read: the rules then say what is wrong with the throw."""
+    out = list(dice)
+    for indices, counts in groups:
+        fitted = fit_to_counts([dice[i] for i in indices], counts)
+        if fitted is not None:
+            for i, die in zip(indices, fitted, strict=True):
+                out[i] = die
+    return tuple(out)
+
+
+def fit_to_counts(dice: Sequence[DieReading], counts: Mapping[str, int]
+                  ) -> tuple[DieReading, ...] | None:
+    """The dice with colours (and confidences) decided together so that exactly
+    ``counts[colour]`` dice have each colour; None when no labelling can (a die too many
+    or too few, or a corrected die of a colour the counts leave no room for)."""
+    colours = list(counts)
+    target = tuple(int(counts[c]) for c in colours)
+    if any(t < 0 for t in target) or sum(target) != len(dice) or not colours:
+        return None
+    probs = np.array([_probabilities(d, colours) for d in dice]).reshape(len(dice),
+                                                                         len(colours))
+    labels = _most_likely(probs, target)
+    if labels is None:
+        return None
+    marginals = _marginals(probs, target)
+    fitted = []
+    for die, row, label, marginal in zip(dice, probs, labels, marginals, strict=True):
+        if die.corrected:
+            fitted.append(die)
+            continue
+        colour = colours[label]
+        typical = sum(s for _, s in die.colour_scores) if die.colour_scores else 1.0
+        confidence = float(np.clip(marginal[label] * min(1.0, typical), 0.0, 1.0))
+        if row[label] < MIN_SUPPORT:
+            confidence = min(confidence, LOW_CONFIDENCE / 2)
+        fitted.append(replace(die, colour=colour, colour_confidence=confidence,
+                              confidence=min(die.value_confidence, confidence)))
+    return tuple(fitted)
+
+
+def _probabilities(die: DieReading, colours: list[str]) -> list[float]:
+    """A die's belief over ``colours``, summing to 1."""
+    if die.corrected:
+        row = [1.0 if c == die.colour else 0.0 for c in colours]
+        return row if any(row) else [0.0] * len(colours)
+    if die.colour_scores:
+        scores = dict(die.colour_scores)
+        row = [max(float(scores.get(c, 0.0)), _FLOOR) for c in colours]
+    elif die.colour in colours:
+        rest = (1.0 - _UNSCORED_PRIOR) / max(len(colours) - 1, 1)
+        row = [_UNSCORED_PRIOR if c == die.colour else rest for c in colours]
+    else:
+        row = [1.0] * len(colours)
+    total = sum(row)
+    return [r / total for r in row]
+
+
+def _moved(table: np.ndarray, axis: int, step: int, fill: float = 0.0) -> np.ndarray:
+    """``table`` moved one place along ``axis``: up (``step`` 1: the state after one more
+    die of that colour) or down (-1: the state before it); the place left empty gets
+    ``fill``."""
+    out = np.full_like(table, fill)
+    src = [slice(None)] * table.ndim
+    dst = [slice(None)] * table.ndim
+    src[axis], dst[axis] = (slice(0, -1), slice(1, None)) if step > 0 else \
+        (slice(1, None), slice(0, -1))
+    out[tuple(dst)] = table[tuple(src)]
+    return out
+
+
+def _most_likely(probs: np.ndarray, target: tuple[int, ...]) -> list[int] | None:
+    """The labelling with the highest product of probabilities that holds the counts."""
+    shape = tuple(t + 1 for t in target)
+    # a corrected die's other colours are impossible, not just unlikely
+    logp = np.full(probs.shape, -np.inf)
+    np.log(probs, out=logp, where=probs > 0)
+    best = np.full(shape, -np.inf)
+    best[(0,) * len(shape)] = 0.0
+    choices = []
+    for row in logp:
+        candidates = np.stack([_moved(best, axis, 1, -np.inf) + row[axis]
+                               for axis in range(len(shape))])
+        choices.append(np.argmax(candidates, axis=0))
+        best = candidates.max(axis=0)
+    end = target
+    if not np.isfinite(best[end]):
+        return None
+    labels = []
+    state = list(end)
+    for choice in reversed(choices):
+        label = int(choice[tuple(state)])
+        labels.append(label)
+        state[label] -= 1
+    return labels[::-1]
+
+
+def _marginals(probs: np.ndarray, target: tuple[int, ...]) -> np.ndarray:
+    """For each die and colour, the probability of that colour among the labellings that
+    hold the counts (forward-backward over the counts so far, scaled at every step)."""
+    n, k = probs.shape
+    shape = tuple(t + 1 for t in target)
+    forward = [np.zeros(shape)]
+    forward[0][(0,) * k] = 1.0
+    for row in probs:
+        step = sum(_moved(forward[-1], axis, 1) * row[axis] for axis in range(k))
+        forward.append(step / max(step.sum(), 1e-300))
+    backward = [np.zeros(shape) for _ in range(n + 1)]
+    backward[n][target] = 1.0
+    for i in range(n - 1, -1, -1):
+        after = backward[i + 1]
+        step = sum(_moved(after, axis, -1) * probs[i, axis] for axis in range(k))
+        backward[i] = step / max(step.sum(), 1e-300)
+    out = np.zeros((n, k))
+    for i in range(n):
+        for axis in range(k):
+            out[i, axis] = (forward[i] * _moved(backward[i + 1], axis, -1)).sum() * probs[i, axis]
+        total = out[i].sum()
+        out[i] = out[i] / total if total > 0 else 0.0
+    return out

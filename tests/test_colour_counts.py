@@ -1,0 +1,126 @@
+"""Colours decided together: by the counts the game knows (Dice Party's party) and by the
+hue order of one frame's dice (yellow, orange, red under any lamp)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicecam.calibration.profile import load_builtin_profile
+from dicecam.games.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
+from dicecam.games.diceparty import adapter
+from dicecam.games.registry import get_game
+from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.vision.colour import ColourReader
+
+COLOURS = ("yellow", "orange", "red")
+
+
+def die(yellow: float, orange: float, red: float, *, zone: str | None = None,
+        corrected: bool = False, colour: str | None = None) -> DieReading:
+    scores = dict(zip(COLOURS, (yellow, orange, red), strict=True))
+    best = colour or max(scores, key=scores.__getitem__)
+    conf = 1.0 if corrected else scores[best]
+    return DieReading(10.0, 10.0, 20.0, 20.0, 4, best, conf, zone, colour_confidence=conf,
+                      colour_scores=tuple(scores.items()), corrected=corrected)
+
+
+def counts(yellow: int, orange: int, red: int) -> dict[str, int]:
+    return dict(zip(COLOURS, (yellow, orange, red), strict=True))
+
+
+def test_an_unsure_die_takes_the_colour_the_counts_leave_for_it() -> None:
+    dice = [die(0.01, 0.05, 0.94), die(0.01, 0.45, 0.54), die(0.97, 0.02, 0.01)]
+    fitted = fit_to_counts(dice, counts(1, 1, 1))
+    assert fitted is not None
+    assert [d.colour for d in fitted] == ["red", "orange", "yellow"]
+    assert all(not d.needs_check for d in fitted)  # the counts settled the unsure one
+
+
+def test_a_clear_red_the_counts_would_turn_orange_is_asked_not_shifted() -> None:
+    dice = [die(0.0, 0.01, 0.99)] * 3
+    fitted = fit_to_counts(dice, counts(0, 1, 2))
+    assert fitted is not None
+    assert sorted(d.colour for d in fitted) == ["orange", "red", "red"]
+    assert all(d.needs_check for d in fitted)  # any of the three may be the VIP: ask
+
+
+def test_a_colour_the_die_gave_no_chance_is_never_taken_without_asking() -> None:
+    dice = [die(0.0, 0.0, 1.0), die(0.0, 0.3, 0.7)]
+    fitted = fit_to_counts(dice, counts(1, 0, 1))
+    assert fitted is not None
+    forced = [d for d in fitted if d.colour == "yellow"]
+    assert len(forced) == 1 and forced[0].colour_confidence < LOW_CONFIDENCE
+    assert dict(forced[0].colour_scores)["yellow"] < MIN_SUPPORT
+
+
+def test_counts_that_no_labelling_fits_leave_the_dice_as_read() -> None:
+    dice = [die(0.9, 0.05, 0.05), die(0.9, 0.05, 0.05)]
+    assert fit_to_counts(dice, counts(1, 1, 1)) is None  # a die too few
+    corrected = [die(0.0, 0.0, 1.0, corrected=True, colour="red"), die(0.9, 0.05, 0.05)]
+    assert fit_to_counts(corrected, counts(2, 0, 0)) is None  # the player said red
+    assert fit_groups(dice, [([0, 1], counts(1, 1, 1))]) == tuple(dice)
+
+
+def test_corrected_dice_keep_their_colour_and_steer_the_others() -> None:
+    dice = [die(0.5, 0.5, 0.0, corrected=True, colour="orange"), die(0.5, 0.5, 0.0)]
+    fitted = fit_to_counts(dice, counts(1, 1, 0))
+    assert fitted is not None
+    assert fitted[0] == dice[0]
+    assert fitted[1].colour == "yellow" and not fitted[1].needs_check
+
+
+def test_a_long_throw_is_fitted_in_milliseconds() -> None:
+    rng = np.random.default_rng(3)
+    dice = [die(*rng.dirichlet([1, 1, 1])) for _ in range(60)]
+    fitted = fit_to_counts(dice, counts(20, 20, 20))
+    assert fitted is not None and sorted(d.colour for d in fitted) == sorted(COLOURS * 20)
+
+
+def test_dice_party_hands_the_throwers_party_to_the_colour_decision() -> None:
+    game = get_game("diceparty")
+    state = game.codec.apply(game.new_game({"players": ["Ann", "Bo"]}), game.codec.action_from_json(
+        {"type": "preparty", "throws": {"Ann": [{"kind": k, "pips": 6} for k in
+                                                ("party_people", "party_people", "vip", "vip")],
+                                        "Bo": [{"kind": k, "pips": 1} for k in
+                                               ("party_people", "party_people", "vip", "vip")]}}))
+    assert game.colour_groups is adapter.colour_groups
+    zoned = [die(0.9, 0.1, 0.0, zone="Ann")] * 4 + [die(0.1, 0.1, 0.8, zone="stock")]
+    assert adapter.colour_groups(state, zoned) == [([0, 1, 2, 3], counts(2, 2, 0))]
+    unzoned = [die(0.9, 0.1, 0.0)] * 4  # no zone map: the dice are the thrower's
+    assert adapter.colour_groups(state, unzoned) == [([0, 1, 2, 3], counts(2, 2, 0))]
+    fitted = fit_groups(unzoned, adapter.colour_groups(state, unzoned))
+    assert sorted(d.colour for d in fitted) == ["orange", "orange", "yellow", "yellow"]
+
+
+# --- the hue order of one frame's dice --------------------------------------------------
+
+
+def order_check(labs: list[tuple[float, float, float]], names: list[str]) -> Any:
+    reader = ColourReader(load_builtin_profile("diceparty"))
+    scores = np.array([[0.02, 0.96, 0.02] if n == "orange" else
+                       [0.02, 0.02, 0.96] if n == "red" else [0.96, 0.02, 0.02]
+                       for n in names])
+    return reader._order_check(np.array(labs, float), names, scores.max(axis=1), scores)
+
+
+def test_a_die_read_orange_but_redder_than_a_red_one_makes_both_asked() -> None:
+    # die 0 read orange has hue 26 degrees, die 1 read red has hue 43: one of them is wrong
+    conf, scores = order_check([(34.0, 31.0, 16.0), (60.0, 46.0, 43.0), (80.0, 0.0, 80.0)],
+                               ["orange", "red", "yellow"])
+    assert conf[0] < LOW_CONFIDENCE and conf[1] < LOW_CONFIDENCE
+    assert conf[2] > LOW_CONFIDENCE
+    assert scores[0, 1] == pytest.approx(scores[0, 2])
+
+
+def test_hues_in_order_leave_the_readings_alone() -> None:
+    conf, _ = order_check([(80.0, 0.0, 80.0), (60.0, 40.0, 60.0), (45.0, 60.0, 40.0)],
+                          ["yellow", "orange", "red"])
+    assert (conf > LOW_CONFIDENCE).all()
+
+
+def test_sets_without_a_hue_family_are_not_ordered() -> None:
+    assert ColourReader(load_builtin_profile("dicetopia"))._hue_order is None
+    assert ColourReader(load_builtin_profile("diceparty"))._hue_order is not None
