@@ -32,7 +32,8 @@ from dicecam.calibration.homography import apply_homography, homography
 from dicecam.calibration.profile import load_builtin_profile
 from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_board
 from dicecam.errors import InputError
-from dicecam.reading import LOW_CONFIDENCE
+from dicecam.games.colour_counts import fit_to_counts
+from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.synth.dicesets import set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import apply_light, degrade
@@ -141,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{set_name:10s} all lights: built-in {_pct(total['builtin_right'], total['dice'])}"
               f", fitted {_pct(total['fitted_right'], total['dice'])} of {total['dice']} dice "
               f"({verdict} the {TARGETS[set_name] * 100:.1f}% target)")
+    if "diceparty" in sets:
+        print()
+        print_counted_throws(args.seed, args.scenes)
     if not args.skip_zones:
         print()
         zone_rng = np.random.default_rng([args.seed, 99])
@@ -253,6 +257,56 @@ def colour_condition(set_name: str, kelvin: float, rng: np.random.Generator, *,
                     confusions[(true, colour)] += 1
                     counts["fitted_wrong_flagged"] += conf < LOW_CONFIDENCE
     return ColourResult(counts, confusions)
+
+
+#: colour temperatures of the rendered Dice Party throws read with the game's counts
+THROW_KELVINS = (2200.0, 2700.0, 3300.0, 4000.0, 5000.0, 6500.0)
+
+
+def print_counted_throws(seed: int, scenes: int) -> None:
+    """Rendered Dice Party throws (tables of wood, coloured felt, printed boards) under warm
+    to cool light, read with the built-in profile and then decided together with the
+    throw's colour counts, as the game knows them (``fit_to_counts``)."""
+    print(f"Dice Party throws read with the game's counts (rendered, {scenes} throws of 8-40 "
+          f"dice per light, built-in profile)")
+    print(f"{'light':>6s} {'dice':>5s} {'plain':>8s} {'silent':>7s} {'counted':>8s} "
+          f"{'silent':>7s} {'asked':>7s}")
+    reader = ColourReader(load_builtin_profile("diceparty"))
+    width, height = FRAME
+    total: Counter = Counter()
+    for k, kelvin in enumerate(THROW_KELVINS):
+        rng = np.random.default_rng([seed, 77, k])
+        row: Counter = Counter()
+        for _ in range(scenes):
+            die_px = rng.uniform(*DIE_PX["diceparty"])
+            spec = SceneSpec(width=width, height=height, n_dice=int(rng.integers(8, 41)),
+                             dice_set="diceparty", die_px=(die_px * 0.92, die_px * 1.08),
+                             lighting=False, camera_noise=False)
+            scene = render_scene(rng, spec)
+            image = light_and_camera(scene.image_bgr, kelvin, rng, die_px / 24.0)
+            dice = scene.visible_dice
+            read = reader.read_scores([cut_crop(image, d.cx, d.cy, d.w, d.h) for d in dice])
+            readings = [DieReading(1.0, 1.0, 1.0, 1.0, None, got, conf, colour_confidence=conf,
+                                   colour_scores=scores) for got, conf, scores in read]
+            counts = Counter({c: 0 for c in reader.profile.colours})
+            counts.update(d.colour for d in dice)
+            fitted = fit_to_counts(readings, counts) or readings
+            for die, plain, decided in zip(dice, readings, fitted, strict=True):
+                row["dice"] += 1
+                row["plain_right"] += plain.colour == die.colour
+                row["plain_silent"] += (plain.colour != die.colour
+                                        and plain.colour_confidence >= LOW_CONFIDENCE)
+                row["right"] += decided.colour == die.colour
+                row["silent"] += (decided.colour != die.colour
+                                  and decided.colour_confidence >= LOW_CONFIDENCE)
+                row["asked"] += decided.colour_confidence < LOW_CONFIDENCE
+        total.update(row)
+        print(f"{kelvin:5.0f}K {row['dice']:5d} {_pct(row['plain_right'], row['dice']):>8s} "
+              f"{row['plain_silent']:7d} {_pct(row['right'], row['dice']):>8s} "
+              f"{row['silent']:7d} {_pct(row['asked'], row['dice']):>7s}")
+    print(f"{'all':>6s} {total['dice']:5d} {_pct(total['plain_right'], total['dice']):>8s} "
+          f"{total['plain_silent']:7d} {_pct(total['right'], total['dice']):>8s} "
+          f"{total['silent']:7d} {_pct(total['asked'], total['dice']):>7s}")
 
 
 # -------------------------------------------------------------------------------- zones
