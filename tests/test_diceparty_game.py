@@ -94,12 +94,12 @@ def test_preparty_tie_for_highest_means_everyone_throws_again() -> None:
         ("Cleo", dice("P1 P1 V1 V1")))))
     assert state.phase == dp.Phase.PREPARTY and state.preparty.tied == ("Anna", "Ben")
     assert [legal.type for legal in dp.legal_actions(state)] == ["preparty"]
-    with pytest.raises(RuleError, match="one throw from each of Anna, Ben, Cleo"):
-        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
-                                          ("Ben", dice("P1 P1 V1 V2")))))
-    state = dp.apply(state, dp.PrepartyThrow((
-        ("Anna", dice("P1 P1 V1 V1")), ("Ben", dice("P1 P1 V1 V2")),
-        ("Cleo", dice("P1 P1 V1 V1")))))
+    # everyone throws again, Cleo too: the re-throw of the tied two alone decides nothing
+    partial = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
+                                                ("Ben", dice("P1 P1 V1 V2")))))
+    assert partial.phase == dp.Phase.PREPARTY
+    assert dp.legal_actions(partial) == (dp.Legal("preparty", options=("Cleo",)),)
+    state = dp.apply(partial, dp.PrepartyThrow((("Cleo", dice("P1 P1 V1 V1")),)))
     assert state.phase == dp.Phase.THROW and state.active == 1
 
 
@@ -114,10 +114,26 @@ def test_preparty_tie_below_the_highest_does_not_matter() -> None:
 def test_preparty_needs_every_party() -> None:
     state = dp.new_game(dp.Config(("Anna", "Ben")))
     with pytest.raises(RuleError, match="one throw from each of Anna, Ben"):
-        dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),)))
+        dp.apply(state, dp.PrepartyThrow((("Dora", dice("P1 P1 V1 V1")),)))
+    with pytest.raises(RuleError, match="one throw from each of Anna, Ben"):
+        dp.apply(state, dp.PrepartyThrow(()))
     with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP, 0 Mob"):
         dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
                                           ("Ben", dice("P1 V1 V1")))))
+
+
+def test_preparty_parties_may_throw_one_after_another() -> None:
+    state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
+    state = dp.apply(state, dp.PrepartyThrow((("Ben", dice("P3 P3 V4 V4")),)))
+    assert state.phase == dp.Phase.PREPARTY and dp.preparty_next(state) == "Anna"
+    assert dp.waiting_for(state) == "Anna throws the preparty"
+    with pytest.raises(RuleError, match=r"still to throw: Anna, Cleo\); got throws from Ben"):
+        dp.apply(state, dp.PrepartyThrow((("Ben", dice("P1 P1 V1 V1")),)))
+    state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),)))
+    state = dp.apply(state, dp.PrepartyThrow((("Cleo", dice("P6 P6 V6 V6")),)))
+    assert state.phase == dp.Phase.THROW and state.active == 2
+    assert dict(state.preparty.totals) == {"Anna": 4, "Ben": 14, "Cleo": 24}
+    assert state.preparty_thrown == ()
 
 
 def test_config_is_checked() -> None:

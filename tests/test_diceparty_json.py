@@ -267,3 +267,18 @@ def test_score_agrees_with_the_engine_on_random_parties() -> None:
         guests = sum(d["pips"] for d in party if d["kind"] != "mob")
         assert out["escalated"] == (mobs > guests)
         assert (out["mob_level"], out["guest_level"]) == (mobs, guests)
+
+
+def test_without_zones_the_preparty_is_thrown_party_by_party() -> None:
+    state = codec.new_game({"players": ["Anna", "Ben"]})
+    anna = roll((6, "yellow", None), (5, "yellow", None), (4, "orange", None), (3, "orange", None))
+    action = action_from_roll(state, anna)
+    assert codec.action_to_json(action) == {"type": "preparty",
+                                            "throws": {"Anna": dice("P6 P5 V4 V3")}}
+    state = codec.apply(state, action)
+    assert codec.state_to_json(state)["waiting_for"] == "Ben throws the preparty"
+    assert codec.state_to_json(state)["preparty_thrown"] == {"Anna": 18}
+    ben = roll((1, "yellow", None), (1, "yellow", None), (1, "orange", None), (1, "orange", None))
+    state = codec.apply(state, action_from_roll(state, ben))
+    assert state.phase == dp.Phase.THROW and state.active == 0
+    assert action_from_roll(codec.new_game({"players": ["Anna", "Ben"]}), []) is None

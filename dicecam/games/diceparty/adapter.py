@@ -6,8 +6,8 @@ outside the parties' zones (the counter die, the stock) are ignored.
 
 A table with no zone map (no die carries a zone) still plays: a party is thrown one player
 at a time, so while the game waits for one player's throw, the settled dice are that
-player's throw. (The preparty, where every party is thrown, needs zones or the tablet's
-"these dice are X's party".)
+player's throw; in the preparty, the next party still to throw (in seat order). With zones,
+the preparty takes the throws of the parties whose zones hold dice.
 
 The game also knows how many dice of each colour a throw must show (the thrower's party),
 so ``colour_groups`` hands those counts to the colour decision
@@ -37,16 +37,20 @@ def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Ac
 
 def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, list[int]] | None:
     """Which dice (their indices) are whose throw now; None when no throw is due."""
+    unzoned = not any(d.zone for d in dice)  # no zone map: the dice are the thrower's
     if state.phase == rules.Phase.PREPARTY:
-        names = [state.players[i].name for i in rules.in_round(state)]
-    elif state.phase == rules.Phase.THROW:
+        if unzoned:
+            return {rules.preparty_next(state): list(range(len(dice)))} if dice else None
+        throws = {name: [i for i, d in enumerate(dice) if d.zone == name]
+                  for name in rules.preparty_waiting(state)}
+        return {name: indices for name, indices in throws.items() if indices} or None
+    if state.phase == rules.Phase.THROW:
         assert state.active is not None
-        names = [state.players[state.active].name]
-        if not any(d.zone for d in dice):  # no zone map: the dice are the thrower's
-            return {names[0]: list(range(len(dice)))}
-    else:
-        return None
-    return {name: [i for i, d in enumerate(dice) if d.zone == name] for name in names}
+        name = state.players[state.active].name
+        if unzoned:
+            return {name: list(range(len(dice)))}
+        return {name: [i for i, d in enumerate(dice) if d.zone == name]}
+    return None
 
 
 def colour_groups(state: rules.State, dice: Sequence[DieReading]

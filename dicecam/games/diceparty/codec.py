@@ -243,6 +243,8 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
         "players": [_player_to_json(state, p) for p in state.players],
         "preparty": None if state.preparty is None else {
             "totals": dict(state.preparty.totals), "tied": list(state.preparty.tied)},
+        "preparty_thrown": {name: sum(d.pips for d in dice)
+                            for name, dice in state.preparty_thrown},
         "turn": _turn_to_json(state, state.turn) if state.turn else None,
         "last_turn": _turn_to_json(state, state.last_turn) if state.last_turn else None,
         "growth_options": growth_options_to_json(rules.growth_options(state)) if grow else None,

@@ -18,7 +18,10 @@ taken from the stock at the first theft) always make 20 per colour.
 Readings chosen where the rulebook leaves room (each is tested):
 
 - Preparty: only a tie for the *highest* total means a re-throw ("a tie" in the text);
-  everyone throws again, as both texts say, not just the tied players.
+  everyone throws again, as both texts say, not just the tied players. The parties may be
+  thrown together or one after another (a table without zones throws them in turn, so the
+  camera can tell them apart): each ``PrepartyThrow`` gives some parties' throws, and the
+  start player is found once every party in the round has thrown.
 - Growth: the English text "sums up his Party Peoples' and VIPs levels" could read as one
   sum; the German text counts the Party People's points and then, separately, the VIPs'
   points, and option a) names Party People points, b) VIP points. We follow the German.
@@ -204,6 +207,8 @@ class State:
     turn: Turn | None = None
     last_turn: Turn | None = None
     preparty: PrepartyResult | None = None
+    #: the preparty throws made so far, while some parties have not thrown yet
+    preparty_thrown: tuple[tuple[str, tuple[Die, ...]], ...] = ()
     round_winner: int | None = None
     round_outcome: Outcome | None = None
     champion: int | None = None
@@ -216,7 +221,8 @@ class State:
 
 @dataclass(frozen=True)
 class PrepartyThrow:
-    """Everyone in the round throws their starting party at once: (name, dice) pairs."""
+    """Parties of the round throw their starting party: (name, dice) pairs, all at once or
+    some now and the rest in later throws."""
 
     throws: tuple[tuple[str, tuple[Die, ...]], ...]
 
@@ -287,7 +293,8 @@ def waiting_for(state: State) -> str:
     """One sentence: what the game waits for."""
     name = state.players[state.active].name if state.active is not None else ""
     return {
-        Phase.PREPARTY: "every party is thrown to find the start player",
+        Phase.PREPARTY: (f"{preparty_next(state)} throws the preparty" if state.preparty_thrown
+                         else "every party is thrown to find the start player"),
         Phase.THROW: f"{name} throws the party",
         Phase.PICKPOCKET: f"{name} chooses how many wallets to steal",
         Phase.PROVOKE: f"{name} chooses how many VIPs to provoke",
@@ -295,6 +302,19 @@ def waiting_for(state: State) -> str:
         Phase.ROUND_OVER: "the round is over; start the next round",
         Phase.GAME_OVER: "the game is over",
     }[state.phase]
+
+
+def preparty_waiting(state: State) -> list[str]:
+    """The parties of the round that have not thrown their preparty yet, in seat order."""
+    thrown = {name for name, _ in state.preparty_thrown}
+    return [state.players[i].name for i in in_round(state)
+            if state.players[i].name not in thrown]
+
+
+def preparty_next(state: State) -> str:
+    """Whose preparty throw comes next (the first party in seat order still to throw)."""
+    waiting = preparty_waiting(state)
+    return waiting[0] if waiting else ""
 
 
 def in_round(state: State) -> list[int]:
@@ -318,7 +338,7 @@ class Legal:
 
 def legal_actions(state: State) -> tuple[Legal, ...]:
     if state.phase == Phase.PREPARTY:
-        return (Legal("preparty", options=tuple(state.players[i].name for i in in_round(state))),)
+        return (Legal("preparty", options=tuple(preparty_waiting(state))),)
     if state.phase == Phase.THROW:
         return (Legal("throw"),)
     turn = state.turn
@@ -357,15 +377,23 @@ def _check_party_dice(player: Player, dice: Sequence[Die]) -> None:
 
 def _preparty(state: State, action: PrepartyThrow) -> State:
     names = [state.players[i].name for i in in_round(state)]
+    waiting = preparty_waiting(state)
     given = [name for name, _ in action.throws]
-    if sorted(given) != sorted(names):
-        raise RuleError(f"the preparty needs one throw from each of {', '.join(names)}; "
-                        f"got throws from {', '.join(given) or 'nobody'}")
+    if not given or len(set(given)) != len(given) or not set(given) <= set(waiting):
+        raise RuleError(f"the preparty needs one throw from each of {', '.join(names)}"
+                        + (f" (still to throw: {', '.join(waiting)})" if state.preparty_thrown
+                           else "")
+                        + f"; got throws from {', '.join(given) or 'nobody'}")
     index = {p.name: i for i, p in enumerate(state.players)}
-    totals = []
     for name, dice in action.throws:
         _check_party_dice(state.players[index[name]], dice)
-        totals.append((name, sum(d.pips for d in dice)))
+    thrown = state.preparty_thrown + action.throws
+    if len(thrown) < len(names):
+        rest = [n for n in waiting if n not in given]
+        return replace(state, preparty_thrown=thrown,
+                       events=(f"{', '.join(given)} threw; waiting for {', '.join(rest)}.",))
+    state = replace(state, preparty_thrown=())
+    totals = [(name, sum(d.pips for d in dice)) for name, dice in thrown]
     totals.sort(key=lambda item: index[item[0]])
     best = max(total for _, total in totals)
     top = tuple(name for name, total in totals if total == best)
