@@ -121,7 +121,8 @@ def check_after_kill(db: Path, acked: list[tuple[int, dict[str, Any]]]) -> None:
             by_game[game_id].append(state)
         for record in store.list_games(limit=10_000):
             log = store.log(record.id)
-            for entry, after in zip(log, log[1:] + [None], strict=True):
+            # (a game killed right after it was made has no entries: nothing to pair)
+            for entry, after in zip(log, [*log[1:], None] if log else [], strict=True):
                 if entry.kind is EntryKind.UNDO and entry.source is Source.CORRECTION:
                     assert after is not None and after.kind is EntryKind.ACTION \
                         and after.source is Source.CORRECTION, \

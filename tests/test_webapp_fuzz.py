@@ -150,6 +150,7 @@ def templates(app: Any) -> dict[str, list[Any]]:
         events.CONFIRM_ROLL: [{"roll_id": roll["roll_id"]}],
         events.ASSIGN_ZONE: [{"roll_id": roll["roll_id"], "zone": "the_agency"}],
         events.ENTER_ROLL: [{"dice": SIX}, {"dice": [{"value": 4, "colour": "white"}]}],
+        events.DEMO_ROLL: [{}],
         events.SYNC: [{}],
         events.PAIR: [{"pin": "000000"}],
     }

@@ -40,6 +40,7 @@ VALID = {
     events.CONFIRM_ROLL: {"roll_id": 1},
     events.ASSIGN_ZONE: {"roll_id": 1, "zone": "tray"},
     events.ENTER_ROLL: {"dice": SIX},
+    events.DEMO_ROLL: {},
 }
 
 

@@ -55,6 +55,24 @@ class GameCodec(Protocol):
         explanation, and ``"legal"``: the actions offered now (so only legal buttons show)."""
 
 
+@dataclass(frozen=True)
+class ThrowDue:
+    """The dice a game waits to see thrown now (for the demo table, which throws them).
+
+    ``colours`` has one entry per die (None: any die of the set); ``values`` fixes a die's
+    face (a Charidice die kept between throws; None: thrown). ``by_itself``: the throw is
+    the only thing the game waits for (a Dice Party turn), so the demo throws at once;
+    otherwise the players choose first and ask the demo for the throw."""
+
+    colours: tuple[str | None, ...]
+    values: tuple[int | None, ...]
+    by_itself: bool
+
+    @classmethod
+    def of(cls, colours: tuple[str | None, ...], by_itself: bool) -> ThrowDue:
+        return cls(colours, (None,) * len(colours), by_itself)
+
+
 class VariantKind(StrEnum):
     FLAG = "flag"  # a checkbox: the variant is on or off
     NUMBER = "number"  # a whole number between ``minimum`` and ``maximum``
@@ -97,6 +115,8 @@ class GameDescriptor:
     #: display names the page shows for the game's ids (missions, districts...), if any
     catalogue: Callable[[], dict[str, Any]] | None = None
     colour_groups: ColourGroupsOf | None = None
+    #: state -> the throw the game waits for now, if any (``ThrowDue``)
+    throw_due: Callable[[Any], ThrowDue | None] | None = None
 
     def setup_json(self) -> dict[str, Any]:
         """What the page's new-game form needs: the player limits and the variants."""

@@ -7,13 +7,19 @@ from a side of the table and slowing down, ``STILL_FRAMES`` identical frames of 
 at rest, and ``HAND_FRAMES`` frames of a hand reaching in to pick them up. At the default
 960x540 a tumbling frame takes a few tens of milliseconds to draw and a still frame none
 (it is drawn once), so the demo plays at its 15 fps on a laptop alongside the reader.
+
+With a ``director`` the demo plays a game instead of rolling on its own: it asks the
+director before every throw what to throw (``DemoThrow``: one die per colour, some with a
+fixed face), and while the director has nothing (the players are choosing), the table
+lies still. A hand clears the last throw before the next one rolls in. Big throws (a
+Dice Party party of 40-60 dice) are drawn with smaller dice, mostly in clusters.
 """
 
 from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -34,6 +40,23 @@ POSES = 3
 _LIGHT = (0.3, -0.3, 1.0)
 #: Dice per roll for each set: a Dice Party throw, Charidice's six, a Dicetopia turn, V6's die.
 DICE_PER_ROLL = {"diceparty": 12, "charidice": 6, "dicetopia": 9, "v6": 1}
+
+
+@dataclass(frozen=True)
+class DemoThrow:
+    """What the demo throws next: a die of each colour (None: any of the set's looks),
+    each showing its value in ``values`` (None: thrown at random)."""
+
+    colours: tuple[str | None, ...]
+    values: tuple[int | None, ...] = ()
+
+    def value_of(self, k: int) -> int | None:
+        return self.values[k] if k < len(self.values) else None
+
+
+Director = Callable[[], "DemoThrow | None"]
+#: Share of the frame's area a throw's dice may cover at most (bigger throws, smaller dice).
+_THROW_AREA = 0.12
 
 
 @dataclass(frozen=True)
@@ -61,7 +84,8 @@ class DemoSource(FrameSource):
     live = False
 
     def __init__(self, dice_set: str = "diceparty", *, loop: bool = False, rolls: int = 3,
-                 width: int = 960, height: int = 540, fps: float = DEMO_FPS) -> None:
+                 width: int = 960, height: int = 540, fps: float = DEMO_FPS,
+                 director: Director | None = None) -> None:
         if dice_set not in DICE_SETS:
             raise InputError(f"unknown dice set {dice_set!r} for the demo; choose one of "
                              f"{', '.join(DICE_SETS)}")
@@ -73,6 +97,7 @@ class DemoSource(FrameSource):
         self.rolls = rolls
         self.width, self.height = width, height
         self.fps = fps
+        self.director = director
         self._seed = zlib.crc32(dice_set.encode())
         table_rng = np.random.default_rng(self._seed)
         self._die_px = min(width, height) / 13.0
@@ -86,9 +111,27 @@ class DemoSource(FrameSource):
         return ROLL_FRAMES + STILL_FRAMES + HAND_FRAMES
 
     def frames(self) -> Iterator[np.ndarray]:
+        if self.director is not None:
+            yield from self._directed_frames(self.director)
+            return
         index = 0
         while self.loop or index < self.rolls:
             yield from self._roll_frames(index)
+            index += 1
+
+    def _directed_frames(self, director: Director) -> Iterator[np.ndarray]:
+        """Throws as the director asks for them; the still table while it asks for none."""
+        still = self._table
+        index = 0
+        while True:
+            request = director()
+            if request is None:
+                yield still
+                continue
+            if index:
+                yield from self._hand_frames(still, index)
+            dice = self._plan_throw(index, request)
+            still = yield from self._throw_frames(dice, index)
             index += 1
 
     def roll(self, index: int) -> DemoRoll:
@@ -113,6 +156,32 @@ class DemoSource(FrameSource):
             start = [(along * self.width, self.height + 60.0), (along * self.width, -60.0),
                      (-60.0, along * self.height), (self.width + 60.0, along * self.height)][side]
             dice.append(_Die(set_look(rng, self.dice_set), int(rng.integers(1, 7)), start,
+                             (p.cx, p.cy), p.size, p.rotation, rng.uniform(200, 500)))
+        return dice
+
+    def _plan_throw(self, index: int, request: DemoThrow) -> list[_Die]:
+        """The dice a director asked for, placed so that every one fits the frame."""
+        rng = np.random.default_rng([self._seed, index, 3])
+        count = len(request.colours)
+        size = min(self._die_px, math.sqrt(_THROW_AREA * self.width * self.height
+                                           / max(count, 1)))
+        placed: list = []
+        for _ in range(6):  # shrink until all fit
+            spec = SceneSpec(width=self.width, height=self.height, n_dice=count,
+                             die_px=(size * 0.95, size * 1.05),
+                             cluster_share=0.75 if count > 12 else 0.4 if count > 3 else 0.0)
+            placed = place_dice(rng, spec)
+            if len(placed) >= count:
+                break
+            size *= 0.85
+        side = int(rng.integers(4))
+        dice = []
+        for k, p in enumerate(placed[:count]):
+            along = rng.uniform(0.2, 0.8)
+            start = [(along * self.width, self.height + 60.0), (along * self.width, -60.0),
+                     (-60.0, along * self.height), (self.width + 60.0, along * self.height)][side]
+            value = request.value_of(k) or int(rng.integers(1, 7))
+            dice.append(_Die(set_look(rng, self.dice_set, request.colours[k]), value, start,
                              (p.cx, p.cy), p.size, p.rotation, rng.uniform(200, 500)))
         return dice
 
@@ -163,7 +232,12 @@ class DemoSource(FrameSource):
                 for die in dice]
 
     def _roll_frames(self, index: int) -> Iterator[np.ndarray]:
-        dice = self._plan(index)
+        still = yield from self._throw_frames(self._plan(index), index)
+        yield from self._hand_frames(still, index)
+
+    def _throw_frames(self, dice: list[_Die], index: int
+                      ) -> Generator[np.ndarray, None, np.ndarray]:
+        """The dice rolling in and lying still; returns the still table."""
         poses = self._poses(dice, index)
         for frame in range(ROLL_FRAMES):
             progress = frame / ROLL_FRAMES
@@ -175,6 +249,10 @@ class DemoSource(FrameSource):
         still, _ = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
         for _ in range(STILL_FRAMES):
             yield still
+        return still
+
+    def _hand_frames(self, still: np.ndarray, index: int) -> Iterator[np.ndarray]:
+        """A hand reaching in over the table and out again (it sweeps the dice away)."""
         # The hand is drawn once at full reach and slid in and out.
         hand_rng = np.random.default_rng([self._seed, index, 99])
         side = int(hand_rng.integers(4))

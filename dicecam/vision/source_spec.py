@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.vision.demo import DemoSource
+from dicecam.vision.demo import DemoSource, Director
 from dicecam.vision.sources import (
     IMAGE_SUFFIXES,
     STREAM_SCHEMES,
@@ -34,6 +34,7 @@ def open_source(
     dice_set: str = "diceparty",
     loop: bool = False,
     on_error: Callable[[InputError], None] | None = None,
+    director: Director | None = None,
 ) -> FrameSource:
     """Open a frame source from a user's spec (see the module docstring for the forms).
 
@@ -49,7 +50,7 @@ def open_source(
     if not text:
         raise InputError("frame source is empty: give demo, camera:0, a file, a folder or a URL")
     if text == "demo":
-        return DemoSource(dice_set=dice_set, loop=loop)
+        return DemoSource(dice_set=dice_set, loop=loop, director=director)
     if text.startswith("camera:") or text.isdigit():
         index_text = text.removeprefix("camera:")
         if not index_text.isdigit():

@@ -20,6 +20,7 @@ from flask_socketio import SocketIO
 from dicecam.games.registry import get_game
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
+from dicecam.webapp.demo_table import DemoDirector
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
@@ -64,6 +65,14 @@ class Services:
             self.store, publish, games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
         )
         outputs: OutputsFactory | None = app.config["OUTPUTS"]
+        # the demo table plays the game (throws what it waits for) when it is the source
+        self.demo: DemoDirector | None = None
+        direct_demo = getattr(outputs, "direct_demo", None)
+        if direct_demo is not None:
+            director = DemoDirector(self.session)
+            if direct_demo(director):
+                self.demo = director
+                self.session.demo_status = director.waiting
         self.reader = None if outputs is None else LiveReader(
             self.session,
             publish,

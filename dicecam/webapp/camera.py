@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dicecam.vision.demo import Director
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.frames import CameraFault, CheckedFrames
@@ -68,9 +69,12 @@ def is_live(source: str) -> bool:
     return source.startswith(LIVE_PREFIXES)
 
 
-def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None]) -> Any:
-    """The frame source for ``source`` (files and the demo loop, as a camera would)."""
-    return open_source(source, dice_set=dice_set, loop=not is_live(source), on_error=on_error)
+def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None],
+                director: Director | None = None) -> Any:
+    """The frame source for ``source`` (files and the demo loop, as a camera would; the
+    demo plays the game when a ``director`` says what to throw)."""
+    return open_source(source, dice_set=dice_set, loop=not is_live(source), on_error=on_error,
+                       director=director)
 
 
 def make_pipeline(dice_set: str, zones: str | None) -> Any:
@@ -87,6 +91,7 @@ def pipeline_outputs(
     ``frames`` opens the frame source and ``pipeline`` builds the table reader; tests pass
     their own (a source that fails on cue, a reader that needs no model)."""
     reported: set[str] = set()
+    demo: dict[str, Director] = {}
 
     def skip_image(error: Exception) -> None:
         if str(error) not in reported:  # a folder plays in a loop: name each bad file once
@@ -100,7 +105,9 @@ def pipeline_outputs(
 
     def open_for(game: str | None) -> Iterator[Any]:
         dice_set = game or DEFAULT_DICE_SET
-        opened = frames(source, dice_set, skip_image)
+        director = demo.get("director") if source == DEMO and game is not None else None
+        opened = (frames(source, dice_set, skip_image, director=director) if director
+                  else frames(source, dice_set, skip_image))
         try:
             checked = CheckedFrames(opened, on_bad=drop_frame)
             reader = pipeline(dice_set, zones)
@@ -114,4 +121,10 @@ def pipeline_outputs(
             raise CameraFault("the camera stopped sending pictures (unplugged?)")
         raise CameraFault(f"no picture of {source} can be read now")
 
+    def direct_demo(director: Director) -> bool:
+        """Let the demo play the game (True when the source is the demo)."""
+        demo["director"] = director
+        return source == DEMO
+
+    open_for.direct_demo = direct_demo  # type: ignore[attr-defined]
     return open_for

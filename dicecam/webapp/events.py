@@ -27,7 +27,8 @@ ASSIGN_ZONE = "assign_zone"  # {"roll_id", "zone"}: dice read outside any zone l
 ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
 PAIR = "pair"  # {"pin": "123456"}: pair this tablet; the reply carries a token to keep
+DEMO_ROLL = "demo_roll"  # {}: the demo table throws the dice the players chose to throw
 
 #: the events that change a game: each needs a paired tablet
 CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, ACTION, UNDO, CORRECT_DIE, CONFIRM_ROLL, ASSIGN_ZONE,
-                    ENTER_ROLL)
+                    ENTER_ROLL, DEMO_ROLL)

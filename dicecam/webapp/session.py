@@ -23,7 +23,7 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_groups
-from dicecam.games.descriptor import GameDescriptor
+from dicecam.games.descriptor import GameDescriptor, ThrowDue
 from dicecam.games.registry import game_names, get_game
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
@@ -85,6 +85,9 @@ class GameSession:
         self._active: _Active | None = None
         self._roll: CurrentRoll | None = None
         self._version = 0
+        #: set when the camera is the demo table: whether it throws now ("auto"), waits for
+        #: a tablet to ask ("ask"), or has nothing to throw (None); shown in the state
+        self.demo_status: Callable[[], str | None] | None = None
         saved = store.get_setting(ACTIVE_GAME_KEY)
         if saved is not None and saved.isdigit():
             try:
@@ -110,6 +113,15 @@ class GameSession:
         titles = {name: self._title(name) for name in {r.game for r in self.store.list_games()}}
         return games_view([self._get_game(name) for name in self.games],
                           self.store.list_games(), titles)
+
+    def throw_due(self) -> tuple[tuple[Any, ...], ThrowDue | None]:
+        """The throw the active game waits for (or None), with a key that changes whenever
+        the game takes an action (the demo table throws each throw once)."""
+        with self._lock:
+            active = self._active
+            if active is None or active.game.throw_due is None:
+                return (None,), None
+            return (active.game_id, len(active.actions)), active.game.throw_due(active.state)
 
     def roll_payload(self) -> dict[str, Any] | None:
         with self._lock:
@@ -366,8 +378,17 @@ class GameSession:
         active = self._active
         if active is None:
             return state_view(self._version, None, None, {}, None, 0, None)
-        return state_view(self._version, active.game_id, active.game, active.config,
+        view = state_view(self._version, active.game_id, active.game, active.config,
                           active.state, len(active.actions), self._roll)
+        if self.demo_status is not None:
+            view["demo_throw"] = self.demo_status()
+        return view
+
+    def publish_state(self) -> None:
+        """Tell every tablet the state again (something beside the game changed: the demo
+        table was asked to throw)."""
+        with self._lock:
+            self._publish_state()
 
     def _publish_state(self) -> None:
         self._version += 1

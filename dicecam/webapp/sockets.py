@@ -112,6 +112,15 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     def enter_roll(data: Any) -> dict[str, Any]:
         return services().session.enter_roll(tc.parse_enter_roll(data))
 
+    def demo_roll(data: Any) -> dict[str, Any]:
+        tc.parse_demo_roll(data)
+        demo = services().demo
+        if demo is None:
+            raise InputError("the camera is not the demo table: throw the dice on the table")
+        reply = demo.request()
+        services().session.publish_state()  # every tablet: the demo is throwing
+        return reply
+
     socketio.on_event("connect", connect)
     socketio.on_event("disconnect", disconnect)
     for name, handler in ((events.SYNC, sync), (events.PAIR, pair)):
@@ -125,6 +134,7 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         events.CONFIRM_ROLL: confirm_roll,
         events.ASSIGN_ZONE: assign_zone,
         events.ENTER_ROLL: enter_roll,
+        events.DEMO_ROLL: demo_roll,
     }
     assert set(changing) == set(events.CHANGES_THE_GAME), "events.py lists them all"
     for name, handler in changing.items():

@@ -147,6 +147,12 @@ def parse_enter_roll(data: Any) -> EnterRoll:
     return EnterRoll(tuple(dice))
 
 
+def parse_demo_roll(data: Any) -> None:
+    """The demo's throw carries nothing: the game says what is thrown."""
+    if data not in (None, {}):
+        jc.reject_unknown_keys(jc.require_object(data, "demo roll"), "demo roll", ())
+
+
 def _optional_str(value: Any, where: str, max_len: int = COLOUR_NAME_MAX) -> str | None:
     if value is None:
         return None

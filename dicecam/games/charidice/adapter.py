@@ -12,9 +12,23 @@ from dicecam.errors import InputError
 from dicecam.games.charidice import rules
 from dicecam.games.charidice.codec import die_from_reading
 from dicecam.games.charidice.options import DICE_PER_THROW
+from dicecam.games.descriptor import ThrowDue
 from dicecam.reading import DieReading
 
 TRAY_ZONE = "tray"
+
+
+def throw_due(state: rules.State) -> ThrowDue | None:
+    """Six dice when a throw is due; the kept dice stay as they lie (their colour and
+    value). The turn's first throw comes by itself; a later one after the player chose
+    which dice to keep (or to throw again)."""
+    turn = state.turn
+    if turn is None or turn.throws >= state.config.throws_per_turn:
+        return None
+    kept = [turn.dice[i] for i in turn.kept]
+    rest = DICE_PER_THROW - len(kept)
+    return ThrowDue(tuple(d.colour for d in kept) + (None,) * rest,
+                    tuple(d.value for d in kept) + (None,) * rest, by_itself=turn.throws == 0)
 
 
 def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Action | None:

@@ -19,4 +19,5 @@ GAME = GameDescriptor(
     cases=Path(__file__).with_name("cases.json"),
     variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
     colour_groups=adapter.colour_groups,
+    throw_due=adapter.throw_due,
 )

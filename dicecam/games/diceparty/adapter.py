@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from dicecam.errors import InputError
+from dicecam.games.descriptor import ThrowDue
 from dicecam.games.diceparty import rules
 from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
 from dicecam.reading import DieReading
@@ -51,6 +52,20 @@ def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, lis
             return {name: list(range(len(dice)))}
         return {name: [i for i, d in enumerate(dice) if d.zone == name]}
     return None
+
+
+def throw_due(state: rules.State) -> ThrowDue | None:
+    """The party the game waits to see thrown: the next preparty throw or the active
+    player's turn. A party is thrown whole, by itself: nothing to choose first."""
+    if state.phase == rules.Phase.PREPARTY:
+        name = rules.preparty_next(state)
+    elif state.phase == rules.Phase.THROW and state.active is not None:
+        name = state.players[state.active].name
+    else:
+        return None
+    party = next(p.party for p in state.players if p.name == name)
+    return ThrowDue.of(tuple(COLOUR_OF[kind] for kind in KINDS for _ in range(party[kind])),
+                       by_itself=True)
 
 
 def colour_groups(state: rules.State, dice: Sequence[DieReading]

@@ -18,4 +18,5 @@ GAME = GameDescriptor(
     scorers={"v6": codec.score},
     cases=Path(__file__).with_name("cases.json"),
     variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
+    throw_due=adapter.throw_due,
 )

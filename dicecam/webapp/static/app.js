@@ -300,6 +300,10 @@
     const entry = view && view.game && GAMES[view.game] && GAMES[view.game].entry
       ? GAMES[view.game].entry(view, ctx) : null;
     $("enter-dice").hidden = !entry;
+    // the demo table throws what the game waits for; a throw the players choose is asked
+    const demo = view ? view.demo_throw : null;
+    $("demo-roll").hidden = demo !== "ask";
+    $("demo-status").textContent = demo === "auto" ? t("demo_throwing") : "";
     panel.dataset.status = roll ? roll.status : "none";
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
@@ -523,6 +527,10 @@
     $("entry-dialog").showModal();
   }
   $("enter-dice").addEventListener("click", () => openEntry(null));
+  $("demo-roll").addEventListener("click", () => whenPaired().then(() =>
+    socket.timeout(10000).emit(E.DEMO_ROLL, {}, (err, ack) => {
+      if (err || !ack || !ack.ok) toast((ack && ack.error) || t("no_answer"));
+    })).catch(() => null));
 
   // --- undo, games, new game, language --------------------------------------------------
   $("undo").addEventListener("click", () => send(E.UNDO, {}).catch(() => null));

@@ -10,6 +10,7 @@
     en: {
       undo: "Undo", games: "Games", new_game: "New game", no_frame: "No camera picture yet.",
       confirm_roll: "Dice are right: score", enter_dice: "Enter dice by hand",
+      demo_roll: "Throw the dice (demo)", demo_throwing: "The demo table throws the dice the game waits for.",
       welcome: "Welcome", welcome_text: "Start a new game, or open one of the stored games.",
       correct_die: "What does this die show?", not_a_die: "Not a die", cancel: "Cancel",
       save: "Save", score_dice: "Score these dice", game: "Game", players: "Players",
@@ -42,6 +43,7 @@
     de: {
       undo: "Zurück", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
       confirm_roll: "Würfel stimmen: werten", enter_dice: "Würfel von Hand eingeben",
+      demo_roll: "Würfeln (Demo)", demo_throwing: "Der Demo-Tisch würfelt, was das Spiel erwartet.",
       welcome: "Willkommen", welcome_text: "Starte ein neues Spiel oder öffne ein gespeichertes.",
       correct_die: "Was zeigt dieser Würfel?", not_a_die: "Kein Würfel", cancel: "Abbrechen",
       save: "Speichern", score_dice: "Diese Würfel werten", game: "Spiel", players: "Spieler",

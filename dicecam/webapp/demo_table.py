@@ -1,0 +1,58 @@
+"""The demo table plays the game: it throws what the game waits for, when it waits for it.
+
+``DemoDirector`` is the demo source's director (``dicecam.vision.demo``): before each
+throw the demo asks it what to throw. It answers from the active game's ``throw_due``
+(``dicecam.games``): the thrower's whole party in Dice Party, six dice (the kept ones as
+they lie) in Charidice, one die in V6. A throw the game waits for by itself comes at once;
+one the players choose (V6's "throw again", a Charidice re-throw) waits until a tablet
+asks for it (``request``). Each throw is made once: the next comes only after the game
+has taken it (its action count changed), so a throw the tablet must correct first is
+not thrown again over it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from dicecam.errors import InputError
+from dicecam.vision.demo import DemoThrow
+from dicecam.webapp.session import GameSession
+
+
+class DemoDirector:
+    def __init__(self, session: GameSession) -> None:
+        self._session = session
+        self._lock = threading.Lock()
+        self._thrown_at: tuple[Any, ...] | None = None
+        self._asked_at: tuple[Any, ...] | None = None
+
+    def __call__(self) -> DemoThrow | None:
+        key, due = self._session.throw_due()
+        with self._lock:
+            if due is None or key == self._thrown_at:
+                return None
+            if not due.by_itself and self._asked_at != key:
+                return None
+            self._thrown_at = key
+        return DemoThrow(due.colours, due.values)
+
+    def waiting(self) -> str | None:
+        """"auto" when the demo throws by itself now, "ask" when it waits for a tablet to
+        ask for the throw, None when the game waits for no dice (or the throw is made)."""
+        key, due = self._session.throw_due()
+        with self._lock:
+            if due is None or key == self._thrown_at:
+                return None
+            return "auto" if due.by_itself or self._asked_at == key else "ask"
+
+    def request(self) -> dict[str, Any]:
+        """A tablet asks the demo for the throw the players chose."""
+        key, due = self._session.throw_due()
+        if due is None:
+            raise InputError("the game waits for no dice now, so the demo has nothing to throw")
+        with self._lock:
+            if key == self._thrown_at:
+                raise InputError("the demo has thrown: wait until the dice lie still")
+            self._asked_at = key
+        return {"throwing": True}
