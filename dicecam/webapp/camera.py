@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dicecam.games.registry import get_game
 from dicecam.vision.demo import Director
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
@@ -105,7 +106,9 @@ def pipeline_outputs(
 
     def open_for(game: str | None) -> Iterator[Any]:
         dice_set = game or DEFAULT_DICE_SET
-        director = demo.get("director") if source == DEMO and game is not None else None
+        # the demo plays a game that says what it waits to see thrown; others it rolls
+        plays = source == DEMO and game is not None and get_game(game).throw_due is not None
+        director = demo.get("director") if plays else None
         opened = (frames(source, dice_set, skip_image, director=director) if director
                   else frames(source, dice_set, skip_image))
         try:
