@@ -7,59 +7,11 @@ pointed. The real models are exercised in test_detect.py and test_read_command.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
 import pytest
+from tests_support import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
 
-from dicecam.vision.detect import Detections
 from dicecam.vision.pipeline import PipelineOutput, TablePipeline, iter_outputs, square_crop
 from dicecam.vision.settle import SettleConfig
-
-SQUARES = [(100, 120, 3), (141, 120, 5), (400, 300, 6)]  # touching pair + a loose die
-
-
-@dataclass(frozen=True)
-class Value:
-    value: int | None
-    confidence: float
-
-
-def painted_frame(squares=SQUARES) -> np.ndarray:
-    frame = np.full((480, 640, 3), 15, np.uint8)
-    for x, y, value in squares:
-        frame[y - 20:y + 20, x - 20:x + 20] = (0, value * 40, 0)
-    return frame
-
-
-class FakeDetector:
-    def __init__(self, boxes, scores=None, hand_share=0.0) -> None:
-        self.boxes = np.array(boxes, np.float32).reshape(-1, 4)
-        self.scores = np.array(scores if scores is not None else [0.9] * len(self.boxes),
-                               np.float32)
-        self.hand_share = hand_share
-        self.calls = 0
-
-    def __call__(self, frame):
-        self.calls += 1
-        return Detections(self.boxes, self.scores, self.hand_share)
-
-
-class PaintedValueReader:
-    """Reads the value painted as green level in the middle of each crop; counts batches."""
-
-    def __init__(self) -> None:
-        self.batches: list[int] = []
-
-    def __call__(self, crops):
-        self.batches.append(len(crops))
-        out = []
-        for crop in crops:
-            h, w = crop.shape[:2]
-            green = float(crop[h // 2 - 2:h // 2 + 2, w // 2 - 2:w // 2 + 2, 1].mean())
-            value = round(green / 40)
-            out.append(Value(value if 1 <= value <= 6 else None, 0.97 if value else 0.2))
-        return out
 
 
 def colour_by_position(crops):

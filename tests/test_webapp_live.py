@@ -255,3 +255,18 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, argv: list[str],
     assert result.returncode == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_camera_status_says_what_the_live_view_costs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dicecam.webapp import live
+
+    sent: list[tuple[str, dict]] = []
+    reader = live.LiveReader(None, lambda e, p: sent.append((e, p)), lambda game: [])  # type: ignore[arg-type]
+    monkeypatch.setattr(live, "CPU_REPORT_SECONDS", 0.05)
+    reader._measure_cpu()
+    deadline = time.monotonic() + 0.2
+    while time.monotonic() < deadline:  # busy: the share is well above zero
+        sum(range(1000))
+    reader._measure_cpu()
+    (event, payload), = sent
+    assert event == events.CAMERA and 0.2 <= payload["cpu"] <= 1.5

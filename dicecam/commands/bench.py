@@ -16,6 +16,7 @@ BENCHES = {
     "web": "dicecam.tools.bench.web",
     "load": "dicecam.tools.bench.load",
     "reader": "dicecam.tools.bench.reader",
+    "idle": "dicecam.tools.bench.idle",
     "real": "dicecam.tools.bench.real",
 }
 

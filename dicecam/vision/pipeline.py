@@ -18,8 +18,9 @@ source through it and yields a ``PipelineOutput`` per frame for the web app.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,7 +30,8 @@ import numpy as np
 from dicecam.calibration.profile import load_profile
 from dicecam.calibration.zones import load_zone_map
 from dicecam.reading import DieReading, FrameReading, SettledRoll
-from dicecam.vision.colour import ColourReader
+from dicecam.vision.change import FULL_READ_SECONDS, ChangeMap
+from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
 from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
@@ -42,6 +44,14 @@ from dicecam.vision.sources import FrameSource
 #: shown for a tap, not hidden. (0.8: on rendered tables with tokens, cards and cubes it
 #: halved the false dice of 0.6 and lost no real one.)
 VETO_BELOW_SCORE = 0.8
+#: A detection is the same die as one of the last reading when their centres are within
+#: this share of the die's size (and nothing changed there).
+SAME_PLACE = 0.25
+#: How often a still table is looked at (frames per second) until its picture changes.
+STILL_FPS = 4.0
+#: How many dice the colour stage sees when only some dice are read again: the others'
+#: crops join the batch so the table light it estimates is the whole table's.
+WHITE_COMPANY = WHITE_SAMPLE
 
 
 class ValueReadingLike(Protocol):
@@ -60,11 +70,13 @@ CropFn = Callable[[np.ndarray, float, float, float, float], np.ndarray]
 @dataclass(frozen=True)
 class PipelineOutput:
     """One frame through the pipeline: the frame itself, its reading, and the settled roll
-    published on this frame (None on all other frames)."""
+    published on this frame (None on all other frames). ``changed`` is False when the
+    picture did not change since the dice were last read (the reading was kept)."""
 
     frame_bgr: np.ndarray
     reading: FrameReading
     settled: SettledRoll | None = None
+    changed: bool = True
 
 
 def square_crop(frame: np.ndarray, cx: float, cy: float, w: float, h: float) -> np.ndarray:
@@ -106,6 +118,12 @@ class TablePipeline:
         self.settle = SettleDetector(settle)
         self.motion = motion or MotionMeter()
         self.veto_below_score = veto_below_score
+        self.changes = ChangeMap()
+        #: how frames were read: "full", "changed" (only where the picture changed), "kept"
+        #: (nothing changed: the last reading kept), and "dice_read" (crops read)
+        self.counts: Counter[str] = Counter()
+        self._last: FrameReading | None = None
+        self._last_full = 0.0
         self._frame_index = 0
 
     def read_frame(
@@ -113,62 +131,137 @@ class TablePipeline:
         moving: bool = False,
     ) -> FrameReading:
         """One frame's reading, without motion or settle state (what ``dicecam read`` uses)."""
-        height, width = frame_bgr.shape[:2]
         found = self.detect(frame_bgr)
-        dice: list[DieReading] = []
-        if len(found):
-            boxes = found.boxes
-            crops = [self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]), float(b[3]))
-                     for b in boxes]
-            values = list(self.read_values(crops))
-            if len(values) != len(crops):
-                raise ValueError(f"value reader returned {len(values)} readings for "
-                                 f"{len(crops)} crops")
-            keep = [
-                not (v.value is None and float(s) < self.veto_below_score)
-                for v, s in zip(values, found.scores, strict=True)
-            ]
-            kept = [i for i, k in enumerate(keep) if k]
-            colours: Sequence[tuple[Any, ...]]
-            if self.read_colours is not None and kept:
-                colours = list(self.read_colours([crops[i] for i in kept]))
-            else:
-                colours = [(None, 1.0)] * len(kept)
-            for i, (colour, colour_conf, *scores) in zip(kept, colours, strict=True):
-                cx, cy, w, h = (float(t) for t in boxes[i])
-                value_conf = _unit(values[i].confidence)
-                colour_conf = _unit(colour_conf)
-                confidence = min(value_conf, colour_conf) if self.read_colours else value_conf
-                dice.append(DieReading(
-                    x=cx, y=cy, w=max(w, 1e-3), h=max(h, 1e-3),
-                    value=values[i].value, colour=colour, confidence=confidence,
-                    zone=self.zone_of(cx, cy) if self.zone_of is not None else None,
-                    value_confidence=value_conf, colour_confidence=colour_conf,
-                    colour_scores=tuple(scores[0]) if scores else (),
-                ))
+        dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
+        return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
+                                   timestamp, moving)
+
+    def _frame_reading(self, frame_bgr: np.ndarray, dice: list[DieReading], hand: bool,
+                       frame_index: int, timestamp: float, moving: bool) -> FrameReading:
+        height, width = frame_bgr.shape[:2]
         dice.sort(key=lambda d: (d.y, d.x))
         return FrameReading(
-            width=width, height=height, dice=tuple(dice),
-            moving=moving or found.hand_in_view, hand_in_view=found.hand_in_view,
-            frame_index=frame_index, timestamp=timestamp,
+            width=width, height=height, dice=tuple(dice), moving=moving or hand,
+            hand_in_view=hand, frame_index=frame_index, timestamp=timestamp,
         )
+
+    def _read_dice(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                   known: Sequence[DieReading | None]) -> list[DieReading]:
+        """Each detected die read from its crop, except those ``known`` gives (a die that
+        did not move keeps its reading). The colour batch also holds a sample of the known
+        dice, so that the table light it estimates stays the light of the whole table."""
+        todo = [i for i, k in enumerate(known) if k is None]
+        dice: list[DieReading | None] = list(known)
+        if not todo:
+            return [d for d in dice if d is not None]
+        crops = {i: self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+                 for i, b in enumerate(boxes) if i in set(todo)}
+        values = list(self.read_values([crops[i] for i in todo]))
+        if len(values) != len(todo):
+            raise ValueError(f"value reader returned {len(values)} readings for "
+                             f"{len(todo)} crops")
+        value_of = dict(zip(todo, values, strict=True))
+        kept = [i for i in todo
+                if not (value_of[i].value is None and float(scores[i]) < self.veto_below_score)]
+        colours: Sequence[tuple[Any, ...]]
+        if self.read_colours is not None and kept:
+            company = _light_company(known, len(kept))
+            for i in company:
+                b = boxes[i]
+                crops[i] = self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]),
+                                     float(b[3]))
+            colours = list(self.read_colours([crops[i] for i in kept + company]))[:len(kept)]
+        else:
+            colours = [(None, 1.0)] * len(kept)
+        for i in todo:
+            dice[i] = None
+        for i, (colour, colour_conf, *scores_of) in zip(kept, colours, strict=True):
+            cx, cy, w, h = (float(t) for t in boxes[i])
+            value_conf = _unit(value_of[i].confidence)
+            colour_conf = _unit(colour_conf)
+            confidence = min(value_conf, colour_conf) if self.read_colours else value_conf
+            dice[i] = DieReading(
+                x=cx, y=cy, w=max(w, 1e-3), h=max(h, 1e-3),
+                value=value_of[i].value, colour=colour, confidence=confidence,
+                zone=self.zone_of(cx, cy) if self.zone_of is not None else None,
+                value_confidence=value_conf, colour_confidence=colour_conf,
+                colour_scores=tuple(scores_of[0]) if scores_of else (),
+            )
+        return [d for d in dice if d is not None]
 
     def process(self, frame_bgr: np.ndarray, timestamp: float | None = None) -> PipelineOutput:
-        """Read one frame of a sequence and update the settle state."""
+        """Read one frame of a sequence and update the settle state.
+
+        Only what changed is read again (``dicecam.vision.change``): a frame that matches
+        the last read one keeps its reading; where the picture changed, the dice are
+        detected again and those that lie where nothing changed keep their readings.
+        """
         index = self._frame_index
         self._frame_index += 1
+        stamp = time.monotonic() if timestamp is None else timestamp
         moving = self.motion.update(frame_bgr)
-        reading = self.read_frame(
-            frame_bgr, frame_index=index,
-            timestamp=time.monotonic() if timestamp is None else timestamp, moving=moving,
-        )
-        return PipelineOutput(frame_bgr, reading, self.settle.update(reading))
+        grey = self.changes.small(frame_bgr)
+        changed = self.changes.compare(grey)
+        last = self._last
+        fresh = last is None or changed is None or stamp - self._last_full >= FULL_READ_SECONDS \
+            or stamp < self._last_full
+        if not fresh and not changed:
+            assert last is not None
+            reading = replace(last, frame_index=index, timestamp=stamp,
+                              moving=moving or last.hand_in_view)
+            self.counts["kept"] += 1
+        else:
+            found = self.detect(frame_bgr)
+            known: list[DieReading | None] = [None] * len(found)
+            if not fresh and last is not None:
+                known = self._unmoved(frame_bgr, found.boxes, last)
+            self.counts["full" if fresh else "changed"] += 1
+            self.counts["dice_read"] += sum(k is None for k in known)
+            dice = self._read_dice(frame_bgr, found.boxes, found.scores, known)
+            reading = self._frame_reading(frame_bgr, dice, found.hand_in_view, index, stamp,
+                                          moving)
+            self.changes.mark_read(grey)
+            if fresh:
+                self._last_full = stamp
+        self._last = reading
+        return PipelineOutput(frame_bgr, reading, self.settle.update(reading),
+                              changed=fresh or bool(changed))
+
+    def _unmoved(self, frame_bgr: np.ndarray, boxes: np.ndarray, last: FrameReading
+                 ) -> list[DieReading | None]:
+        """For each detected box, the last reading of the die there if neither the die
+        nor the picture around it changed; None where it must be read."""
+        height, width = frame_bgr.shape[:2]
+        out: list[DieReading | None] = []
+        for b in boxes:
+            cx, cy, w, h = (float(t) for t in b)
+            if self.changes.changed_at(cx, cy, width, height):
+                out.append(None)
+                continue
+            size = max(w, h)
+            same = [d for d in last.dice
+                    if abs(d.x - cx) <= SAME_PLACE * size and abs(d.y - cy) <= SAME_PLACE * size]
+            out.append(same[0] if len(same) == 1 else None)
+        return out
 
     def reset(self) -> None:
-        """Forget motion and settle state (a new source, a new game)."""
+        """Forget motion, change and settle state (a new source, a new game)."""
         self.motion.reset()
         self.settle.reset()
+        self.changes.reset()
+        self._last = None
         self._frame_index = 0
+
+
+def _light_company(known: Sequence[DieReading | None], reading: int) -> list[int]:
+    """Indices of known dice to read the colour of beside the dice being read, so the
+    batch that estimates the table's light holds a spread of the table's dice."""
+    have = [i for i, k in enumerate(known) if k is not None]
+    want = max(0, WHITE_COMPANY - reading)
+    if not have or not want:
+        return []
+    pick = np.linspace(0, len(have) - 1, min(want, len(have))).round().astype(int)
+    return [have[int(p)] for p in dict.fromkeys(pick.tolist())]
 
 
 def _unit(value: Any) -> float:
@@ -219,7 +312,9 @@ def iter_outputs(
     ``open_source`` ("demo", "camera:0", a path, a URL). Timestamps come from the wall clock
     for live sources and from the source's nominal frame rate otherwise, so a video file
     settles the same way however fast it is read. ``realtime`` paces recorded sources at
-    their frame rate (the demo in the web app).
+    their frame rate (the demo in the web app); then, and for live sources, a still table is
+    looked at only ``STILL_FPS`` times a second (the frames between are passed over) until
+    its picture changes: a table that stays still for hours costs almost nothing.
     """
     opened = None
     if isinstance(source, str | int):
@@ -228,6 +323,7 @@ def iter_outputs(
     fps = float(getattr(source, "fps", 30.0) or 30.0)
     live = bool(getattr(source, "live", False))
     started = time.monotonic()
+    still_since: float | None = None  # when the table was last looked at while still
     try:
         for index, frame in enumerate(source):
             if max_frames is not None and index >= max_frames:
@@ -237,7 +333,15 @@ def iter_outputs(
                 delay = started + index / fps - time.monotonic()
                 if delay > 0:
                     time.sleep(delay)
-            yield pipeline.process(frame, timestamp=stamp)
+            if (realtime or live) and still_since is not None \
+                    and stamp - still_since < 1.0 / STILL_FPS:
+                continue  # the table is still: this frame is passed over
+            output = pipeline.process(frame, timestamp=stamp)
+            # looked at less often only once the roll on it was published: a settle is
+            # never later than with every frame read
+            still = not output.changed and not pipeline.settle.waiting
+            still_since = stamp if still else None
+            yield output
     finally:
         if opened is not None and isinstance(opened, FrameSource):
             opened.close()

@@ -89,6 +89,13 @@ class SettleDetector:
     def rolls_published(self) -> int:
         return self._roll_id
 
+    @property
+    def waiting(self) -> bool:
+        """True while a roll on the table may still be published (it moved since the last
+        one, and there are dice, or an empty table is published too)."""
+        last = self._still[-1] if self._still else None
+        return self._armed and (self.config.publish_empty or last is None or bool(last.dice))
+
     def reset(self) -> None:
         self._still.clear()
         self._armed = True

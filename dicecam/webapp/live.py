@@ -44,6 +44,10 @@ STARTUP_SECONDS = 20.0
 CLOSE_SECONDS = 1.0
 #: sources whose read never returned; with this many, the reader stops opening new ones
 MAX_STUCK_SOURCES = 2
+#: how often the camera's cost (this process's share of one CPU core) is measured anew
+CPU_REPORT_SECONDS = 5.0
+#: how often tablets get the picture while the table is still (it does not change)
+STILL_FRAME_SECONDS = 1.0
 #: how often the reader looks up from a silent source (stop, game switch)
 _POLL_SECONDS = 0.1
 
@@ -95,9 +99,28 @@ class LiveReader:
         self._stuck: list[OutputPump] = []
         self.frames_seen = 0
         self.settles_seen = 0
+        self._cpu_share: float | None = None
+        self._cpu_mark: tuple[float, float] | None = None
 
     def status_payload(self) -> dict[str, Any]:
-        return {"status": self._status.value, "message": self._message}
+        return {"status": self._status.value, "message": self._message,
+                "cpu": self._cpu_share}
+
+    def _measure_cpu(self) -> None:
+        """What the live view costs, as this process's share of one core over the last
+        ``CPU_REPORT_SECONDS``; the tablets are told when it moves by a point or more."""
+        now, cpu = time.monotonic(), time.process_time()
+        if self._cpu_mark is None:
+            self._cpu_mark = (now, cpu)
+            return
+        wall = now - self._cpu_mark[0]
+        if wall < CPU_REPORT_SECONDS:
+            return
+        share = round((cpu - self._cpu_mark[1]) / wall, 2)
+        self._cpu_mark = (now, cpu)
+        if self._cpu_share is None or abs(share - self._cpu_share) >= 0.01:
+            self._cpu_share = share
+            self._publish(events.CAMERA, self.status_payload())
 
     def join(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
@@ -168,10 +191,14 @@ class LiveReader:
                 continue
             last_picture = now
             shown += 1
+            self._measure_cpu()
             if self._status is not CameraStatus.RUNNING:
                 self._set_status(CameraStatus.RUNNING, "")
             self.frames_seen += 1
-            if now - last_frame >= self._frame_interval:
+            # a still table's picture is the same: tablets get it once a second
+            interval = self._frame_interval if getattr(output, "changed", True) \
+                else max(self._frame_interval, STILL_FRAME_SECONDS)
+            if now - last_frame >= interval:
                 last_frame = now
                 self._send_frame(output.frame_bgr, output.reading)
             if self.session.game_name != game:

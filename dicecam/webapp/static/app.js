@@ -236,7 +236,10 @@
   socket.on(E.CAMERA, (payload) => {
     const el = $("camera-status");
     el.dataset.status = payload.status;
-    el.textContent = t("camera_" + payload.status);
+    // what the camera costs this computer (the reader's share of one CPU core)
+    const cpu = typeof payload.cpu === "number" && payload.status === "running"
+      ? " · " + t("camera_cpu", { n: Math.round(payload.cpu * 100) }) : "";
+    el.textContent = t("camera_" + payload.status) + cpu;
     el.title = payload.message || "";
   });
 
