@@ -29,6 +29,7 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.games.registry import get_game
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.tools.grown_parties import grown_parties
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import pipeline_outputs
@@ -49,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play the demo this many times faster than real time (1)")
     parser.add_argument("--truth", action="store_true",
                         help="settle the demo's known dice instead of running the reader")
+    parser.add_argument("--party", type=int, default=54,
+                        help="Dice Party: the dice each party holds when the bench starts "
+                             "(the game is first played to that size; default 54)")
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     browser = webdriver.Chrome(service=webdriver.ChromeService(driver_path), options=options)
     try:
         browser.get(url)
-        services(app).session.new_game(NewGame(args.game, _config(args.game)))
+        _start(services(app).session, args.game, args.party)
         services(app).start_reader()
         browser.execute_script("window.dicecamLatency.length = 0")
         mode = "demo truth" if args.truth else "demo through the table reader"
@@ -135,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             samples = browser.execute_script("return window.dicecamLatency")
             if len(samples) > args.settles:  # the first one may predate the page's start
                 break
-            _keep_playing(services(app).session, args.game)
+            _keep_playing(services(app).session, args.game, args.party)
             time.sleep(0.25)
         verdicts = browser.execute_script("return window.dicecamVerdictLatency")
         reader = services(app).reader
@@ -153,19 +157,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _keep_playing(session: Any, game: str) -> None:
-    """Charidice: score the best option after each throw, so that every settle is a throw
-    the game takes (a new game after the last round)."""
-    if game != "charidice":
+def _start(session: Any, game: str, party: int) -> None:
+    """A new game; Dice Party played first to parties of ``party`` dice each."""
+    if game != "diceparty":
+        session.new_game(NewGame(game, _config(game)))
         return
+    config, actions = grown_parties(["Ann", "Bo"], party)
+    session.new_game(NewGame(game, config))
+    for action in actions:
+        session.act(Act(action))
+
+
+def _keep_playing(session: Any, game: str, party: int) -> None:
+    """Make the players' choices after each throw, so that every settle is a throw the
+    game takes (a new game once the game is over). Charidice: score the best option;
+    Dice Party: no pickpocketing or provoking, grow by the first option."""
     view = session.view()
     state = view.get("state") or {}
     legal = {item["type"] for item in state.get("legal", [])}
-    if state.get("phase") == "over":
-        session.new_game(NewGame(game, _config(game)))
-    elif "choose" in legal and state.get("options"):
-        best = state["options"][0]
-        session.act(Act({"type": "choose", "kind": best["kind"], "scored": best["scored"]}))
+    if game == "charidice":
+        if state.get("phase") == "over":
+            session.new_game(NewGame(game, _config(game)))
+        elif "choose" in legal and state.get("options"):
+            best = state["options"][0]
+            session.act(Act({"type": "choose", "kind": best["kind"], "scored": best["scored"]}))
+    elif game == "diceparty":
+        _dice_party_choices(session, game, party, state.get("phase"))
+
+
+def _dice_party_choices(session: Any, game: str, party: int, phase: str | None) -> None:
+    try:
+        if phase in ("round_over", "game_over"):
+            _start(session, game, party)
+        elif phase in ("pickpocket", "provoke"):
+            session.act(Act({"type": phase, "count": 0}))
+        elif phase == "grow":
+            session.act(Act({"type": "grow", "option": "vip"}))
+    except InputError:  # the state moved on meanwhile (the reader scored a roll): next time
+        pass
 
 
 def _config(game: str) -> dict[str, Any]:
