@@ -93,16 +93,28 @@ def real_backgrounds_dir() -> Path | None:
     return path if (path / "MANIFEST.md").is_file() else None
 
 
-def background_photos(root: Path | None = None) -> list[tuple[str, Path]]:
+#: Every this-many-th photo of each background folder (in name order) is held out: the
+#: detector may train on the others as hard negatives, never on these.
+BACKGROUND_HELD_OUT_EVERY = 3
+
+
+def background_photos(root: Path | None = None, held_out: bool | None = None
+                      ) -> list[tuple[str, Path]]:
     """(folder name, image) for every photo of the background set, in a fixed order: each
-    sub-folder is one source of surfaces; none of its photos shows a die."""
+    sub-folder is one source of surfaces; none of its photos shows a die. ``held_out``
+    True keeps the held-out third of each folder (the 3rd, 6th, ... photo), False the rest
+    (what training may use), None all."""
     root = root if root is not None else real_backgrounds_dir()
     if root is None:
         return []
-    return [(folder.name, image)
-            for folder in sorted(p for p in root.iterdir() if p.is_dir())
-            for image in sorted(folder.iterdir())
-            if image.suffix.lower() in _IMAGE_SUFFIXES]
+    photos = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        images = sorted(i for i in folder.iterdir() if i.suffix.lower() in _IMAGE_SUFFIXES)
+        for index, image in enumerate(images):
+            is_held_out = index % BACKGROUND_HELD_OUT_EVERY == BACKGROUND_HELD_OUT_EVERY - 1
+            if held_out is None or held_out == is_held_out:
+                photos.append((folder.name, image))
+    return photos
 
 
 @dataclass(frozen=True)

@@ -222,18 +222,23 @@ def read_sources(pipeline, photos, *, colour_read: bool, log=None):
 
 def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_read: bool):
     """Read photos without dice: every die found is false. Same return as ``read_sources``
-    (groups ``bg:<folder>``)."""
+    (groups ``bg:<folder>``, and ``bg:held_out`` for the held-out third of every folder,
+    which training never uses)."""
     import cv2
 
     groups: dict[str, RealTally] = {}
     worst: list[tuple[int, str, Path, list[Outcome]]] = []
+    held_out = {image for _, image in background_photos(held_out=True)}
     for folder, image in images:
         frame = cv2.imread(str(image), cv2.IMREAD_COLOR)
         if frame is None:
             continue
         name = f"bg:{folder}"
-        outcomes = groups.setdefault(name, RealTally()).add(
-            [], pipeline.read_frame(frame).dice, colour_read=colour_read)
+        dice = pipeline.read_frame(frame).dice
+        outcomes = groups.setdefault(name, RealTally()).add([], dice, colour_read=colour_read)
+        if image in held_out:  # the photos the detector never trains on, all folders
+            groups.setdefault("bg:held_out", RealTally()).add([], dice,
+                                                              colour_read=colour_read)
         worst.append((photo_badness(outcomes), name, image, outcomes))
     return groups, worst
 

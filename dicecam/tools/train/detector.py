@@ -20,7 +20,13 @@ import cv2
 import numpy as np
 
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.tools.realdata import SOURCES, real_data_dir, real_photos, select_photos
+from dicecam.tools.realdata import (
+    SOURCES,
+    background_photos,
+    real_data_dir,
+    real_photos,
+    select_photos,
+)
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
@@ -117,6 +123,24 @@ def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, 
     return out
 
 
+def background_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The real photos *without* dice that training may use (boards, pieces, dominoes,
+    carpets; never the held-out third of each folder), scaled like the real photos, as
+    items of ``real_pool``'s shape with no boxes: every peak the detector puts there is
+    wrong."""
+    out = []
+    for _folder, path in background_photos(held_out=False):
+        image = cv2.imread(str(path))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        k = INPUT_LONG_SIDE / max(h, w)
+        image = cv2.resize(image, (round(w * k), round(h * k)),
+                           interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+        out.append((image, np.zeros((0, 4), np.float32), np.zeros(0, bool)))
+    return out
+
+
 def real_tile(rng: np.random.Generator, item: tuple[np.ndarray, np.ndarray, np.ndarray]
               ) -> Sample:
     image, boxes, known = item
@@ -196,30 +220,38 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    seed: int = 1, threads: int = 1, cache: Path | None = None,
                    steps: int | None = None, init: Path | None = None,
                    weights_out: Path | None = None, real_sources=None, leave_out=(),
-                   log=print) -> dict:
+                   init_onnx: Path | None = None, backgrounds: float = 0.0,
+                   lr: float = 3e-3, log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
     threads wait on each other far more than they compute. The real tuning photos come
-    from ``real_sources`` (None: every source) less ``leave_out``."""
+    from ``real_sources`` (None: every source) less ``leave_out``; ``backgrounds`` is the
+    share of each batch cut from the real photos without dice (hard negatives).
+    ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
     leave_out = tuple(leave_out)
     real = real_pool(real_sources, leave_out)
+    negatives = background_pool() if backgrounds > 0 else []
     left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
-        f"{len(real)} real tuning photos{left}")
+        f"{len(real)} real tuning photos{left}, {len(negatives)} real photos without dice")
     seconds = math.inf if steps is not None else minutes * 60 - (time.monotonic() - started)
 
     used = [name for name in (real_sources or SOURCES) if name not in leave_out]
-    metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used)}
+    metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used),
+                "background_share": str(backgrounds),
+                "fine_tuned_from": Path(init_onnx).name if init_onnx else ""}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
-                       log=log)
+                       negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,
+                       lr=lr, log=log)
     summary["seconds"] = round(time.monotonic() - started)
     summary["left_out"] = list(leave_out)
     summary["real_sources"] = used
+    summary["background_photos"] = len(negatives)
     return summary
 
 
@@ -227,7 +259,8 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              seed: int = 1, threads: int = 1, batch: int = 16, real_share: float = 0.3,
              steps: int | None = None, init: Path | None = None,
              weights_out: Path | None = None, metadata: dict[str, str] | None = None,
-             log=print) -> dict:
+             negatives: list | None = None, negative_share: float = 0.0,
+             init_onnx: Path | None = None, lr: float = 3e-3, log=print) -> dict:
     """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
     learning-rate schedule then follows the step count instead of the clock).
 
@@ -237,6 +270,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     import torch
 
     from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -244,7 +278,10 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     net = DetectorNet()
     if init is not None:
         net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    frozen_norms = init_onnx is not None
+    if frozen_norms:
+        load_folded_onnx(net, init_onnx)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     budget = max(10.0, seconds - 20)
     train_start = time.monotonic()
     step = 0
@@ -257,11 +294,14 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
             break
         warm = min(1.0, (step + 1) / 50)
         for group in opt.param_groups:
-            group["lr"] = 3e-3 * warm * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+            group["lr"] = lr * warm * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
         samples = []
         for _ in range(batch):
-            if real and rng.random() < real_share:
+            draw = rng.random()
+            if real and draw < real_share:
                 s = real_tile(rng, real[int(rng.integers(len(real)))])
+            elif negatives and draw < real_share + negative_share:
+                s = real_tile(rng, negatives[int(rng.integers(len(negatives)))])
             else:
                 s = synth[int(rng.integers(len(synth)))]
             samples.append(augment(rng, s))
@@ -270,6 +310,8 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
         heat_t, reg_t, mask_t, hand_t = (torch.from_numpy(np.stack([p[k] for p in parts]))
                                          for k in range(4))
         net.train()
+        if frozen_norms:
+            freeze_batch_norms(net)
         loss = _loss(net(x.float()), heat_t, reg_t, mask_t, hand_t)
         opt.zero_grad()
         loss.backward()

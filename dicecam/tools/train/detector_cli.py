@@ -34,6 +34,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also keep the torch weights in PT (what --init fine-tunes)")
     parser.add_argument("--init", metavar="PT",
                         help="start from torch weights saved with --weights (fine-tuning)")
+    parser.add_argument("--init-onnx", metavar="ONNX",
+                        help="fine-tune this exported model (e.g. the shipped one; its batch "
+                             "norms stay frozen) instead of training from scratch")
+    parser.add_argument("--backgrounds", type=float, default=0.0, metavar="SHARE",
+                        help="share of each batch cut from the real photos without dice "
+                             "(hard negatives; never their held-out third; default 0)")
+    parser.add_argument("--lr", type=float, default=3e-3,
+                        help="peak learning rate (default 3e-3; lower for fine-tuning)")
     parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
                         help="never use this real source (byler, webcam, pxl; repeatable): "
                              "benching it then gives the leave-one-source-out figure")
@@ -48,6 +56,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--init: no saved weights at {args.init}")
     if args.tiles < 1:
         raise InputError("--tiles must be at least 1")
+    if args.init_onnx and not Path(args.init_onnx).is_file():
+        raise InputError(f"--init-onnx: no model at {args.init_onnx}")
+    if args.init and args.init_onnx:
+        raise InputError("--init and --init-onnx: choose one starting point")
+    if not 0 <= args.backgrounds < 0.7:
+        raise InputError("--backgrounds must be a share from 0 to 0.7")
+    if not 0 < args.lr <= 0.1:
+        raise InputError("--lr must be above 0 and at most 0.1")
     leave_out = check_sources(args.leave_out) or ()
     real_sources = check_sources(args.real_sources)
 
@@ -57,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                              init=Path(args.init) if args.init else None,
                              weights_out=Path(args.weights) if args.weights else None,
                              real_sources=real_sources, leave_out=leave_out,
+                             init_onnx=Path(args.init_onnx) if args.init_onnx else None,
+                             backgrounds=args.backgrounds, lr=args.lr,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0

@@ -48,6 +48,10 @@ class TrainConfig:
     leave_out: tuple[str, ...] = ()
     out: Path = DEFAULT_MODEL
     cache_dir: Path | None = None
+    #: fine-tune this exported model (batch norms frozen) instead of training from scratch
+    init_onnx: Path | None = None
+    #: add the detector's boxes on the real photos without dice as class-0 crops
+    hard_negatives: bool = False
 
 
 @dataclass
@@ -60,6 +64,7 @@ class TrainReport:
     #: real tuning crops per source, and the sources left out
     real_tuning_by_source: dict[str, int] = field(default_factory=dict)
     left_out: tuple[str, ...] = ()
+    hard_negatives: int = 0
     history: list[dict] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -172,8 +177,19 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             log(f"fine-tuning on {len(values)} real crops ({report.real_tuning_by_source}; "
                 f"tuning part; held-out part unused{left})")
     report.left_out = tuple(config.leave_out)
+    if config.hard_negatives:
+        from dicecam.tools.train.hard_negatives import background_crops
+
+        negatives = background_crops(INPUT_PX, log=log)
+        real_images = np.concatenate([real_images, negatives])
+        real_labels = np.concatenate([real_labels, np.zeros(len(negatives), np.int64)])
+        report.hard_negatives = len(negatives)
 
     net = ReaderNet()
+    if config.init_onnx is not None:
+        from dicecam.tools.train.from_onnx import load_folded_onnx
+
+        load_folded_onnx(net, config.init_onnx)
     generator = torch.Generator().manual_seed(config.seed)
     real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
     steps_per_epoch = math.ceil((config.samples + real_per_epoch) / config.batch)
@@ -187,6 +203,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     n_synth, n_real = len(labels), len(real_labels)
     for epoch in range(config.epochs):
         net.train()
+        if config.init_onnx is not None:
+            from dicecam.tools.train.from_onnx import freeze_batch_norms
+
+            freeze_batch_norms(net)  # the folded statistics are the model's own
         order = torch.randperm(n_synth, generator=generator)
         if real_per_epoch:
             real_pick = n_synth + torch.randint(0, n_real, (real_per_epoch,),
@@ -227,7 +247,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "real_tuning_crops": str(report.real_tuning),
                                          "real_tuning_by_source":
                                              json.dumps(report.real_tuning_by_source),
-                                         "left_out": ",".join(report.left_out)})
+                                         "left_out": ",".join(report.left_out),
+                                         "hard_negatives": str(report.hard_negatives),
+                                         "fine_tuned_from": config.init_onnx.name
+                                         if config.init_onnx else ""})
     report.seconds = time.monotonic() - started
     log(f"wrote {config.out} ({config.out.stat().st_size / 1024:.0f} KiB) in "
         f"{report.seconds:.0f} s")

@@ -33,6 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "benching it then gives the leave-one-source-out figure")
     parser.add_argument("--real-sources", action="append", default=None, metavar="SOURCE",
                         help="tune only on these real sources (repeatable; default: all)")
+    parser.add_argument("--init-onnx", type=Path, default=None, metavar="ONNX",
+                        help="fine-tune this exported model (e.g. the shipped one; batch "
+                             "norms frozen) instead of training from scratch")
+    parser.add_argument("--hard-negatives", action="store_true",
+                        help="add the detector's boxes on the real photos without dice "
+                             "(never their held-out third) as 'not a die' crops")
+    parser.add_argument("--real-share", type=float, default=0.1,
+                        help="share of each epoch drawn from the real crops (default 0.1)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -56,25 +64,32 @@ def run(args: argparse.Namespace) -> int:
     if real_sources is not None and not set(real_sources) - set(leave_out):
         raise InputError("--real-sources and --leave-out leave no real source to tune on; "
                          "use --no-real for none")
+    if args.init_onnx is not None and not args.init_onnx.is_file():
+        raise InputError(f"--init-onnx: no model at {args.init_onnx}")
+    if not 0 <= args.real_share <= 1:
+        raise InputError("--real-share must be from 0 to 1")
     out = args.out
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
         use_real = bool(leave_out or real_sources) and not args.no_real
         config = TrainConfig(seed=args.seed, samples=256, val_samples=64, epochs=1, batch=64,
                              workers=1, threads=args.threads, use_real=use_real, out=out,
-                             real_sources=real_sources, leave_out=leave_out)
+                             real_sources=real_sources, leave_out=leave_out,
+                             init_onnx=args.init_onnx, hard_negatives=args.hard_negatives)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
                              workers=args.workers, threads=args.threads,
                              use_real=not args.no_real, out=out or DEFAULT_MODEL,
                              cache_dir=args.cache_dir, real_sources=real_sources,
-                             leave_out=leave_out)
+                             leave_out=leave_out, init_onnx=args.init_onnx,
+                             hard_negatives=args.hard_negatives, real_share=args.real_share)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
                       "real_tuning_crops": report.real_tuning,
                       "real_tuning_by_source": report.real_tuning_by_source,
                       "left_out": list(report.left_out),
+                      "hard_negatives": report.hard_negatives,
                       "seconds": round(report.seconds, 1), "history": report.history}))
     return 0
