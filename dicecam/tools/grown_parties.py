@@ -10,16 +10,21 @@ the most guests. Turn by turn the parties grow until each holds at least ``size`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from dicecam.games.diceparty import codec, rules
 from dicecam.games.diceparty.verdict import (
+    COLOUR_OF,
+    KIND_OF_COLOUR,
     MILLIONAIRE_ALONE,
     MILLIONAIRE_UNCONTESTED,
     Die,
     GrowthOption,
     Kind,
 )
+from dicecam.reading import DieReading
 
 #: VIPs spread over six levels without a millionaire: three a level, four where a Mob is
 MAX_VIPS = 5 * (MILLIONAIRE_UNCONTESTED - 1) + min(MILLIONAIRE_UNCONTESTED, MILLIONAIRE_ALONE - 1)
@@ -87,3 +92,16 @@ def _values(party: Any, first: bool = False) -> tuple[Die, ...]:
         dice.append(Die(Kind.VIP, level))
     dice += [Die(Kind.MOB, 1) for _ in range(mobs)]
     return tuple(dice)
+
+
+def quiet_throw(colours: Sequence[str | None]) -> tuple[DieReading, ...]:
+    """The dice of a throw of a party of these colours (the demo's ``throw_due``) as a
+    hand-entered roll that neither escalates nor makes a millionaire: what a bench's
+    players type in when the camera's reading of a throw was asked and not confirmed."""
+    counts = Counter(KIND_OF_COLOUR[colour] for colour in colours)
+    party = SimpleNamespace(party_people=counts[Kind.PARTY_PEOPLE], vip=counts[Kind.VIP],
+                            mob=counts[Kind.MOB])
+    return tuple(DieReading(x=40.0 + 70 * (i % 8), y=40.0 + 70 * (i // 8), w=50.0, h=50.0,
+                            value=d.pips, colour=COLOUR_OF[d.kind], confidence=1.0,
+                            corrected=True)
+                 for i, d in enumerate(_values(party)))

@@ -29,11 +29,11 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.games.registry import get_game
 from dicecam.reading import DieReading, FrameReading, SettledRoll
-from dicecam.tools.grown_parties import grown_parties
+from dicecam.tools.grown_parties import grown_parties, quiet_throw
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import pipeline_outputs
-from dicecam.webapp.tablet_commands import Act, NewGame
+from dicecam.webapp.tablet_commands import Act, EnterRoll, NewGame
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
 
@@ -135,11 +135,13 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         deadline = time.monotonic() + 60 + args.settles * 30 / (args.speed if args.truth else 1)
         samples: list[dict[str, Any]] = []
+        typed: set[int] = set()  # rolls the bench's players entered by hand: not settles
         while time.monotonic() < deadline:
-            samples = browser.execute_script("return window.dicecamLatency")
+            samples = [s for s in browser.execute_script("return window.dicecamLatency")
+                       if s["roll_id"] not in typed]
             if len(samples) > args.settles:  # the first one may predate the page's start
                 break
-            _keep_playing(services(app).session, args.game, args.party)
+            typed.update(_keep_playing(services(app).session, args.game, args.party))
             time.sleep(0.25)
         verdicts = browser.execute_script("return window.dicecamVerdictLatency")
         reader = services(app).reader
@@ -168,10 +170,11 @@ def _start(session: Any, game: str, party: int) -> None:
         session.act(Act(action))
 
 
-def _keep_playing(session: Any, game: str, party: int) -> None:
+def _keep_playing(session: Any, game: str, party: int) -> list[int]:
     """Make the players' choices after each throw, so that every settle is a throw the
     game takes (a new game once the game is over). Charidice: score the best option;
-    Dice Party: no pickpocketing or provoking, grow by the first option."""
+    Dice Party: no pickpocketing or provoking, grow by the first option. Returns the ids
+    of rolls entered by hand."""
     view = session.view()
     state = view.get("state") or {}
     legal = {item["type"] for item in state.get("legal", [])}
@@ -182,12 +185,20 @@ def _keep_playing(session: Any, game: str, party: int) -> None:
             best = state["options"][0]
             session.act(Act({"type": "choose", "kind": best["kind"], "scored": best["scored"]}))
     elif game == "diceparty":
-        _dice_party_choices(session, game, party, state.get("phase"))
+        return _dice_party_choices(session, game, party, state.get("phase"))
+    return []
 
 
-def _dice_party_choices(session: Any, game: str, party: int, phase: str | None) -> None:
+def _dice_party_choices(session: Any, game: str, party: int, phase: str | None
+                        ) -> list[int]:
+    """The players' part: choices after a throw, and a throw the reading left asked (a die
+    unsure, or counts that do not fit) typed in by hand so that the demo throws on."""
     try:
-        if phase in ("round_over", "game_over"):
+        roll = session.view().get("roll") or {}
+        _key, due = session.throw_due()
+        if roll.get("status") == "pending" and due is not None:
+            return [session.enter_roll(EnterRoll(quiet_throw(due.colours)))["roll_id"]]
+        elif phase in ("round_over", "game_over"):
             _start(session, game, party)
         elif phase in ("pickpocket", "provoke"):
             session.act(Act({"type": phase, "count": 0}))
@@ -195,6 +206,7 @@ def _dice_party_choices(session: Any, game: str, party: int, phase: str | None) 
             session.act(Act({"type": "grow", "option": "vip"}))
     except InputError:  # the state moved on meanwhile (the reader scored a roll): next time
         pass
+    return []
 
 
 def _config(game: str) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from dicecam.tools.realdata import (
     real_photos,
     select_photos,
 )
+from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
@@ -270,7 +271,6 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     import torch
 
     from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
-    from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)

@@ -22,6 +22,8 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
+from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
+from dicecam.tools.train.hard_negatives import background_crops
 from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
@@ -178,8 +180,6 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                 f"tuning part; held-out part unused{left})")
     report.left_out = tuple(config.leave_out)
     if config.hard_negatives:
-        from dicecam.tools.train.hard_negatives import background_crops
-
         negatives = background_crops(INPUT_PX, log=log)
         real_images = np.concatenate([real_images, negatives])
         real_labels = np.concatenate([real_labels, np.zeros(len(negatives), np.int64)])
@@ -187,8 +187,6 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
 
     net = ReaderNet()
     if config.init_onnx is not None:
-        from dicecam.tools.train.from_onnx import load_folded_onnx
-
         load_folded_onnx(net, config.init_onnx)
     generator = torch.Generator().manual_seed(config.seed)
     real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
@@ -204,8 +202,6 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     for epoch in range(config.epochs):
         net.train()
         if config.init_onnx is not None:
-            from dicecam.tools.train.from_onnx import freeze_batch_norms
-
             freeze_batch_norms(net)  # the folded statistics are the model's own
         order = torch.randperm(n_synth, generator=generator)
         if real_per_epoch:
