@@ -1,0 +1,84 @@
+"""Fine-tuning starts from the shipped models: their ONNX weights go back into torch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dicecam.tools.realdata import BACKGROUND_HELD_OUT_EVERY, background_photos
+
+MODELS = Path(__file__).resolve().parents[1] / "dicecam" / "models"
+
+
+def _need_training_extra() -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+
+
+def test_the_shipped_detector_comes_back_into_torch_unchanged() -> None:
+    _need_training_extra()
+    import onnxruntime as ort
+    import torch
+
+    from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.from_onnx import load_folded_onnx
+
+    net = DetectorNet()
+    load_folded_onnx(net, MODELS / "detector.onnx")
+    net.eval()
+    image = np.random.default_rng(3).uniform(0, 255, (1, 3, 96, 160)).astype(np.float32)
+    session = ort.InferenceSession(str(MODELS / "detector.onnx"))
+    expected = session.run(None, {session.get_inputs()[0].name: image})[0]
+    with torch.no_grad():
+        got = ExportedDetector(net)(torch.from_numpy(image)).numpy()
+    assert np.abs(got - expected).max() < 1e-4
+
+
+def test_the_shipped_reader_comes_back_into_torch_and_frozen_norms_stay_put() -> None:
+    _need_training_extra()
+    import onnxruntime as ort
+    import torch
+
+    from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
+    from dicecam.tools.train.reader_net import Exported, ReaderNet
+
+    net = ReaderNet()
+    load_folded_onnx(net, MODELS / "die_reader.onnx")
+    crops = np.random.default_rng(4).integers(0, 256, (6, 32, 32, 3)).astype(np.uint8)
+    net.train()
+    freeze_batch_norms(net)  # a training step's forward pass must not touch the statistics
+    with torch.no_grad():
+        net(torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255.0)
+    net.eval()
+    session = ort.InferenceSession(str(MODELS / "die_reader.onnx"))
+    expected = session.run(None, {session.get_inputs()[0].name: crops})[0]
+    with torch.no_grad():
+        got = Exported(net)(torch.from_numpy(crops)).numpy()
+    assert np.abs(got - expected).max() < 1e-4
+
+
+def test_a_net_of_another_shape_is_refused() -> None:
+    _need_training_extra()
+    from dicecam.tools.train.detector_net import DetectorNet
+    from dicecam.tools.train.from_onnx import load_folded_onnx
+
+    with pytest.raises(ValueError, match="shape|layers"):
+        load_folded_onnx(DetectorNet(widths=(8, 16, 24, 32)), MODELS / "detector.onnx")
+
+
+def test_the_held_out_third_of_every_background_folder_is_never_offered_to_training(
+        tmp_path: Path) -> None:
+    for folder in ("boards", "carpets"):
+        (tmp_path / folder).mkdir()
+        for i in range(7):
+            (tmp_path / folder / f"{i:02d}.jpg").write_bytes(b"")
+    (tmp_path / "MANIFEST.md").write_text("backgrounds")
+    every = background_photos(tmp_path)
+    held = background_photos(tmp_path, held_out=True)
+    trained = background_photos(tmp_path, held_out=False)
+    assert sorted(held + trained) == sorted(every)
+    assert not set(held) & set(trained)
+    assert [p.name for f, p in held if f == "boards"] == [
+        f"{i:02d}.jpg" for i in range(7) if i % BACKGROUND_HELD_OUT_EVERY == 2]
