@@ -328,7 +328,7 @@ def test_dicetopia_endgame(browser: Any, server: Server) -> None:
     tap(browser, '.mission-picker[data-player="Bo"] button[data-mission]')
     tap(browser, '.mission-picker[data-player="Bo"] [data-action="set_missions"]')
     wait_text(browser, "#dt-missing", "Bo holds 1 of 2 missions")
-    wait_text(browser, "#dt-winner", "Winner: Ann")
+    wait_text(browser, "#dt-winner", "Leading so far: Ann")
     ann = css(browser, '#dt-breakdown tr[data-player="Ann"]')
     assert int(ann.find_elements(By.TAG_NAME, "td")[4].text) > 0
 

@@ -102,7 +102,7 @@
     const card = h("div", { class: "card", id: "cd-sheets" },
       h("div", { class: "row" }, h("h3", { style: "flex:1" }, t("cd_sheet")),
         h("button", { type: "button", class: "no-print", onclick: () => window.print() }, t("print"))));
-    const grid = h("div", { class: "grid2" });
+    const grid = h("div", { class: "sheets" });
     for (const p of s.players) {
       const rows = [];
       for (let r = 0; r < s.rounds; r++) {

@@ -15,6 +15,7 @@
       dt_zone_hint: "Count the dice of each colour by their pips; an empty pad clears the zone.",
       dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
       dt_tied: "tied", dt_decided_by: "decided for {p}",
+      dt_leading: "Leading so far: {w}", dt_nothing_yet: "No points yet",
     },
     de: {
       dt_winner: "Sieger: {w}", dt_missing: "Es fehlt noch", dt_districts: "Bezirke",
@@ -26,6 +27,7 @@
       dt_zone_hint: "Zähle die Würfel jeder Farbe nach Augen; ein leeres Feld leert die Zone.",
       dt_provisional: "Vorläufig (der Tisch ist noch nicht vollständig)", dt_abilities: "Fraktionsfähigkeiten",
       dt_tied: "Gleichstand", dt_decided_by: "entschieden für {p}",
+      dt_leading: "Vorne liegt bisher: {w}", dt_nothing_yet: "Noch keine Punkte",
     },
   });
 
@@ -57,8 +59,14 @@
     const s = view.state;
     const cat = ctx.catalogue("dicetopia");
     const missionName = (id) => (cat.missions && cat.missions[id] ? cat.missions[id].name : id);
-    el.append(h("div", { class: s.complete ? "banner" : "banner bad", id: "dt-winner" },
-      t("dt_winner", { w: s.winner }), s.complete ? "" : h("div", { class: "hint" }, t("dt_provisional"))));
+    // Only a complete table has a winner; before that the leader is provisional, and a table
+    // with nothing scored yet has no leader at all (not a red "Winner" over empty boards).
+    const scored = s.players.some((p) => p.total > 0);
+    el.append(s.complete
+      ? h("div", { class: "banner", id: "dt-winner" }, t("dt_winner", { w: s.winner }))
+      : h("div", { class: "banner provisional", id: "dt-winner" },
+        scored ? t("dt_leading", { w: s.winner }) : t("dt_nothing_yet"),
+        h("div", { class: "hint" }, t("dt_provisional"))));
     el.append(h("p", { id: "dt-explanation" }, s.explanation));
     if (s.waiting_for.length) {
       el.append(h("div", { class: "card", id: "dt-missing" }, h("h3", {}, t("dt_missing")),
@@ -66,9 +74,11 @@
     }
 
     // the breakdown per player
-    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_breakdown")), h("table", { id: "dt-breakdown" },
+    el.append(h("div", { class: "card table-card" }, h("h3", {}, t("dt_breakdown")), h("table", { id: "dt-breakdown" },
       h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("dt_loot")), h("th", {}, t("dt_control")),
-        h("th", {}, t("dt_missions")), h("th", {}, t("total")), h("th", {}, t("dt_rank")))),
+        h("th", {}, t("dt_missions")), h("th", {}, t("total")),
+        h("th", { title: t("dt_rank") }, h("span", { class: "long" }, t("dt_rank")),
+          h("span", { class: "short", "aria-hidden": "true" }, "#")))),
       h("tbody", {}, s.players.map((p) => h("tr", { "data-player": p.name },
         h("td", {}, h("b", {}, p.name), p.details.faction_name ? h("div", { class: "hint" }, p.details.faction_name) : null),
         h("td", { class: "num" }, String(p.loot)), h("td", { class: "num" }, String(p.control)),
@@ -97,7 +107,7 @@
             ctx.act({ type: "set_agents", district: d.name, agents: next });
           };
           return h("div", { class: "row agent-row", "data-player": name },
-            h("span", { style: "min-width:5em" }, name),
+            h("span", { class: "agent-name", title: name }, name),
             h("button", { type: "button", "data-agents": "minus", disabled: n === 0 ? true : null, onclick: () => set(n - 1) }, "−"),
             h("b", { class: "num" }, String(n)),
             h("button", { type: "button", "data-agents": "plus", onclick: () => set(n + 1) }, "+"));
