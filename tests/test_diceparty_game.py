@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.diceparty import codec as dpj
 from dicecam.games.diceparty import rules as dp
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
@@ -486,10 +487,13 @@ def test_stalled_round_in_party_animal_goes_on_with_the_next_round() -> None:
     assert state.phase == dp.Phase.PREPARTY and state.round == 2
 
 
-def test_escalations_only_count_in_party_animal() -> None:
+def test_escalations_count_in_a_single_round_too_but_put_no_one_out() -> None:
+    # the tablet's table has an escalations column: it must not stay 0 after one (issue 16)
     state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 M6")
     state = throw(state, "P1 M6")
-    assert player(state, "Anna").escalations == 0
+    assert player(state, "Anna").escalations == 1
+    assert not player(state, "Anna").in_round
+    assert dpj.state_to_json(state)["players"][0]["out"] is False
 
 
 # --- random play ---------------------------------------------------------------------------

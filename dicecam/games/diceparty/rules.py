@@ -154,7 +154,8 @@ class Player:
 
     @property
     def out(self) -> bool:
-        """Party Animal: out of the following rounds after the third escalation."""
+        """Party Animal: out of the following rounds after the third escalation (asked only
+        in Party Animal mode; a single round counts escalations for the record only)."""
         return self.escalations >= ESCALATIONS_OUT
 
     @property
@@ -433,8 +434,9 @@ def _throw(state: State, action: Throw) -> State:
 def _escalate(state: State, verdict: Escalation) -> State:
     assert state.active is not None
     loser = state.players[state.active]
-    loser = replace(loser, in_round=False,
-                    escalations=loser.escalations + (1 if state.config.party_animal else 0))
+    # counted in every game (the tablet's table shows it); only Party Animal puts a player
+    # out after the third
+    loser = replace(loser, in_round=False, escalations=loser.escalations + 1)
     players = _set_player(state, state.active, loser)
     events = [f"{loser.name}'s party escalates and is out of this round. "
               + verdict.explanation()]
