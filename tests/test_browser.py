@@ -487,3 +487,44 @@ def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) 
         assert css(browser, "#v6-log li").text
     finally:
         running.stop()
+
+
+# --- the dice pad: one entry per tap ------------------------------------------------------
+
+
+def pad_count(browser: Any, colour: str, value: int) -> str:
+    return browser.find_element(By.CSS_SELECTOR, f'.entry-group[data-colour="{colour}"] '
+                                f'.entry-cell[data-value="{value}"] small').text
+
+
+def test_quick_taps_on_the_dice_pad_are_one_entry_each(browser: Any, server: Server) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_page(browser, server)
+    new_game(browser, "charidice", ["Ann", "Bo"])
+    tap(browser, "#enter-dice")
+    css(browser, "#entry-dialog[open]")
+    cell = '.entry-group[data-colour="red"] .entry-cell[data-value="{}"]'
+    three = css(browser, cell.format(3))
+    five = css(browser, cell.format(5))
+    step = five.location["x"] - three.location["x"]
+    # two quick taps, 3 then 5, with no pause between them (the pad redraws under the
+    # finger after the first): 3 once and 5 once
+    ActionChains(browser, duration=0).move_to_element(three).click().move_by_offset(
+        step, 0).click().perform()
+    wait(browser, lambda b: pad_count(b, "red", 5) == "×1")
+    assert pad_count(browser, "red", 3) == "×1"
+    # one press whose click arrives twice (a touch screen's ghost click) is one tap
+    browser.execute_script("""
+        const button = document.querySelector(arguments[0]);
+        button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, pointerId: 7}));
+        button.dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 1}));
+        document.querySelector(arguments[0])
+          .dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 1}));""",
+        cell.format(3))
+    assert pad_count(browser, "red", 3) == "×2"
+    # the next real tap is a new entry
+    css(browser, cell.format(3)).click()
+    wait(browser, lambda b: pad_count(b, "red", 3) == "×3")
+    tap(browser, "#entry-submit")
+    wait_text(browser, "#roll-text", "Roll of 4 dice")

@@ -490,11 +490,35 @@
     if (!spec) return;
     $("entry-title").textContent = spec.title || t("enter_dice");
     $("entry-hint").textContent = spec.hint || "";
-    const counts = spec.groups.map(() => [0, 0, 0, 0, 0, 0]);
+    // Every tap is one entry, kept under its tap id: the same tap delivered twice (a touch
+    // screen's ghost click, a click landing on the button redrawn under the finger) adds
+    // nothing, while two quick taps are two entries. Counts are derived from the entries.
+    const entries = new Map(); // tap id -> {gi, value, add}
+    let tapSerial = 0;
+    const countsOf = (gi) => {
+      const counts = [0, 0, 0, 0, 0, 0];
+      for (const e of entries.values()) {
+        if (e.gi === gi) counts[e.value - 1] = Math.max(0, counts[e.value - 1] + e.add);
+      }
+      return counts;
+    };
     const body = $("entry-dice");
+    body.style.touchAction = "manipulation"; // no double-tap zoom between quick taps
+    let pressed = null; // the id of the last press: every click it causes is that one tap
+    body.onpointerdown = (ev) => {
+      pressed = "p" + ev.pointerId + "@" + ev.timeStamp.toFixed(1);
+    };
+    // ev.detail is 0 for a keyboard press: each is a tap of its own
+    const tapId = (ev) => (ev.detail !== 0 && pressed ? pressed : "k" + (tapSerial += 1));
+    const record = (ev, gi, value, add) => {
+      const id = tapId(ev);
+      if (!entries.has(id)) entries.set(id, { gi, value, add });
+      paint();
+    };
     const paint = () => {
       body.replaceChildren(...spec.groups.map((group, gi) => {
-        const total = counts[gi].reduce((a, b) => a + b, 0);
+        const counts = countsOf(gi);
+        const total = counts.reduce((a, b) => a + b, 0);
         const full = group.count !== undefined && group.count !== null && total >= group.count;
         return h("div", { class: "entry-group", "data-zone": group.zone || "",
           "data-colour": group.colour || "" },
@@ -502,23 +526,21 @@
           group.label, " ", h("small", {}, group.count !== undefined && group.count !== null
             ? `${total}/${group.count}` : String(total))),
         ...[1, 2, 3, 4, 5, 6].map((v) => h("button", {
-          type: "button", class: "entry-cell" + (counts[gi][v - 1] ? " some" : ""),
-          "data-value": v, disabled: full && !counts[gi][v - 1] ? true : null,
-          onclick: () => {
-            if (full) counts[gi][v - 1] = Math.max(0, counts[gi][v - 1] - 1);
-            else counts[gi][v - 1] += 1;
-            paint();
-          },
-        }, h("b", {}, String(v)), h("small", {}, counts[gi][v - 1] ? "×" + counts[gi][v - 1] : ""))),
+          type: "button", class: "entry-cell" + (counts[v - 1] ? " some" : ""),
+          "data-value": v, disabled: full && !counts[v - 1] ? true : null,
+          // a full group: a tap on a value it holds takes one die away
+          onclick: (ev) => record(ev, gi, v, full ? -1 : 1),
+        }, h("b", {}, String(v)), h("small", {}, counts[v - 1] ? "×" + counts[v - 1] : ""))),
         h("button", { type: "button", class: "entry-clear", onclick: () => {
-          counts[gi] = [0, 0, 0, 0, 0, 0]; paint();
+          for (const [id, e] of entries) if (e.gi === gi) entries.delete(id);
+          paint();
         } }, "⟲"));
       }));
     };
     paint();
     $("entry-submit").onclick = () => {
       const dice = [];
-      spec.groups.forEach((group, gi) => counts[gi].forEach((n, vi) => {
+      spec.groups.forEach((group, gi) => countsOf(gi).forEach((n, vi) => {
         for (let k = 0; k < n; k++) {
           dice.push({ value: vi + 1, colour: group.colour || null, zone: group.zone || null });
         }
