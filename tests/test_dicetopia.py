@@ -25,6 +25,7 @@ from dicecam.games.dicetopia.model import (
 )
 from dicecam.games.dicetopia.scoring import MISSIONS_HELD, score_position
 from dicecam.games.registry import get_game
+from dicecam.messages import english
 
 _COLOURS = {"p": Colour.PURPLE, "w": Colour.WHITE, "t": Colour.TURQUOISE}
 NAMES = ("red", "blue", "green", "yellow")
@@ -109,7 +110,7 @@ def test_rulebook_example_section_6() -> None:
         assert {m.mission: m.stars for m in player.mission_results} == cards
     assert [result.players[w].name for w in result.winners] == ["red"]
     assert result.complete
-    assert result.explanation == "red wins with 68 stars."
+    assert english(result.explanation) == "red wins with 68 stars."
     # the two purple dice on the map and red's two districts, as the text says
     assert sum(d.colour is Colour.PURPLE for d in dice("p6 w1 w4 t2 p3 t5")) == 2
     red_districts = [r for r in result.districts if r.controllers == (0,)]
@@ -136,7 +137,7 @@ def test_winner_and_tie_breaks(case: dict[str, Any]) -> None:
     result = score_position(build(case["input"]))
     assert [result.players[w].name for w in result.winners] == case["expected"]["winners"]
     assert [p.rank for p in result.players] == case["expected"]["ranks"]
-    assert result.explanation == case["expected"]["because"]
+    assert english(result.explanation) == case["expected"]["because"]
 
 
 # --- faction abilities at scoring time (section 7) ------------------------------------------
@@ -304,9 +305,10 @@ def test_four_players_may_use_ten_dice_of_a_colour() -> None:
 def test_incomplete_tables_say_what_is_missing() -> None:
     result = score_position(build({"boards": ["p1", ""], "missions": [["risiko"], []]}))
     assert not result.complete
-    assert "red's faction board holds 1 of 6 dice" in result.waiting_for
-    assert "red still draws the card for risiko" in result.waiting_for
-    assert "blue holds 0 of 2 missions" in result.waiting_for
+    missing = english(result.waiting_for)
+    assert "red's faction board holds 1 of 6 dice" in missing
+    assert "red still draws the card for Risiko" in missing  # the card's name, not its id
+    assert "blue holds 0 of 2 missions" in missing
 
 
 # --- random play ----------------------------------------------------------------------------

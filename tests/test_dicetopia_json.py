@@ -16,6 +16,7 @@ from dicecam.errors import InputError, RuleError
 from dicecam.games.dicetopia import codec as codec
 from dicecam.games.dicetopia.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
+from dicecam.messages import english, render
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}
 NAMES = ["red", "blue", "green", "yellow"]
@@ -161,8 +162,13 @@ def test_new_session_is_empty_and_says_what_is_missing() -> None:
                                                           "faction": "centauri_bureau"}]})
     data = codec.state_to_json(state)
     assert data["complete"] is False
-    assert "bo holds 0 of 3 missions" in data["waiting_for"]
-    assert "ann has 0 of 6 agents in the districts" in data["waiting_for"]
+    assert "bo holds 0 of 3 missions" in english(data["waiting_for"])
+    assert "ann has 0 of 6 agents in the districts" in english(data["waiting_for"])
+    # the tablet words the same message in German from its id and parameters
+    assert data["waiting_for"][-1] == {"msg": "dt.wait_missions",
+                                       "params": {"player": "bo", "n": 0, "of": 3}}
+    assert render("dt.wait_missions", data["waiting_for"][-1]["params"], "de") == (
+        "bo hat 0 von 3 Missionen")
     assert data["table"]["zones"]["board:ann"] == []
 
 

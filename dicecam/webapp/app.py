@@ -18,6 +18,7 @@ from flask import Flask, current_app, render_template, request
 from flask_socketio import SocketIO
 
 from dicecam.games.registry import get_game
+from dicecam.messages import templates as message_templates
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
@@ -132,7 +133,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return render_template("index.html", lang=lang, event_names=event_names(),
                                changes_the_game=list(events.CHANGES_THE_GAME),
                                game_scripts=game_scripts(services().session.games),
-                               catalogue=catalogue(services().session.games))
+                               catalogue=catalogue(services().session.games),
+                               # the engines' sentences in both languages (loaded with
+                               # the games above), worded on the page in the player's one
+                               messages=message_templates())
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

@@ -182,7 +182,8 @@ class GameSession:
             active.actions.append(stored)
             if self._roll is not None and self._roll.status is RollStatus.PENDING:
                 # the game moved on by hand; re-check whether the waiting roll still fits
-                self._roll = self._decide(replace(self._roll, error=None), auto=False).roll
+                unchecked = replace(self._roll, error=None, error_message=None)
+                self._roll = self._decide(unchecked, auto=False).roll
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -199,7 +200,7 @@ class GameSession:
             if self._roll is not None and self._roll.applied_at == len(active.actions):
                 # the undone action was this roll's: the roll waits again, as first read
                 self._roll = replace(self._roll, status=RollStatus.PENDING, applied_at=None,
-                                     error=None)
+                                     error=None, error_message=None)
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -228,7 +229,8 @@ class GameSession:
             self._take_roll(current, auto=True)
             assert self._roll is not None
             if self._roll.status is RollStatus.PENDING:
-                raise InputError(self._roll.error or "the game does not take these dice now")
+                raise InputError(self._roll.error_message or self._roll.error
+                                 or "the game does not take these dice now")
             return {"roll_id": roll_id, "status": self._roll.status.value}
 
     def correct_die(self, command: CorrectDie) -> dict[str, Any]:
@@ -276,7 +278,7 @@ class GameSession:
             self._reroll(roll, dice)
             assert self._roll is not None
             if self._roll.status is not RollStatus.APPLIED and self._roll.error:
-                raise InputError(self._roll.error)
+                raise InputError(self._roll.error_message or self._roll.error)
             return {"roll_id": command.roll_id, "status": self._roll.status.value}
 
     # -- internals -----------------------------------------------------------------------
@@ -307,14 +309,14 @@ class GameSession:
             ])
             active.actions[-1] = stored
             active.state = new_state
-            self._roll = replace(roll, dice=dice, error=None)
+            self._roll = replace(roll, dice=dice, error=None, error_message=None)
             self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return
         if roll.status is RollStatus.APPLIED:
             raise InputError("that roll was scored and play has moved on: undo back to it "
                              "first, or correct the score by hand")
-        self._take_roll(replace(roll, dice=dice, error=None), auto=True)
+        self._take_roll(replace(roll, dice=dice, error=None, error_message=None), auto=True)
 
     def _decide(self, roll: CurrentRoll, *, auto: bool) -> _Decision:
         """What a roll means now (no side effects): shown, waiting for a tap, or to score."""
@@ -329,7 +331,8 @@ class GameSession:
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc)))
+            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
+                                          error_message=exc.message))
         if action is None:
             return _Decision(replace(roll, status=RollStatus.SHOWN))
         if not auto or any(d.needs_check for d in roll.dice):
@@ -337,7 +340,8 @@ class GameSession:
         try:
             new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc)))
+            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
+                                          error_message=exc.message))
         return _Decision(roll, action, new_state)
 
     def _commit_roll(self, decision: _Decision) -> CurrentRoll:
@@ -352,7 +356,8 @@ class GameSession:
         applied_at = len(active.actions)
         active.actions.append(stored)
         active.state = decision.new_state
-        return replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None)
+        return replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None,
+                       error_message=None)
 
     def _current_roll(self, roll_id: int) -> CurrentRoll:
         if self._roll is None or self._roll.roll_id != roll_id:

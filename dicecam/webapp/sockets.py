@@ -46,6 +46,8 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
                 return {"ok": True, **handler(data)}
             except InputError as exc:
                 reply = {"ok": False, "error": str(exc)}
+                if exc.message is not None:  # the page words it in the player's language
+                    reply["message"] = exc.message.to_json()
                 code = getattr(exc, "code", None)
                 if code is not None:
                     reply["code"] = code

@@ -11,6 +11,7 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.dicetopia import rules as session
+from dicecam.games.dicetopia.messages import MISSION_NAMES_EN
 from dicecam.games.dicetopia.missions import DRAW_MISSION, MISSIONS
 from dicecam.games.dicetopia.model import (
     BOARD_FIELDS,
@@ -44,6 +45,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import english
 
 TITLE = "Dicetopia"
 
@@ -217,7 +219,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
         "players": players,
         "winner": " and ".join(winners),
         "winners": winners,
-        "explanation": result.explanation,
+        "explanation": result.explanation.to_json(),
         "districts": [
             {
                 "name": r.district.value,
@@ -237,7 +239,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
             for a in result.abilities
         ],
         "complete": result.complete,
-        "waiting_for": list(result.waiting_for),
+        "waiting_for": [m.to_json() for m in result.waiting_for],
     }
 
 
@@ -250,7 +252,8 @@ def score(payload: Any) -> dict[str, Any]:
                 f"{player.name} holds {DRAW_MISSION}: give risk_draw, the mission card drawn "
                 "before final scoring"
             )
-    return result_to_json(score_position(position), position)
+    # the command line's output is English text (the tablet words the messages itself)
+    return english(result_to_json(score_position(position), position))
 
 
 # --- the web app's game codec -------------------------------------------------------------
@@ -348,7 +351,11 @@ def catalogue() -> dict[str, Any]:
     return {
         "factions": {f.value: name for f, name in FACTION_NAMES.items()},
         "districts": {d.value: name for d, name in DISTRICT_NAMES.items()},
-        "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading}
+        # per language: the card's German title and text, the English name and how dicecam
+        # scores the card (English)
+        "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading,
+                            "names": {"en": MISSION_NAMES_EN[m.id], "de": m.name},
+                            "rules": {"en": m.reading, "de": m.rule}}
                      for m in MISSIONS.values()},
         "board_fields": BOARD_FIELDS,
     }

@@ -48,6 +48,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
+from dicecam.games.dicetopia.messages import MESSAGES
 from dicecam.games.dicetopia.missions import (
     COPY_MISSION,
     DRAW_MISSION,
@@ -70,6 +71,7 @@ from dicecam.games.dicetopia.model import (
     check_position,
     right_neighbour,
 )
+from dicecam.messages import Message
 
 #: missions a player holds at the end; Centauri keeps a third one to choose from
 MISSIONS_HELD = 2
@@ -141,8 +143,8 @@ class ScoreResult:
     districts: tuple[DistrictResult, ...]
     abilities: tuple[AbilityUse, ...]
     winners: tuple[int, ...]
-    explanation: str
-    waiting_for: tuple[str, ...]  # what is missing before this is the final score
+    explanation: Message
+    waiting_for: tuple[Message, ...]  # what is missing before this is the final score
 
     @property
     def complete(self) -> bool:
@@ -485,44 +487,44 @@ def _ability_uses(
                                  "(a third card is needed to choose)")
 
 
-def _explain(players: tuple[PlayerResult, ...], winners: tuple[int, ...]) -> str:
+def _explain(players: tuple[PlayerResult, ...], winners: tuple[int, ...]) -> Message:
     top = max(p.total for p in players)
     first = [p for p in players if p.total == top]
-    names = " and ".join(players[w].name for w in winners)
+    names = tuple(players[w].name for w in winners)
     if len(first) == 1:
-        return f"{first[0].name} wins with {top} stars."
-    tied = " and ".join(p.name for p in first)
-    text = f"{tied} tie on {top} stars"
+        return MESSAGES("dt.wins", player=first[0].name, stars=top)
+    tied = tuple(p.name for p in first)
     most = max(p.districts_controlled for p in first)
     second = [p for p in first if p.districts_controlled == most]
-    counts = ", ".join(f"{p.name} {p.districts_controlled}" for p in first)
     if len(second) == 1:
-        return f"{text}; {names} wins on most districts controlled ({counts})."
-    text += f" and control {most} districts each"
+        counts = ", ".join(f"{p.name} {p.districts_controlled}" for p in first)
+        return MESSAGES("dt.tie_districts", tied=tied, stars=top, winner=names, counts=counts)
     loot = ", ".join(f"{p.name} {p.loot}" for p in second)
     if len(winners) == 1:
-        return f"{text}; {names} wins on the highest pip total on the faction board ({loot})."
-    return (
-        f"{text} and have the same pip total on the faction board ({loot}); "
-        f"{names} share the win."
-    )
+        return MESSAGES("dt.tie_loot", tied=tied, stars=top, districts=most, winner=names,
+                        loot=loot)
+    return MESSAGES("dt.shared_win", tied=tied, stars=top, districts=most, winner=names,
+                    loot=loot)
 
 
-def _waiting_for(position: Position) -> Iterable[str]:
+def _waiting_for(position: Position) -> Iterable[Message]:
     for p, player in enumerate(position.players):
         board = position.boards[p]
         if len(board) < BOARD_FIELDS:
-            yield f"{player.name}'s faction board holds {len(board)} of {BOARD_FIELDS} dice"
+            yield MESSAGES("dt.wait_board", player=player.name, n=len(board), of=BOARD_FIELDS)
         placed = sum(agents[p] for agents in position.agents)
         if placed < AGENTS_PER_PLAYER:
-            yield f"{player.name} has {placed} of {AGENTS_PER_PLAYER} agents in the districts"
+            yield MESSAGES("dt.wait_agents", player=player.name, n=placed,
+                           of=AGENTS_PER_PLAYER)
         need = CENTAURI_MISSIONS_HELD if player.faction is Faction.CENTAURI_BUREAU else (
             MISSIONS_HELD
         )
         if len(player.missions) < need:
-            yield f"{player.name} holds {len(player.missions)} of {need} missions"
+            yield MESSAGES("dt.wait_missions", player=player.name, n=len(player.missions),
+                           of=need)
         if DRAW_MISSION in player.missions and player.risk_draw is None:
-            yield f"{player.name} still draws the card for {DRAW_MISSION}"
+            yield MESSAGES("dt.wait_risk_draw", player=player.name,
+                           mission=MISSIONS[DRAW_MISSION].name)
 
 
 def faction_name(faction: Faction | None) -> str:

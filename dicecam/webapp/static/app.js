@@ -98,7 +98,7 @@
             setPaired(false); // the server restarted: its new PIN is needed
             openPairDialog();
           } else {
-            toast((ack && ack.error) || t("no_answer"));
+            toast(ack && ack.message ? I18N.message(ack.message) : (ack && ack.error) || t("no_answer"));
           }
           reject(new Error((ack && ack.error) || "refused"));
         } else {
@@ -191,6 +191,7 @@
     catalogue: (game) => (window.DICECAM_CATALOGUE || {})[game] || {},
     colours: () => (app.view && app.view.colours) || [],
     lang: () => I18N.lang(),
+    msg: (m) => I18N.message(m),
   };
   window.DicecamPage = { ctx, app, send, socket };
 
@@ -320,7 +321,7 @@
     let text = t("roll_" + roll.status, { n: roll.dice.length });
     if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
-    $("roll-error").textContent = roll.error || "";
+    $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
   }
 
   /* Dice read outside every zone (a table without a zone map): one tap says where they lie,

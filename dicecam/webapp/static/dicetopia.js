@@ -10,8 +10,8 @@
       dt_dice: "dice", dt_agents: "agents", dt_control: "control", dt_stars: "★ each",
       dt_breakdown: "Breakdown", dt_loot: "loot", dt_missions: "missions", dt_rank: "rank",
       dt_boards: "Faction boards", dt_enter_zone: "Dice in {z}", dt_set_dice: "Enter dice",
-      dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "RISIKO: the card drawn",
-      dt_copy: "TRITTBRETTGÄNGER copies", dt_faction: "Faction", dt_none: "none",
+      dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "Risk (RISIKO): the card drawn",
+      dt_copy: "Free Rider (TRITTBRETTGÄNGER) copies", dt_faction: "Faction", dt_none: "none",
       dt_zone_hint: "Count the dice of each colour by their pips; an empty pad clears the zone.",
       dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
       dt_tied: "tied", dt_decided_by: "decided for {p}",
@@ -57,8 +57,7 @@
   function render(el, view, ctx) {
     const { h, t } = ctx;
     const s = view.state;
-    const cat = ctx.catalogue("dicetopia");
-    const missionName = (id) => (cat.missions && cat.missions[id] ? cat.missions[id].name : id);
+    const missionName = (id) => missionText(ctx, id, "names");
     // Only a complete table has a winner; before that the leader is provisional, and a table
     // with nothing scored yet has no leader at all (not a red "Winner" over empty boards).
     const scored = s.players.some((p) => p.total > 0);
@@ -67,10 +66,10 @@
       : h("div", { class: "banner provisional", id: "dt-winner" },
         scored ? t("dt_leading", { w: s.winner }) : t("dt_nothing_yet"),
         h("div", { class: "hint" }, t("dt_provisional"))));
-    el.append(h("p", { id: "dt-explanation" }, s.explanation));
+    el.append(h("p", { id: "dt-explanation" }, ctx.msg(s.explanation)));
     if (s.waiting_for.length) {
       el.append(h("div", { class: "card", id: "dt-missing" }, h("h3", {}, t("dt_missing")),
-        h("ul", {}, s.waiting_for.map((w) => h("li", {}, w)))));
+        h("ul", {}, s.waiting_for.map((w) => h("li", {}, ctx.msg(w))))));
     }
 
     // the breakdown per player
@@ -83,7 +82,7 @@
         h("td", {}, h("b", {}, p.name), p.details.faction_name ? h("div", { class: "hint" }, p.details.faction_name) : null),
         h("td", { class: "num" }, String(p.loot)), h("td", { class: "num" }, String(p.control)),
         h("td", { class: "num" }, String(p.missions), h("div", { class: "hint" },
-          p.details.missions.map((m) => `${m.name} ${m.stars}★${m.note ? " (" + m.note + ")" : ""}`).join("; "))),
+          p.details.missions.map((m) => `${missionName(m.id)} ${m.stars}★${m.note ? " (" + ctx.msg(m.note) + ")" : ""}`).join("; "))),
         h("td", { class: "num total" }, h("b", {}, String(p.total))), h("td", { class: "num" }, String(p.rank))))))));
     if (s.abilities.length) {
       el.append(h("div", { class: "card" }, h("h3", {}, t("dt_abilities")),
@@ -154,6 +153,14 @@
     el.append(missions);
   }
 
+  /* A mission card's name or rule text in the page's language (the cards are German; the
+   * English text says how dicecam scores the card). */
+  function missionText(ctx, id, what) {
+    const card = (ctx.catalogue("dicetopia").missions || {})[id];
+    if (!card) return id;
+    return card[what][ctx.lang()] || card[what].en;
+  }
+
   function select(ctx, label, options, current, onchange, name) {
     const { h, t } = ctx;
     const el = h("select", { name }, h("option", { value: "" }, t("dt_none")),
@@ -167,13 +174,12 @@
     const player = s.table.players.find((p) => p.name === item.player);
     const chosen = new Set(player.missions);
     const box = h("div", { class: "mission-picker", "data-player": item.player });
-    const cat = ctx.catalogue("dicetopia");
     const paint = () => {
       box.replaceChildren(h("h3", {}, t("dt_missions_of", { p: item.player })),
         h("p", { class: "hint" }, Array.from(chosen).map(missionName).join(", ") || t("dt_none")),
         h("div", { class: "actions mission-options" }, item.options.map((m) => h("button", {
           type: "button", class: chosen.has(m) ? "chosen" : "", "data-mission": m,
-          title: cat.missions && cat.missions[m] ? cat.missions[m].rule : "",
+          title: missionText(ctx, m, "rules"),
           disabled: !chosen.has(m) && chosen.size >= 3 ? true : null,
           onclick: () => { if (chosen.has(m)) chosen.delete(m); else chosen.add(m); paint(); },
         }, missionName(m)))),

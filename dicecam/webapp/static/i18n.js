@@ -1,8 +1,9 @@
 /* German and English for the page. Each game view adds its own words with DicecamI18n.add.
  * The language is the one chosen with the DE/EN switch (remembered on this tablet), else
  * the one the server picked from the browser's preferences (German if it prefers German).
- * Sentences that come from the rules engines (why an action is legal, rule errors) are
- * shown as the engines write them.
+ * Sentences from the rules engines come as {msg: id, params: {...}}: message(m) words them
+ * from the engines' own tables in both languages (window.DICECAM_MESSAGES, from each game's
+ * messages.py); a parameter may itself be a message, or a list ("A, B and C").
  */
 (function () {
   "use strict";
@@ -100,8 +101,35 @@
     }
   }
 
+  const AND = { en: " and ", de: " und " };
+
+  function word(value) {
+    if (value && typeof value === "object" && !Array.isArray(value) && "msg" in value) {
+      return message(value);
+    }
+    if (Array.isArray(value)) {
+      const words = value.map(word);
+      if (words.length <= 1) return words.join("");
+      return words.slice(0, -1).join(", ") + (AND[current] || AND.en) + words[words.length - 1];
+    }
+    return value === null || value === undefined ? "" : String(value);
+  }
+
+  /* An engine's message in the current language; plain text (older payloads) as it is. */
+  function message(m) {
+    if (m === null || m === undefined) return "";
+    if (typeof m === "string") return m;
+    const table = (window.DICECAM_MESSAGES || {})[m.msg];
+    let text = table ? (table[current] || table.en) : m.msg;
+    for (const [name, value] of Object.entries(m.params || {})) {
+      text = text.split("{" + name + "}").join(word(value));
+    }
+    return text;
+  }
+
   window.DicecamI18n = {
     t,
+    message,
     apply,
     lang: () => current,
     colour: (name) => (name ? t(name) : "?"),
