@@ -19,6 +19,7 @@ from dicecam.games.diceparty.verdict import (
     escalation,
     millionaire,
 )
+from dicecam.messages import english
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 
@@ -127,7 +128,7 @@ def test_preparty_parties_may_throw_one_after_another() -> None:
     state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
     state = dp.apply(state, dp.PrepartyThrow((("Ben", dice("P3 P3 V4 V4")),)))
     assert state.phase == dp.Phase.PREPARTY and dp.preparty_next(state) == "Anna"
-    assert dp.waiting_for(state) == "Anna throws the preparty"
+    assert english(dp.waiting_for(state)) == "Anna throws the preparty"
     with pytest.raises(RuleError, match=r"still to throw: Anna, Cleo\); got throws from Ben"):
         dp.apply(state, dp.PrepartyThrow((("Ben", dice("P1 P1 V1 V1")),)))
     state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),)))

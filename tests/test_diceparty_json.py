@@ -19,6 +19,7 @@ from dicecam.games.diceparty import codec as codec
 from dicecam.games.diceparty import rules as dp
 from dicecam.games.diceparty.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
+from dicecam.messages import english
 
 EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 
@@ -276,7 +277,7 @@ def test_without_zones_the_preparty_is_thrown_party_by_party() -> None:
     assert codec.action_to_json(action) == {"type": "preparty",
                                             "throws": {"Anna": dice("P6 P5 V4 V3")}}
     state = codec.apply(state, action)
-    assert codec.state_to_json(state)["waiting_for"] == "Ben throws the preparty"
+    assert english(codec.state_to_json(state)["waiting_for"]) == "Ben throws the preparty"
     assert codec.state_to_json(state)["preparty_thrown"] == {"Anna": 18}
     ben = roll((1, "yellow", None), (1, "yellow", None), (1, "orange", None), (1, "orange", None))
     state = codec.apply(state, action_from_roll(state, ben))

@@ -38,6 +38,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import english
 
 TITLE = "Dice Party"
 KIND_NAMES = tuple(k.value for k in KINDS)
@@ -160,7 +161,7 @@ def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
                    for g in verdict.groups],
         "uncovered_mobs": [die_to_json(d) for d in verdict.uncovered],
         "spare_guests": [die_to_json(d) for d in verdict.spare],
-        "explanation": verdict.explanation(),
+        "explanation": verdict.explanation().to_json(),
     }
 
 
@@ -200,7 +201,8 @@ def _turn_to_json(state: rules.State, turn: rules.Turn) -> dict[str, Any]:
         "dice": [die_to_json(d) for d in turn.dice],
         "escalation": escalation_to_json(turn.escalation),
         "millionaire": {"arrived": rich.arrived, "levels": list(rich.levels),
-                        "reasons": list(rich.reasons), "cancelled_turn": turn.cancelled},
+                        "reasons": [r.to_json() for r in rich.reasons],
+                        "cancelled_turn": turn.cancelled},
         "pickpocketable": pickpocketable(turn.dice),
         "provokable": provokable(turn.dice),
         "stolen": turn.stolen,
@@ -238,7 +240,7 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
         "party_animal": state.config.party_animal,
         "round": state.round,
         "phase": state.phase.value,
-        "waiting_for": rules.waiting_for(state),
+        "waiting_for": rules.waiting_for(state).to_json(),
         "active": name(state.active),
         "players": [_player_to_json(state, p) for p in state.players],
         "preparty": None if state.preparty is None else {
@@ -252,7 +254,7 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
             "winner": name(state.round_winner), "outcome": state.round_outcome.value},
         "game_result": None if state.game_outcome is None else {
             "winner": name(state.champion), "outcome": state.game_outcome.value},
-        "events": list(state.events),
+        "events": [e.to_json() for e in state.events],
         "legal": [{"type": legal.type, "min": legal.min, "max": legal.max,
                    "options": list(legal.options)} for legal in rules.legal_actions(state)],
     }
@@ -284,7 +286,8 @@ def score(payload: Any) -> dict[str, Any]:
         stock = full_stock_minus(party)
     verdict = escalation(dice)
     rich = millionaire(dice)
-    return {
+    # the command line's output is English text (the tablet words the messages itself)
+    return english({
         "escalated": verdict.escalated,
         "mob_level": verdict.mob_level,
         "guest_level": verdict.guest_level,
@@ -296,5 +299,5 @@ def score(payload: Any) -> dict[str, Any]:
         "stock": stock.to_json(),
         "escalation": escalation_to_json(verdict),
         "millionaire_levels": list(rich.levels),
-        "millionaire_reasons": list(rich.reasons),
-    }
+        "millionaire_reasons": [r.to_json() for r in rich.reasons],
+    })

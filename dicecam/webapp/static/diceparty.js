@@ -74,7 +74,7 @@
     }
     if (turn && turn.millionaire.arrived) {
       el.append(h("div", { class: "banner", id: "dp-millionaire" }, t("dp_millionaire", { p: turn.player }),
-        h("div", { class: "hint" }, turn.millionaire.reasons.join(" "))));
+        h("div", { class: "hint" }, turn.millionaire.reasons.map(ctx.msg).join("; "))));
     }
     if (turn && turn.escalation.escalated) {
       el.append(h("div", { class: "banner bad", id: "dp-escalated" }, t("dp_escalated", { p: turn.player })));
@@ -82,7 +82,7 @@
 
     const status = h("div", { class: "card", id: "dp-status" },
       h("h3", {}, `${t("round")} ${s.round}`, s.party_animal ? ` · ${t("dp_party_animal")}` : ""),
-      h("p", {}, `${t("dp_waiting")}: ${s.waiting_for}`));
+      h("p", {}, `${t("dp_waiting")}: ${ctx.msg(s.waiting_for)}`));
     if (s.active) {
       const current = STEP_OF_PHASE[s.phase];
       const steps = t("dp_steps");
@@ -95,7 +95,7 @@
         Object.entries(s.preparty.totals).map(([n, v]) => `${n} ${v}`).join(", "),
         s.preparty.tied.length ? ` · ${t("dp_tied")}` : ""));
     }
-    for (const text of s.events || []) status.append(h("p", { class: "hint" }, text));
+    for (const m of s.events || []) status.append(h("p", { class: "hint" }, ctx.msg(m)));
     el.append(status);
 
     const controls = h("div", { class: "card actions", id: "dp-actions" });
@@ -108,7 +108,7 @@
         h("h3", {}, turn.player),
         h("div", { class: "dice" }, turn.dice.map((d) => die(ctx, d))),
         h("p", { id: "dp-verdict" }, h("b", {}, esc.escalated ? t("dp_escalated", { p: turn.player }) : t("dp_calm")),
-          " · ", esc.explanation),
+          " · ", ctx.msg(esc.explanation)),
         esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, g.text))) : null,
         turn.deliveries.length ? h("ul", {}, turn.deliveries.map((d) =>
           h("li", {}, `${d.player}: +${d.new_mobs} ${t("mob")}`))) : null));
