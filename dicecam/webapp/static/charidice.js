@@ -93,7 +93,9 @@
       });
       el.append(card);
     }
-    if (s.explanation) el.append(h("p", { class: "hint", id: "cd-explanation" }, s.explanation));
+    if (s.explanation && s.explanation.length) {
+      el.append(h("p", { class: "hint", id: "cd-explanation" }, s.explanation.map(ctx.msg).join(" ")));
+    }
     el.append(sheets(ctx, s));
   }
 
