@@ -34,6 +34,7 @@
     selectedDie: null,
     paired: false,
     movedSinceRoll: false, // the table moved after the roll settled: dim its boxes
+    camera: null, // the camera's last status payload
   };
 
   function storedToken() {
@@ -235,6 +236,14 @@
   });
 
   socket.on(E.CAMERA, (payload) => {
+    app.camera = payload;
+    renderCamera();
+  });
+
+  /* The camera's status in the current language (again after a language switch). */
+  function renderCamera() {
+    const payload = app.camera;
+    if (!payload) return;
     const el = $("camera-status");
     el.dataset.status = payload.status;
     // what the camera costs this computer (the reader's share of one CPU core)
@@ -242,7 +251,7 @@
       ? " · " + t("camera_cpu", { n: Math.round(payload.cpu * 100) }) : "";
     el.textContent = t("camera_" + payload.status) + cpu;
     el.title = payload.message || "";
-  });
+  }
 
   let decoding = false;
   socket.on(E.FRAME, (payload) => {
@@ -271,9 +280,8 @@
   socket.on("connect", () => document.body.classList.remove("offline"));
   socket.on("disconnect", () => {
     document.body.classList.add("offline");
-    const el = $("camera-status");
-    el.dataset.status = "offline";
-    el.textContent = t("server_lost");
+    app.camera = { status: "offline" };
+    renderCamera();
   });
 
   // --- rendering -------------------------------------------------------------------------
@@ -665,6 +673,7 @@
     button.addEventListener("click", () => {
       I18N.setLang(button.dataset.setLang);
       renderAll();
+      renderCamera();
       renderGamesList();
       renderNewGameOptions();
     });
