@@ -528,3 +528,34 @@ def test_quick_taps_on_the_dice_pad_are_one_entry_each(browser: Any, server: Ser
     wait(browser, lambda b: pad_count(b, "red", 3) == "×3")
     tap(browser, "#entry-submit")
     wait_text(browser, "#roll-text", "Roll of 4 dice")
+
+
+# --- the games list ------------------------------------------------------------------------
+
+
+def test_games_list_shows_scores_and_ends_and_deletes_games(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "charidice", ["Ann", "Bo"])
+    enter_dice(browser, {("", "red"): [1, 2], ("", "blue"): [3], ("", "green"): [4],
+                         ("", "purple"): [5], ("", "black"): [6]})
+    tap(browser, '#cd-options [data-option="0"] button')
+    wait_text(browser, "#cd-turn", "Bo plays")
+    new_game(browser, "dicetopia", ["Cy", "Di"])
+    tap(browser, "#open-games")
+    charidice = '#games-list li[data-game-id="1"]'
+    wait_text(browser, charidice, "Ann 20")  # the sheets' totals: 20 scored, the gift of 1
+    assert "Bo 1" in text_of(browser, charidice)
+    tap(browser, '[data-close-game="1"]')
+    wait_text(browser, charidice, "ended")
+    tap(browser, '[data-delete-game="2"]')  # the game being played: one tap only asks
+    wait_text(browser, '[data-delete-game="2"]', "Really delete?")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#games-list li.stored-game")) == 2
+    tap(browser, '[data-delete-game="2"]')
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR,
+                                                "#games-list li.stored-game")) == 1)
+    wait(browser, lambda b: b.find_element(By.ID, "no-game").is_displayed())
+    # German: the list speaks it too
+    browser.execute_script("document.getElementById('games-dialog').close()")
+    tap(browser, '[data-set-lang="de"]')
+    tap(browser, "#open-games")
+    wait_text(browser, charidice, "beendet")

@@ -456,3 +456,86 @@ def test_without_a_zone_map_the_settled_dice_are_the_throwers(client: Any) -> No
                                    (5, "orange", 0.99), (4, "orange", 0.99)], roll_id=9))
     assert roll.status.value == "applied"
     assert last_state(client)["state"]["phase"] == "pickpocket"
+
+
+# --- the games list: who played, the score, when; ending and deleting a game ---------------
+
+
+def stored(client: Any) -> list[dict[str, Any]]:
+    return ok(client, events.LIST_GAMES, {})["games"]["stored"]
+
+
+def test_the_games_list_shows_players_scores_and_when(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    best = last_state(client)["state"]["options"][0]
+    ok(client, events.ACTION, {"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+    (game,) = stored(client)
+    assert game["players"] == ["Ann", "Bo"] and game["closed"] is None
+    assert game["created"] <= game["updated"]
+    scores = {s["player"]: s["score"] for s in game["standing"]["scores"]}
+    assert scores["Ann"] == last_state(client)["state"]["players"][0]["total"] > 0
+    assert scores["Bo"] == 0 and game["standing"]["over"] is False
+    # an undo changes the score in the list too
+    ok(client, events.UNDO, {})
+    (game,) = stored(client)
+    assert {s["player"]: s["score"] for s in game["standing"]["scores"]}["Ann"] == 0
+
+
+def test_ending_a_game_keeps_it_and_stops_playing_it(app: Any, client: Any) -> None:
+    game_id = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.CLOSE_GAME, {"game_id": game_id})
+    assert last_state(client)["game"] is None  # every tablet: no game is played now
+    (game,) = stored(client)
+    assert game["id"] == game_id and game["closed"] is not None
+    # it stays ended after a restart, and is not resumed as the active game
+    services(app).close()
+    again = create_app(app.config)
+    try:
+        assert services(again).session.game_name is None
+        assert services(again).store.get_game(game_id).closed is not None
+    finally:
+        services(again).close()
+
+
+def test_opening_an_ended_game_goes_on_with_it(client: Any) -> None:
+    game_id = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.CLOSE_GAME, {"game_id": game_id})
+    ok(client, events.OPEN_GAME, {"game_id": game_id})
+    assert last_state(client)["game_id"] == game_id
+    assert stored(client)[0]["closed"] is None
+
+
+def test_deleting_a_game_removes_it_and_its_log(app: Any, client: Any) -> None:
+    first = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    second = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.DELETE_GAME, {"game_id": first})
+    assert [g["id"] for g in stored(client)] == [second]
+    assert services(app).store.log(first) == []
+    assert last_state(client)["game_id"] == second  # another game's deletion leaves this one
+    ok(client, events.DELETE_GAME, {"game_id": second})
+    assert last_state(client)["game"] is None and stored(client) == []
+    ack = client.emit(events.DELETE_GAME, {"game_id": second}, callback=True)
+    assert not ack["ok"] and "there is no game" in ack["error"]
+
+
+def test_a_database_from_before_the_games_list_gets_its_new_columns(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT "
+                     "NOT NULL, config TEXT NOT NULL, created REAL NOT NULL, updated REAL "
+                     "NOT NULL); INSERT INTO games (game, config, created, updated) VALUES "
+                     "('charidice', '{\"players\": [\"A\", \"B\"]}', 1, 2);")
+    db.commit()
+    db.close()
+    store = GameStore(path)
+    try:
+        (game,) = store.list_games()
+        assert game.closed is None and game.standing is None
+        store.close_game(game.id)
+        assert store.get_game(game.id).closed is not None
+    finally:
+        store.close()

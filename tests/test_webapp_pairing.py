@@ -34,6 +34,8 @@ SIX = [{"value": v, "colour": c} for v, c in
 VALID = {
     events.NEW_GAME: CHARIDICE,
     events.OPEN_GAME: {"game_id": 1},
+    events.CLOSE_GAME: {"game_id": 1},
+    events.DELETE_GAME: {"game_id": 1},
     events.ACTION: {"type": "keep", "kept": [0, 1]},
     events.UNDO: {},
     events.CORRECT_DIE: {"roll_id": 1, "index": 0, "value": 2, "colour": "red"},

@@ -31,8 +31,10 @@ from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
 from dicecam.webapp.tablet_commands import (
     Act,
     AssignZone,
+    CloseGame,
     ConfirmRoll,
     CorrectDie,
+    DeleteGame,
     EnterRoll,
     NewGame,
     OpenGame,
@@ -53,6 +55,8 @@ class _Active:
     config: dict[str, Any]
     state: Any
     actions: list[dict[str, Any]]
+    #: the state whose standing the store holds (saved again when the state changes)
+    standing_of: Any = None
 
 
 @dataclass(frozen=True)
@@ -147,10 +151,33 @@ class GameSession:
     def open_game(self, command: OpenGame) -> dict[str, Any]:
         with self._lock:
             self._open(command.game_id)
+            self.store.reopen_game(command.game_id)  # playing an ended game goes on with it
             self.store.set_setting(ACTIVE_GAME_KEY, str(command.game_id))
             self._roll = None
             self._publish_state()
             return {"game_id": command.game_id}
+
+    def close_game(self, command: CloseGame) -> dict[str, Any]:
+        """End a game: kept with its score in the list; if it was the one being played, no
+        game is active any more."""
+        with self._lock:
+            self.store.close_game(command.game_id, forget_setting=ACTIVE_GAME_KEY)
+            self._drop_if_active(command.game_id)
+            self._publish(events.GAMES, self.games_payload())
+            return {"game_id": command.game_id}
+
+    def delete_game(self, command: DeleteGame) -> dict[str, Any]:
+        with self._lock:
+            self.store.delete_game(command.game_id, forget_setting=ACTIVE_GAME_KEY)
+            self._drop_if_active(command.game_id)
+            self._publish(events.GAMES, self.games_payload())
+            return {"game_id": command.game_id}
+
+    def _drop_if_active(self, game_id: int) -> None:
+        if self._active is not None and self._active.game_id == game_id:
+            self._active = None
+            self._roll = None
+            self._publish_state()
 
     def _open(self, game_id: int) -> None:
         record = self.store.get_game(game_id)
@@ -396,6 +423,12 @@ class GameSession:
             self._publish_state()
 
     def _publish_state(self) -> None:
+        active = self._active
+        if active is not None and active.game.standing is not None and (
+                active.standing_of is not active.state):
+            # the games list shows each game's scores: kept as the game changes
+            self.store.set_standing(active.game_id, active.game.standing(active.state).to_json())
+            active.standing_of = active.state
         self._version += 1
         self._publish(events.STATE, self._state_payload())
 

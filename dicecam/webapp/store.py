@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     config TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    closed REAL,
+    standing TEXT
 );
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -47,6 +49,11 @@ CREATE TABLE IF NOT EXISTS settings (
     value TEXT NOT NULL
 );
 """
+
+#: columns added after the first release: a database made before them gets them on open
+ADDED_COLUMNS = (("games", "closed", "REAL"), ("games", "standing", "TEXT"))
+
+_GAME_COLUMNS = "id, game, config, created, updated, closed, standing"
 
 
 class EntryKind(StrEnum):
@@ -69,6 +76,10 @@ class GameRecord:
     config: dict[str, Any]
     created: float
     updated: float
+    #: when the players ended the game (None: still open)
+    closed: float | None = None
+    #: the last known scores and winners (``Standing.to_json``), None before any
+    standing: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +129,7 @@ class GameStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._add_missing_columns()
         except sqlite3.DatabaseError as exc:
             raise InputError(
                 f"cannot open the game database {self.path} ({exc}); move it away to start "
@@ -154,7 +166,7 @@ class GameStore:
     def get_game(self, game_id: int) -> GameRecord:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, game, config, created, updated FROM games WHERE id = ?", (game_id,)
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         if row is None:
             raise InputError(f"there is no game {game_id}; pick one from the list of games")
@@ -163,10 +175,42 @@ class GameStore:
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, config, created, updated FROM games "
+                f"SELECT {_GAME_COLUMNS} FROM games "
                 "ORDER BY updated DESC, id DESC LIMIT ?", (limit,)
             ).fetchall()
         return [_game_record(row) for row in rows]
+
+    def set_standing(self, game_id: int, standing: Mapping[str, Any]) -> None:
+        """Keep a game's scores for the games list (not a change of the game: ``updated``
+        stays)."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET standing = ? WHERE id = ?",
+                             (json.dumps(standing, ensure_ascii=False), game_id))
+
+    def close_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Mark a game as ended by the players (it stays, with its log, to look at); with
+        ``forget_setting``, clear that setting too when it names this game."""
+        self.get_game(game_id)  # InputError for an unknown id
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET closed = ? WHERE id = ?", (time.time(), game_id))
+            if forget_setting is not None:
+                self._forget(forget_setting, game_id)
+
+    def reopen_game(self, game_id: int) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET closed = NULL WHERE id = ?", (game_id,))
+
+    def delete_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Remove a game and its whole log, in one transaction."""
+        self.get_game(game_id)
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            if forget_setting is not None:
+                self._forget(forget_setting, game_id)
+
+    def _forget(self, key: str, game_id: int) -> None:
+        self._db.execute("DELETE FROM settings WHERE key = ? AND value = ?", (key, str(game_id)))
 
     # -- the log -------------------------------------------------------------------------
 
@@ -242,6 +286,12 @@ class GameStore:
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in ADDED_COLUMNS:
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
 
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error (autocommit connection)."""
@@ -257,5 +307,6 @@ class _Transaction:
 
 
 def _game_record(row: tuple[Any, ...]) -> GameRecord:
-    game_id, game, config, created, updated = row
-    return GameRecord(int(game_id), str(game), json.loads(config), created, updated)
+    game_id, game, config, created, updated, closed, standing = row
+    return GameRecord(int(game_id), str(game), json.loads(config), created, updated, closed,
+                      None if standing is None else json.loads(standing))

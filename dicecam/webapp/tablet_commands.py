@@ -34,6 +34,20 @@ class OpenGame:
 
 
 @dataclass(frozen=True)
+class CloseGame:
+    """End a game: it stays in the list, with its score, and is no longer the one played."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class DeleteGame:
+    """Remove a game and its log for good."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
 class Act:
     """One of the game's legal actions as JSON; its codec parses the rest."""
 
@@ -87,6 +101,18 @@ def parse_open_game(data: Any) -> OpenGame:
     payload = jc.require_object(data, "open game")
     jc.reject_unknown_keys(payload, "open game", ("game_id",))
     return OpenGame(jc.require_int(payload.get("game_id"), "open game.game_id", 1, 2**62))
+
+
+def parse_close_game(data: Any) -> CloseGame:
+    payload = jc.require_object(data, "close game")
+    jc.reject_unknown_keys(payload, "close game", ("game_id",))
+    return CloseGame(jc.require_int(payload.get("game_id"), "close game.game_id", 1, 2**62))
+
+
+def parse_delete_game(data: Any) -> DeleteGame:
+    payload = jc.require_object(data, "delete game")
+    jc.reject_unknown_keys(payload, "delete game", ("game_id",))
+    return DeleteGame(jc.require_int(payload.get("game_id"), "delete game.game_id", 1, 2**62))
 
 
 def parse_act(data: Any) -> Act:

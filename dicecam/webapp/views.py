@@ -84,7 +84,8 @@ def games_view(offered: Sequence[GameDescriptor], stored: Sequence[GameRecord],
                       for g in offered],
         "stored": [
             {"id": r.id, "game": r.game, "title": title_of.get(r.game, r.game),
-             "players": player_names(r.config), "updated": r.updated}
+             "players": player_names(r.config), "created": r.created, "updated": r.updated,
+             "closed": r.closed, "standing": r.standing}
             for r in stored
         ],
     }

@@ -20,6 +20,7 @@ from dicecam.games.charidice.options import (
     list_options,
     most_given_index,
 )
+from dicecam.games.descriptor import Standing
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -224,3 +225,10 @@ def _colour_counts(dice: tuple[Die, ...]) -> dict[str, int]:
     for die in dice:
         counts[die.colour] = counts.get(die.colour, 0) + 1
     return counts
+
+
+def standing(state: rules.State) -> Standing:
+    """The score sheets' totals; the winners once the seven rounds are played."""
+    data = state_to_json(state)
+    return Standing(tuple((p["name"], p["total"]) for p in data["players"]),
+                    tuple(data["winners"] or ()), data["phase"] == "over")

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.descriptor import Standing
 from dicecam.games.diceparty import rules as rules
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
@@ -301,3 +302,12 @@ def score(payload: Any) -> dict[str, Any]:
         "millionaire_levels": list(rich.levels),
         "millionaire_reasons": [r.to_json() for r in rich.reasons],
     })
+
+
+def standing(state: rules.State) -> Standing:
+    """Rounds won per player (Party Animal plays several); the game's winner once over."""
+    data = state_to_json(state)
+    result = data["game_result"]
+    winner = result["winner"] if result else None
+    return Standing(tuple((p["name"], len(p["wins"])) for p in data["players"]),
+                    (winner,) if winner else (), data["phase"] == "game_over")

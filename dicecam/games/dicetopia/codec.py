@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.descriptor import Standing
 from dicecam.games.dicetopia import rules as session
 from dicecam.games.dicetopia.messages import MISSION_NAMES_EN
 from dicecam.games.dicetopia.missions import DRAW_MISSION, MISSIONS
@@ -359,3 +360,10 @@ def catalogue() -> dict[str, Any]:
                      for m in MISSIONS.values()},
         "board_fields": BOARD_FIELDS,
     }
+
+
+def standing(state: GameState) -> Standing:
+    """Stars per player; the winners once the table is complete (before, a leader only)."""
+    data = state_to_json(state)
+    return Standing(tuple((p["name"], p["total"]) for p in data["players"]),
+                    tuple(data["winners"]) if data["complete"] else (), data["complete"])

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.descriptor import Standing
 from dicecam.games.v6 import round as rnd
 from dicecam.games.v6 import rules as rules
 from dicecam.games.v6.groups import MIN_GROUP, form_groups, groups_in_order
@@ -294,3 +295,12 @@ def score(payload: Any) -> dict[str, Any]:
                       "active": list(rnd.active(game)), "note": game.note})
     return {"game": "v6", "player": player, "steps": steps, "total": game.total,
             "outcome": game.outcome.value, "state": round_to_json(game)}
+
+
+def standing(state: rules.Evening) -> Standing:
+    """The evening's placement points; the players with the most once the evening is over."""
+    points = dict(state.points)
+    over = state.phase is rules.EveningPhase.OVER
+    best = max(points.values(), default=0)
+    winners = tuple(name for name, p in points.items() if p == best) if over else ()
+    return Standing(tuple(points.items()), winners, over)

@@ -569,18 +569,62 @@
   // --- undo, games, new game, language --------------------------------------------------
   $("undo").addEventListener("click", () => send(E.UNDO, {}).catch(() => null));
 
+  /* The stored games: who played with their scores, the winners, when, ended or not; each
+   * can be opened, ended (kept with its score) or deleted (a second tap confirms). */
   function renderGamesList() {
     const list = $("games-list");
-    list.replaceChildren(...app.games.stored.map((g) => h("li", {},
-      h("button", { type: "button", "data-game-id": g.id, onclick: () => {
-        send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
-          .catch(() => null);
-      } }, `#${g.id} ${g.title}`),
-      " ", h("span", { class: "hint" }, g.players.join(", "), " · ",
-        new Date(g.updated * 1000).toLocaleString(I18N.lang())))));
+    const when = (seconds) => new Date(seconds * 1000).toLocaleString(I18N.lang(),
+      { dateStyle: "medium", timeStyle: "short" });
+    list.replaceChildren(...app.games.stored.map((g) => {
+      const standing = g.standing || { scores: [], winners: [] };
+      const scores = standing.scores.length
+        ? standing.scores.map((s) => `${s.player} ${s.score}`).join(" · ")
+        : g.players.join(", ");
+      const playing = app.view && app.view.game_id === g.id;
+      const remove = h("button", { type: "button", class: "danger", "data-delete-game": g.id,
+        onclick: () => {
+          if (!remove.dataset.armed) { // the first tap asks, the second deletes
+            remove.dataset.armed = "1";
+            remove.textContent = t("delete_confirm");
+            return;
+          }
+          send(E.DELETE_GAME, { game_id: g.id }).then(refreshGames).catch(() => null);
+        } }, t("delete"));
+      return h("li", { class: "stored-game", "data-game-id": g.id },
+        h("div", { class: "stored-head" },
+          h("b", {}, `#${g.id} ${g.title}`),
+          g.closed ? h("span", { class: "pill" }, t("ended")) : null,
+          playing ? h("span", { class: "pill", "data-status": "running" }, t("playing")) : null),
+        h("div", { class: "stored-scores" }, scores,
+          standing.winners.length ? ` · ${t("winner")}: ${standing.winners.join(", ")}` : ""),
+        h("div", { class: "hint" }, `${t("started")} ${when(g.created || g.updated)} · `,
+          `${t("last_move")} ${when(g.updated)}`),
+        h("div", { class: "row" },
+          h("button", { type: "button", "data-open-game": g.id, onclick: () => {
+            send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
+              .catch(() => null);
+          } }, t("open")),
+          g.closed ? null : h("button", { type: "button", "data-close-game": g.id,
+            onclick: () => send(E.CLOSE_GAME, { game_id: g.id }).then(refreshGames)
+              .catch(() => null) }, t("end_game")),
+          remove));
+    }));
     if (!app.games.stored.length) list.append(h("li", { class: "hint" }, t("no_stored_games")));
   }
-  $("open-games").addEventListener("click", () => $("games-dialog").showModal());
+
+  /* The list with the scores as they are now (they change with every move). */
+  function refreshGames() {
+    socket.timeout(10000).emit(E.LIST_GAMES, {}, (err, ack) => {
+      if (err || !ack || !ack.ok) return;
+      app.games = ack.games;
+      renderGamesList();
+    });
+  }
+  $("open-games").addEventListener("click", () => {
+    renderGamesList();
+    refreshGames();
+    $("games-dialog").showModal();
+  });
 
   function renderNewGameChoices() {
     const select = $("new-game-name");
