@@ -559,3 +559,34 @@ def test_games_list_shows_scores_and_ends_and_deletes_games(browser: Any, server
     tap(browser, '[data-set-lang="de"]')
     tap(browser, "#open-games")
     wait_text(browser, charidice, "beendet")
+
+
+# --- help ------------------------------------------------------------------------------------
+
+
+def test_help_is_reachable_from_every_game_and_links_the_rules(browser: Any,
+                                                               server: Server) -> None:
+    open_page(browser, server)
+    # before any game: the help of the first game offered, and a choice of the others
+    tap(browser, "#open-help")
+    css(browser, "#help-dialog[open] #help-sections h4")
+    browser.execute_script("document.getElementById('help-dialog').close()")
+    expected = {"diceparty": "4 Pickpocket", "charidice": "Score this: 14 + 0 ... gift 6",
+                "dicetopia": "Agents + and −", "v6": "Zombie"}
+    players = {"diceparty": ["Ann", "Bo"], "charidice": ["Ann", "Bo"],
+               "dicetopia": ["Ann", "Bo"], "v6": ["Ann", "Bo", "Cy"]}
+    for game, heading in expected.items():
+        new_game(browser, game, players[game])
+        tap(browser, "#open-help")
+        wait_text(browser, "#help-sections", heading)  # the game being played, at once
+        link = css(browser, "#help-rules").get_attribute("href")
+        assert link.endswith(f"/rules/{game}?lang=en")
+        browser.execute_script("document.getElementById('help-dialog').close()")
+    # German: the help speaks German, and so does the rules page it links
+    tap(browser, '[data-set-lang="de"]')
+    tap(browser, "#open-help")
+    wait_text(browser, "#help-sections", "Diebische Eins")
+    link = css(browser, "#help-rules").get_attribute("href")
+    assert link.endswith("/rules/v6?lang=de")
+    browser.get(link)
+    wait_text(browser, "main.rules", "verdoppelt jeden Wurf außer der Sechs")

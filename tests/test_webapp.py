@@ -539,3 +539,49 @@ def test_a_database_from_before_the_games_list_gets_its_new_columns(tmp_path: Pa
         assert store.get_game(game.id).closed is not None
     finally:
         store.close()
+
+
+# --- help: the rules page behind the help's link -------------------------------------------
+
+
+def test_the_rules_page_speaks_the_players_language(app: Any) -> None:
+    http = app.test_client()
+    german = http.get("/rules/v6?lang=de").get_data(as_text=True)
+    assert "Zombie" in german and "+1 Auge auf jeden Wurf nach dem Freiwurf" in german
+    english_page = http.get("/rules/v6?lang=en").get_data(as_text=True)
+    assert "+1 pip on every throw after the free throw" in english_page
+    assert "Auge" not in english_page
+    missions = http.get("/rules/dicetopia?lang=en").get_data(as_text=True)
+    assert "Armoury" in missions and "Waffenkammer" not in missions
+    assert http.get("/rules/dicetopia?lang=de").get_data(as_text=True).count("Waffenkammer")
+    # no language asked: the browser's preference
+    assert "Die Runde" in http.get("/rules/v6", headers={"Accept-Language": "de"}).get_data(
+        as_text=True)
+    assert http.get("/rules/nonsense").status_code == 404
+    assert http.get("/rules/..%2Fgames.sqlite").status_code == 404
+
+
+def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
+    from dicecam.webapp.help import rulebooks_folder
+
+    http = app.test_client()
+    page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
+    assert "not shipped with dicecam" in page and "dice-party-rules-en.txt" in page
+    rulebooks_folder().mkdir(parents=True)
+    (rulebooks_folder() / "dice-party-rules-en.txt").write_text(
+        "The night is still young <and> the Party starts.", encoding="utf-8")
+    page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
+    assert "The night is still young &lt;and&gt; the Party starts." in page
+    # German asked, only the English copy there: that one rather than none
+    assert "The night is still young" in http.get("/rules/diceparty?lang=de").get_data(
+        as_text=True)
+
+
+def test_every_game_has_help_in_both_languages() -> None:
+    from dicecam.games.registry import GAMES
+    from dicecam.webapp.help import HELP, RULEBOOK_FILES, RULEBOOKS
+
+    for game in GAMES:
+        assert set(HELP[game]) == {"en", "de"} and set(RULEBOOKS[game]) == {"en", "de"}
+        assert len(HELP[game]["en"]) == len(HELP[game]["de"]), game
+        assert set(RULEBOOK_FILES[game]) == {"en", "de"}

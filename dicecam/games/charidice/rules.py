@@ -1,6 +1,6 @@
 """Charidice: a whole game for 2-4 players, as pure rules (state + action -> state).
 
-Rulebook: /work/shared/seeds/charidice-rules-de.md ("Spielablauf" to "Ende des Spiels").
+Rulebook: *Charidice* Spielregeln (German), "Spielablauf" to "Ende des Spiels".
 Scoring one throw lives in ``charidice_options``; sums, charity bonus and winners in
 ``charidice_sheet``. Dice values are inputs: a ``Throw`` carries the six dice the camera
 (or a person) read.

@@ -1,6 +1,6 @@
 """Dice Party: the game engine the live view drives turn by turn.
 
-The rulebook (``shared/seeds/dice-party-rules-en.txt``, German ``-de.txt``) is the spec.
+The rulebook (*Dice Party*, English and German editions) is the spec.
 ``new_game(config)`` starts the parties (2 Party People and 2 VIPs each); ``apply(state,
 action)`` returns the next state or raises ``RuleError`` with a sentence. The dice values
 of every throw are inputs. ``legal_actions(state)`` says what the tablet may offer now.

@@ -20,4 +20,5 @@ GAME = GameDescriptor(
     standing=codec.standing,
     variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
     throw_due=adapter.throw_due,
+    catalogue=codec.catalogue,
 )

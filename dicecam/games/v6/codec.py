@@ -17,6 +17,7 @@ from dicecam.games.v6 import round as rnd
 from dicecam.games.v6 import rules as rules
 from dicecam.games.v6.groups import MIN_GROUP, form_groups, groups_in_order
 from dicecam.games.v6.jokers import JOKERS, MAX_CHOSEN, JokerId
+from dicecam.games.v6.messages import JOKER_RULES_DE
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -304,3 +305,11 @@ def standing(state: rules.Evening) -> Standing:
     best = max(points.values(), default=0)
     winners = tuple(name for name, p in points.items() if p == best) if over else ()
     return Standing(tuple(points.items()), winners, over)
+
+
+def catalogue() -> dict[str, Any]:
+    """The jokers with their rules in both languages, for the croupier's screen and the
+    rules page (read from the joker table, never copied)."""
+    return {"jokers": {j.value: {"name": spec.name, "kind": spec.kind.value,
+                                 "rules": {"en": spec.rule_text, "de": JOKER_RULES_DE[j.value]}}
+                       for j, spec in JOKERS.items()}}

@@ -713,11 +713,39 @@
       })).catch(() => null);
   });
 
+  // --- help: what each step means, per game, and the rules page ------------------------
+  let helpGame = null; // the game the help shows (the one played, or the one picked)
+
+  function renderHelp() {
+    const help = window.DICECAM_HELP || {};
+    const games = app.games.available.filter((g) => help[g.game]);
+    if (!helpGame || !help[helpGame]) helpGame = (app.view && app.view.game) || (games[0] && games[0].game);
+    $("help-games").replaceChildren(...games.map((g) => h("button", {
+      type: "button", class: g.game === helpGame ? "chosen" : "", "data-help-game": g.game,
+      onclick: () => { helpGame = g.game; renderHelp(); } }, g.title)));
+    const entry = help[helpGame];
+    if (!entry) return;
+    const lang = I18N.lang();
+    const sections = entry.sections[lang] || entry.sections.en;
+    $("help-sections").replaceChildren(...sections.map((sec) => h("section", {},
+      h("h4", {}, sec.title), h("p", {}, sec.text))));
+    const title = (games.find((g) => g.game === helpGame) || {}).title || helpGame;
+    const link = $("help-rules");
+    link.href = `rules/${encodeURIComponent(helpGame)}?lang=${lang}`;
+    link.textContent = t("full_rules", { game: title });
+  }
+  $("open-help").addEventListener("click", () => {
+    helpGame = (app.view && app.view.game) || helpGame;
+    renderHelp();
+    $("help-dialog").showModal();
+  });
+
   for (const button of document.querySelectorAll("[data-set-lang]")) {
     button.addEventListener("click", () => {
       I18N.setLang(button.dataset.setLang);
       renderAll();
       renderCamera();
+      if ($("help-dialog").open) renderHelp();
       renderGamesList();
       renderNewGameOptions();
     });

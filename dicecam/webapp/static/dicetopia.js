@@ -16,6 +16,7 @@
       dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
       dt_tied: "tied", dt_decided_by: "decided for {p}",
       dt_leading: "Leading so far: {w}", dt_nothing_yet: "No points yet",
+      dt_agents_hint: "+ and − count each player's agents in a district as they stand at the end of the game: they score at the end only (control, some missions).",
     },
     de: {
       dt_winner: "Sieger: {w}", dt_missing: "Es fehlt noch", dt_districts: "Bezirke",
@@ -28,6 +29,7 @@
       dt_provisional: "Vorläufig (der Tisch ist noch nicht vollständig)", dt_abilities: "Fraktionsfähigkeiten",
       dt_tied: "Gleichstand", dt_decided_by: "entschieden für {p}",
       dt_leading: "Vorne liegt bisher: {w}", dt_nothing_yet: "Noch keine Punkte",
+      dt_agents_hint: "+ und − zählen die Agenten jedes Spielers in einem Bezirk, wie sie am Spielende stehen: sie zählen nur für die Schlusswertung (Kontrolle, manche Missionen).",
     },
   });
 
@@ -116,7 +118,9 @@
           d.tied.length ? h("div", { class: "hint" }, `${t("dt_tied")}: ${d.tied.join(", ")}`) : null,
           d.decided_by ? h("div", { class: "hint" }, t("dt_decided_by", { p: d.decided_by })) : null));
     });
-    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_districts")), h("table", { id: "dt-districts" },
+    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_districts")),
+      agentsLegal ? h("p", { class: "hint", id: "dt-agents-hint" }, t("dt_agents_hint")) : null,
+      h("table", { id: "dt-districts" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("dt_agents")), h("th", {}, t("dt_control")))),
       h("tbody", {}, rows))));
 

@@ -17,6 +17,7 @@
       save: "Save", score_dice: "Score these dice", game: "Game", players: "Players",
       start: "Start", stored_games: "Stored games", close: "Close",
       no_stored_games: "No games stored yet.", player_n: "Player {n}",
+      help: "Help", full_rules: "The full rules ({game})",
       open: "Open", end_game: "End game", delete: "Delete", delete_confirm: "Really delete?",
       ended: "ended", playing: "playing now", started: "started", last_move: "last move",
       player_optional: "(optional)", no_answer: "The server did not answer; try again.",
@@ -52,6 +53,7 @@
       save: "Speichern", score_dice: "Diese Würfel werten", game: "Spiel", players: "Spieler",
       start: "Los", stored_games: "Gespeicherte Spiele", close: "Schließen",
       no_stored_games: "Noch keine Spiele gespeichert.", player_n: "Spieler {n}",
+      help: "Hilfe", full_rules: "Die ganzen Regeln ({game})",
       open: "Öffnen", end_game: "Spiel beenden", delete: "Löschen", delete_confirm: "Wirklich löschen?",
       ended: "beendet", playing: "läuft gerade", started: "begonnen", last_move: "letzter Zug",
       player_optional: "(optional)", no_answer: "Der Server antwortet nicht; bitte nochmal.",
@@ -100,6 +102,10 @@
   function apply(root) {
     document.documentElement.lang = current;
     for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of root.querySelectorAll("[data-i18n-title]")) {
+      el.title = t(el.dataset.i18nTitle);
+      el.setAttribute("aria-label", el.title);
+    }
     for (const el of root.querySelectorAll("[data-set-lang]")) {
       el.classList.toggle("chosen", el.dataset.setLang === current);
     }

@@ -10,7 +10,8 @@
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
       v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
-      v6_points: "points", v6_zombie: "zombie", v6_results: "Rounds played", v6_throw_off: "Throw-off for {pts} points: {tied}",
+      v6_points: "points", v6_zombie: "zombie: lost to the six, 0 points",
+      v6_zombie_why: "A zombie lost this round to the six (or was robbed down to 0): 0 pips, 0 placement points.", v6_results: "Rounds played", v6_throw_off: "Throw-off for {pts} points: {tied}",
       v6_thrower: "{p} throws", v6_qualified: "Through to the next stage: {p}",
       v6_groups: "Form the groups (2 to 4 players each, in the order entered)",
       v6_final: "Final (four passes)", v6_joker: "Joker", v6_opponent: "against {p}",
@@ -23,7 +24,8 @@
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
       v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
-      v6_points: "Punkte", v6_zombie: "Zombie", v6_results: "Gespielte Runden", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
+      v6_points: "Punkte", v6_zombie: "Zombie: an der Sechs gescheitert, 0 Punkte",
+      v6_zombie_why: "Ein Zombie hat diese Runde an der Sechs verloren (oder wurde auf 0 bestohlen): 0 Augen, 0 Platzierungspunkte.", v6_results: "Gespielte Runden", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
       v6_thrower: "{p} würfelt", v6_qualified: "Weiter: {p}",
       v6_groups: "Gruppen bilden (je 2 bis 4 Spieler, in der eingegebenen Reihenfolge)",
       v6_final: "Finale (vier Durchgänge)", v6_joker: "Joker", v6_opponent: "gegen {p}",
@@ -85,7 +87,8 @@
         round.in_play ? h("p", {}, h("b", {}, jokerNames[round.in_play.joker] || round.in_play.joker), ": ",
           round.in_play.prompt) : null,
         h("ul", { id: "v6-jokers" }, round.jokers.map((j) => h("li", {
-          style: round.used.includes(j.id) ? "opacity:0.55" : "" }, h("b", {}, j.name), " – ", j.rule))),
+          style: round.used.includes(j.id) ? "opacity:0.55" : "" }, h("b", {}, j.name), " – ",
+        jokerRule(ctx, j.id) || j.rule))),
         round.note ? h("p", { class: "hint" }, round.note) : null));
     }
     if (controls.childElementCount) el.append(controls);
@@ -116,7 +119,10 @@
     const paint = () => {
       box.replaceChildren(
         h("p", { class: "why" }, item.free_choice ? t("v6_free_choice") : t("v6_choose_jokers", { p: s.player, n: item.max })),
-        h("div", { class: "actions" }, (item.free_choice ? Object.keys(names) : item.choices).map((id) => h("button", {
+        // every joker with its rule, read before choosing (not only once it is chosen)
+        h("div", { class: "joker-list" }, (item.free_choice ? Object.keys(names) : item.choices).map((id) => h("div", {
+          class: "joker-choice" },
+        h("button", {
           type: "button", class: chosen.includes(id) ? "chosen" : "", "data-joker": id,
           title: why[id] || "",
           disabled: !chosen.includes(id) && chosen.length >= item.max ? true : null,
@@ -125,7 +131,8 @@
             if (at >= 0) chosen.splice(at, 1); else chosen.push(id);
             paint();
           },
-        }, names[id] || id))),
+        }, names[id] || id),
+        h("small", { class: "joker-rule", "data-joker-rule": id }, jokerRule(ctx, id))))),
         h("button", { type: "button", class: "primary", "data-action": "jokers",
           onclick: () => ctx.act(Object.assign({ type: "jokers", jokers: chosen.slice() },
             item.free_choice ? { free_choice: true } : {})) },
@@ -135,13 +142,20 @@
     return box;
   }
 
+  /* A joker's rule in the page's language (the engine's joker table, both languages). */
+  function jokerRule(ctx, id) {
+    const joker = (ctx.catalogue("v6").jokers || {})[id];
+    return joker ? joker.rules[ctx.lang()] || joker.rules.en : "";
+  }
+
   function tables(ctx, s) {
     const { h, t } = ctx;
     const card = h("div", { class: "card grid2" });
     if (s.standing.length) {
       card.append(h("div", {}, h("h3", {}, t("v6_table")), h("table", { id: "v6-table" },
         h("tbody", {}, s.standing.map((o) => h("tr", { class: o.name === s.player ? "active" : "" },
-          h("td", {}, o.name, o.zombie ? ` (${t("v6_zombie")})` : ""),
+          h("td", {}, o.name, o.zombie ? h("span", { class: "hint", title: t("v6_zombie_why") },
+            ` (${t("v6_zombie")})`) : ""),
           h("td", { class: "num" }, `${o.total} ${t("v6_total")}`),
           h("td", { class: "num" }, `${s.points[o.name] || 0} ${t("v6_points")}`)))))));
     }
