@@ -590,3 +590,22 @@ def test_help_is_reachable_from_every_game_and_links_the_rules(browser: Any,
     assert link.endswith("/rules/v6?lang=de")
     browser.get(link)
     wait_text(browser, "main.rules", "verdoppelt jeden Wurf außer der Sechs")
+
+
+def test_v6_croupier_may_pass_up_a_theft_and_keep_runkelrueb(browser: Any,
+                                                             server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "v6", ["Ann", "Bo", "Cy"])
+    tap(browser, '.joker-chooser [data-joker="runkelrueb"]')
+    tap(browser, '[data-action="jokers"]')
+    wait_text(browser, "#v6-round", "Ann")
+    tap(browser, '[data-action="throw"][data-value="3"]')
+    tap(browser, '[data-action="throw"][data-value="1"]')
+    wait_text(browser, '[data-action="pass_steal"]', "Rob nobody")
+    tap(browser, '[data-action="pass_steal"]')
+    wait_text(browser, "#v6-total", "3")  # the one brought nothing
+    tap(browser, '[data-action="throw"][data-value="6"]')
+    wait_text(browser, '[data-action="let_six_stand"]', "Let the six stand")
+    tap(browser, '[data-action="let_six_stand"]')
+    css(browser, '.joker-chooser [data-joker="runkelrueb"]')  # Bo chooses next
+    assert services(server.app).session.view()["state"]["spent_jokers"].get("Ann", []) == []

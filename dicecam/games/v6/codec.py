@@ -30,7 +30,8 @@ from dicecam.jsoncheck import (
 
 TITLE = "V6 dice tournament"
 
-ACTION_TYPES = ("groups", "jokers", "throw", "joker", "end_fumo", "stop", "choose", "steal")
+ACTION_TYPES = ("groups", "jokers", "throw", "joker", "end_fumo", "stop", "choose", "steal",
+                "pass_steal", "let_six_stand")
 JOKER_IDS = tuple(j.value for j in JokerId)
 OPTIONS = ("keep", "reroll", "fight", "dodge", "again", "retreat", "challenge", "pass")
 MAX_EVENTS = 2000
@@ -117,6 +118,10 @@ def action_from_json(data: Mapping[str, Any], where: str = "action") -> rules.Ac
         return rnd.EndFumo()
     if kind == "stop":
         return rnd.Stop()
+    if kind == "pass_steal":
+        return rnd.PassSteal()
+    if kind == "let_six_stand":
+        return rnd.LetSixStand()
     if kind == "choose":
         return rnd.Choose(require_choice(data.get("option"), f"{where}.option", OPTIONS))
     return rnd.Steal(_name(data.get("victim"), f"{where}.victim"))
@@ -146,6 +151,10 @@ def action_to_json(action: rules.Action) -> dict[str, Any]:
         return {"type": "choose", "option": action.option}
     if isinstance(action, rnd.Steal):
         return {"type": "steal", "victim": action.victim}
+    if isinstance(action, rnd.PassSteal):
+        return {"type": "pass_steal"}
+    if isinstance(action, rnd.LetSixStand):
+        return {"type": "let_six_stand"}
     raise InputError(f"not a V6 action: {action!r}")
 
 
@@ -286,7 +295,8 @@ def score(payload: Any) -> dict[str, Any]:
         action = action_from_json(data, f"input.events[{i}]")
         if isinstance(action, rules.SetGroups | rules.ChooseJokers):
             raise InputError(f"input.events[{i}] is an evening action; a round's events are "
-                             "throw, joker, end_fumo, stop, choose and steal")
+                             "throw, joker, end_fumo, stop, choose, steal, pass_steal and "
+                             "let_six_stand")
         try:
             game = rnd.apply(game, action)
         except RuleError as exc:

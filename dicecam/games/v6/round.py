@@ -32,8 +32,15 @@ Readings of the rulebook (Regelwerk 2020) where it leaves room, chosen as a tabl
 * Fumo governs every throw from its announcement until the player ends it, announces
   another joker (which ends it), stops, or Runkelrüb annuls it. Announcing it takes the
   next throw, so no other joker can be announced before the first Fumo throw.
-* Runkelrüb acts by itself on the first cursed six, Ventil or not; it always takes two
-  throws, as in the rulebook's example ("Runk: 3, 1"). On success the six is void (no
+* The thieving one is the player's option ("hat er die Möglichkeit"): with opponents in
+  the round the player robs one of them or passes the theft up (``PassSteal``). A one passed
+  up brings no pips (outside the free throw a one counts only as the theft), yet it still
+  counts as a thieving one for the amount of the next; Törtchen still pays its +1.
+* Runkelrüb answers the first cursed six, Ventil or not, but "kann" is the player's
+  choice: before its first throw the player may let the six stand (``LetSixStand``); the
+  round then ends as the six says (zombie, or the Ventil's pips), and Runkelrüb stays
+  unused, so it may be chosen again this evening. Used, it always takes two throws, as in
+  the rulebook's example ("Runk: 3, 1"). On success the six is void (no
   Törtchen pip) and, if Fumo was running, the doublings of that Fumo run are taken back and
   Fumo ends ("Fumo ungültig"). It does not answer a lost All In: that loss is All In's.
 * Kälteschutz: each announcement is one use governing one throw; use n adds a throw above
@@ -126,7 +133,18 @@ class Steal:
     victim: str
 
 
-RoundAction = Throw | Announce | EndFumo | Stop | Choose | Steal
+@dataclass(frozen=True)
+class PassSteal:
+    """A thieving one's theft passed up: nobody is robbed, the one brings no pips."""
+
+
+@dataclass(frozen=True)
+class LetSixStand:
+    """The six struck and Runkelrüb is ready: the player lets the six stand and keeps
+    Runkelrüb unused (for a later round of the evening)."""
+
+
+RoundAction = Throw | Announce | EndFumo | Stop | Choose | Steal | PassSteal | LetSixStand
 
 
 # --- state --------------------------------------------------------------------------------
@@ -268,9 +286,15 @@ def legal(state: RoundState) -> tuple[Legal, ...]:
     if phase is Phase.FREE_THROW:
         return (Legal(Throw(0), "the free throw: a 1 or a 6 counts as plain pips"),)
     if phase is Phase.VICTIM:
-        return tuple(Legal(Steal(o.name), _steal_why(state, o)) for o in state.opponents)
+        return (*(Legal(Steal(o.name), _steal_why(state, o)) for o in state.opponents),
+                Legal(PassSteal(), f"rob nobody: the one brings no pips "
+                                   f"(-{state.steal_pips})"))
     if phase is Phase.THROW:
         assert state.play is not None
+        if _runkelrueb_waits(state):
+            return (Legal(Throw(0), state.play.prompt),
+                    Legal(LetSixStand(), f"let the six stand: {_six_note(state)}; Runkelrüb "
+                                         "stays unused for a later round"))
         return (Legal(Throw(0), state.play.prompt),)
     if phase is Phase.CHOOSE:
         assert state.play is not None
@@ -313,7 +337,9 @@ def active(state: RoundState) -> tuple[str, ...]:
     if JokerId.AHRI in state.jokers and started:
         out.append("Ahris Tentakel: covered by the joker in play" if covered
                    else "Ahris Tentakel: +5 on a 1 or 2, no thieving one")
-    if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
+    if _runkelrueb_waits(state):
+        out.append("Runkelrüb: the six struck; throw for Runkelrüb or let the six stand")
+    elif JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
         out.append("Runkelrüb: ready for the six")
     if state.fumo_running:
         out.append(f"Fumo: doubling every throw but the six (+{state.fumo_extra} extra so far)")
@@ -346,6 +372,10 @@ def apply(state: RoundState, action: RoundAction) -> RoundState:
         return _choose(state, action.option)
     if isinstance(action, Steal):
         return _steal(state, action.victim)
+    if isinstance(action, PassSteal):
+        return _pass_steal(state)
+    if isinstance(action, LetSixStand):
+        return _let_six_stand(state)
     if isinstance(action, EndFumo):
         _need_announce(state, "end Fumo")
         if not state.fumo_running:
@@ -491,8 +521,8 @@ def _six(state: RoundState, value: int, label: str,
         first = program("", (), "")
         play = InPlay(JokerId.RUNKELRUEB, first.step, first.memo, first.expects, (),
                       first.prompt)
-        state = replace(state, used=state.used | {JokerId.RUNKELRUEB}, play=play,
-                        phase=Phase.THROW)
+        # spent once its first throw is made: until then the player may let the six stand
+        state = replace(state, play=play, phase=Phase.THROW)
         return _log(state, "throw", label,
                     "the verflixte Sechs! Runkelrüb gets two throws to make it void", value, joker)
     return _log(_six_stands(state), "throw", label, _six_note(state), value, joker)
@@ -534,6 +564,7 @@ def _program_event(state: RoundState, event: int | str) -> RoundState:
     kind = "throw" if value is not None else "choose"
     label = spec.name
     if play.joker is JokerId.RUNKELRUEB:
+        state = replace(state, used=state.used | {JokerId.RUNKELRUEB})
         return _runkelrueb_step(state, step, value, label)
     if not step.done:
         state = _add(state, step.points)
@@ -612,6 +643,32 @@ def _steal(state: RoundState, name: str) -> RoundState:
     return _log(state, "steal", f"rob {name}", note)
 
 
+def _pass_steal(state: RoundState) -> RoundState:
+    if state.phase is not Phase.VICTIM:
+        raise RuleError("there is no theft to pass up now: only a thieving one lets the player "
+                        "rob an opponent")
+    pips = state.steal_pips
+    # the theft's pips were counted with the throw (``_regular_throw``): taken back
+    state = replace(_add(state, -pips), phase=Phase.ANNOUNCE, steal_pips=0)
+    return _log(state, "pass_steal", "rob nobody",
+                f"{state.player} passes up the theft: nobody is robbed, -{pips}")
+
+
+def _runkelrueb_waits(state: RoundState) -> bool:
+    """The six has struck and Runkelrüb has not thrown yet."""
+    play = state.play
+    return (state.phase is Phase.THROW and play is not None
+            and play.joker is JokerId.RUNKELRUEB and JokerId.RUNKELRUEB not in state.used)
+
+
+def _let_six_stand(state: RoundState) -> RoundState:
+    if not _runkelrueb_waits(state):
+        raise RuleError("there is no six for Runkelrüb to answer now; letting the six stand "
+                        "is a choice only right after it struck")
+    note = f"{state.player} lets the six stand and keeps Runkelrüb unused; {_six_note(state)}"
+    return _log(_six_stands(state), "let_six_stand", "six stands", note)
+
+
 def _replace_opponent(state: RoundState, new: Opponent) -> RoundState:
     return replace(state, opponents=tuple(new if o.name == new.name else o
                                           for o in state.opponents))
@@ -652,7 +709,8 @@ def _steal_why(state: RoundState, opp: Opponent) -> str:
 
 
 __all__ = [
-    "ANNOUNCED", "Announce", "Choose", "EndFumo", "Entry", "InPlay", "Legal", "Opponent",
-    "Outcome", "Phase", "RoundAction", "RoundState", "Steal", "Stop", "Throw", "active",
+    "ANNOUNCED", "Announce", "Choose", "EndFumo", "Entry", "InPlay", "LetSixStand", "Legal",
+    "Opponent", "Outcome", "PassSteal", "Phase", "RoundAction", "RoundState", "Steal", "Stop",
+    "Throw", "active",
     "apply", "available", "legal", "new_round", "unavailable",
 ]

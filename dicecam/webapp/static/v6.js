@@ -9,6 +9,7 @@
       v6_choose_jokers: "{p} names up to {n} jokers", v6_free_choice: "Free-choice round (final)",
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
+      v6_pass_steal: "Rob nobody", v6_let_six_stand: "Let the six stand (keep Runkelrüb)",
       v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
       v6_points: "points", v6_zombie: "zombie: lost to the six, 0 points",
       v6_zombie_why: "A zombie lost this round to the six (or was robbed down to 0): 0 pips, 0 placement points.", v6_results: "Rounds played", v6_throw_off: "Throw-off for {pts} points: {tied}",
@@ -23,6 +24,7 @@
       v6_choose_jokers: "{p} wählt bis zu {n} Joker", v6_free_choice: "Freie-Wahl-Runde (Finale)",
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
+      v6_pass_steal: "Niemanden bestehlen", v6_let_six_stand: "Sechs gelten lassen (Runkelrüb behalten)",
       v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
       v6_points: "Punkte", v6_zombie: "Zombie: an der Sechs gescheitert, 0 Punkte",
       v6_zombie_why: "Ein Zombie hat diese Runde an der Sechs verloren (oder wurde auf 0 bestohlen): 0 Augen, 0 Platzierungspunkte.", v6_results: "Gespielte Runden", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
@@ -73,6 +75,8 @@
             (item.opponent ? ` ${t("v6_opponent", { p: item.opponent })}` : "");
         } else if (item.type === "choose") label = t(item.option);
         else if (item.type === "steal") label = t("v6_steal", { p: item.victim });
+        else if (item.type === "pass_steal") label = t("v6_pass_steal");
+        else if (item.type === "let_six_stand") label = t("v6_let_six_stand");
         controls.append(h("p", { class: "why" }, item.why),
           h("button", { type: "button", "data-action": item.type,
             "data-joker": item.joker || null, "data-option": item.option || null,
