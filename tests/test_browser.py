@@ -609,3 +609,148 @@ def test_v6_croupier_may_pass_up_a_theft_and_keep_runkelrueb(browser: Any,
     tap(browser, '[data-action="let_six_stand"]')
     css(browser, '.joker-chooser [data-joker="runkelrueb"]')  # Bo chooses next
     assert services(server.app).session.view()["state"]["spent_jokers"].get("Ann", []) == []
+
+
+# --- layout at a phone's and a tablet's size, and both languages on every view ----------------
+
+
+def dice(zone: str | None, colour: str, values: list[int]) -> list[dict[str, Any]]:
+    return [{"value": v, "colour": colour, "zone": zone} for v in values]
+
+
+def set_up_views(server: Server) -> dict[str, Callable[[], None]]:
+    """Each game in a state with most of its view on screen (a verdict, options, sheets,
+    breakdowns, a round in play), made through the session as taps would make it."""
+    from dicecam.webapp import tablet_commands as tc
+
+    session = services(server.app).session
+
+    def new(game: str, players: list[Any], **config: Any) -> None:
+        session.new_game(tc.parse_new_game(
+            {"game": game, "config": {"players": players, **config}}, session.games))
+
+    def act(action: dict[str, Any]) -> None:
+        session.act(tc.parse_act(action))
+
+    def enter(entered: list[dict[str, Any]]) -> None:
+        session.enter_roll(tc.parse_enter_roll({"dice": entered}))
+
+    def diceparty() -> None:
+        new("diceparty", ["Annabelle", "Benedikt", "Cy"])
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [5, 4])
+              + dice("Benedikt", "yellow", [1, 1]) + dice("Benedikt", "orange", [1, 2])
+              + dice("Cy", "yellow", [2, 2]) + dice("Cy", "orange", [3, 3]))
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [5, 4]))
+
+    def charidice() -> None:
+        new("charidice", ["Annabelle", "Benedikt"])
+        for _ in range(2):  # two turns scored: numbers in both sheets
+            enter(dice(None, "red", [1, 2]) + dice(None, "blue", [3]) + dice(None, "green", [4])
+                  + dice(None, "purple", [5]) + dice(None, "black", [6]))
+            best = session.view()["state"]["options"][0]
+            act({"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+        enter(dice(None, "red", [1, 2]) + dice(None, "blue", [3]) + dice(None, "green", [4])
+              + dice(None, "purple", [5]) + dice(None, "black", [6]))
+
+    def dicetopia() -> None:
+        new("dicetopia", [{"name": "Annabelle", "faction": "hollows"}, {"name": "Benedikt"}])
+        act({"type": "set_agents", "district": "the_agency", "agents": {"Annabelle": 2}})
+        act({"type": "set_dice", "zones": {"board:Annabelle": [
+            {"colour": "purple", "value": 5}, {"colour": "white", "value": 3}]}})
+
+    def v6() -> None:
+        new("v6", ["Annabelle", "Benedikt", "Cy", "Dora"], seating="in_order")
+        act({"type": "jokers", "jokers": ["fumo", "runkelrueb", "jule"]})
+        for value in (3, 4, 1):
+            act({"type": "throw", "value": value})
+
+    return {"diceparty": diceparty, "charidice": charidice, "dicetopia": dicetopia, "v6": v6}
+
+
+def show(browser: Any, server: Server, lang: str) -> None:
+    browser.get(server.url)
+    browser.execute_script(f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    wait(browser, lambda b: b.find_element(By.ID, "game-view").get_attribute("data-game"))
+    css(browser, "#game-view .card")
+
+
+WIDER_THAN_THE_SCREEN = """
+    const width = document.documentElement.clientWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const box = el.getBoundingClientRect();
+      if (box.width && (box.right > width + 0.5 || box.left < -0.5)) {
+        wide.push(`${el.tagName}#${el.id}.${el.className} ${Math.round(box.left)}-${Math.round(box.right)}`);
+      }
+    }
+    return [document.documentElement.scrollWidth, width, wide.slice(0, 8)];"""
+
+
+def phone(browser: Any) -> None:
+    """A 390 x 844 phone: its viewport, touch and overlay scrollbars (not a narrow desktop
+    window, whose scrollbar takes 15 px of the width)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+
+
+def test_no_element_is_wider_than_a_phone_on_any_game_view(browser: Any,
+                                                           server: Server) -> None:
+    phone(browser)
+    try:
+        for game, set_up in set_up_views(server).items():
+            set_up()
+            for lang in ("en", "de"):
+                show(browser, server, lang)
+                scroll_width, width, wide = browser.execute_script(WIDER_THAN_THE_SCREEN)
+                assert width == 390
+                assert scroll_width <= width and wide == [], (game, lang, wide)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# Every text in a sheet's cells, as laid out: the boxes of its text (not of its cell), so
+# text running out of its cell into the next one is caught.
+SHEET_TEXT_BOXES = """
+    const boxes = [];
+    for (const table of document.querySelectorAll('#cd-sheets table.sheet')) {
+      table.querySelectorAll('th, td').forEach((cell, index) => {
+        const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const box of range.getClientRects()) {
+            if (box.width) boxes.push({text: node.textContent, player: table.dataset.player,
+                                       cellId: table.dataset.player + index,
+                                       left: box.left, right: box.right, top: box.top,
+                                       bottom: box.bottom, cell: cell.getBoundingClientRect()});
+          }
+        }
+      });
+    }
+    const card = document.getElementById('cd-sheets').getBoundingClientRect();
+    return [boxes, {left: card.left, right: card.right}];"""
+
+
+def test_charidice_sheets_do_not_overlap_at_tablet_size(browser: Any, server: Server) -> None:
+    browser.set_window_size(1280, 800)
+    set_up_views(server)["charidice"]()
+    for lang in ("en", "de"):
+        show(browser, server, lang)
+        boxes, card = browser.execute_script(SHEET_TEXT_BOXES)
+        assert len({b["player"] for b in boxes}) == 2 and len(boxes) > 40
+        for box in boxes:
+            # every text inside its own cell and inside the card (nothing cut off)
+            assert box["cell"]["left"] - 0.5 <= box["left"] and (
+                box["right"] <= box["cell"]["right"] + 0.5), (lang, box["text"])
+            assert card["left"] <= box["left"] and box["right"] <= card["right"], box["text"]
+        for i, one in enumerate(boxes):
+            for other in boxes[i + 1:]:
+                if one["cellId"] == other["cellId"]:
+                    continue
+                apart = (one["right"] <= other["left"] + 0.5 or other["right"] <= one["left"] + 0.5
+                         or one["bottom"] <= other["top"] + 0.5
+                         or other["bottom"] <= one["top"] + 0.5)
+                assert apart, (lang, one["text"], other["text"])
+        totals = browser.find_elements(By.CSS_SELECTOR, "#cd-sheets td.total")
+        assert len(totals) == 2 and all(t.is_displayed() and t.text for t in totals)
