@@ -681,7 +681,8 @@ WIDER_THAN_THE_SCREEN = """
     for (const el of document.querySelectorAll('body *')) {
       const box = el.getBoundingClientRect();
       if (box.width && (box.right > width + 0.5 || box.left < -0.5)) {
-        wide.push(`${el.tagName}#${el.id}.${el.className} ${Math.round(box.left)}-${Math.round(box.right)}`);
+        wide.push(`${el.tagName}#${el.id}.${el.className} ` +
+                  `${Math.round(box.left)}-${Math.round(box.right)}`);
       }
     }
     return [document.documentElement.scrollWidth, width, wide.slice(0, 8)];"""
