@@ -67,6 +67,39 @@ class Catalogue:
         return Message(msg_id, tuple(params.items()))
 
 
+#: a sentence: a message, or plain text where nothing needs wording (a name)
+Text = str | Message
+
+#: how sentences are put together: the same in every language
+CORE = Catalogue({
+    "core.parts": {"en": "{first}; {second}", "de": "{first}; {second}"},
+    "core.concat": {"en": "{first}{second}", "de": "{first}{second}"},
+})
+
+
+def joined(*parts: Text) -> Text:
+    """Parts of one note separated by "; " (empty parts left out)."""
+    kept = [p for p in parts if p != ""]
+    if not kept:
+        return ""
+    text = kept[0]
+    for part in kept[1:]:
+        text = CORE("core.parts", first=text, second=part)
+    return text
+
+
+def concat(first: Text, second: Text) -> Text:
+    """Two pieces of one sentence, the second following without a separator."""
+    if second == "":
+        return first
+    return CORE("core.concat", first=first, second=second)
+
+
+def text_json(text: Text) -> Any:
+    """A sentence for JSON: a message as ``{"msg", "params"}``, plain text as it is."""
+    return text.to_json() if isinstance(text, Message) else text
+
+
 def _param_json(value: Param) -> Any:
     if isinstance(value, Message):
         return value.to_json()

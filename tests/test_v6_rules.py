@@ -17,6 +17,7 @@ import pytest
 from dicecam.errors import RuleError
 from dicecam.games.v6 import round as r
 from dicecam.games.v6.jokers import JokerId
+from dicecam.messages import english
 
 RICH = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30}]
 
@@ -434,7 +435,7 @@ def test_legal_lists_only_available_jokers_with_reasons() -> None:
 def test_victim_choice_explains_the_zombie_pips() -> None:
     state = r.new_round("Ann", [], [r.Opponent("Bea", 1), r.Opponent("Cem", 9)])
     state = r.apply(r.apply(state, r.Throw(3)), r.Throw(1))
-    whys = {getattr(m.action, "victim", "nobody"): m.why for m in r.legal(state)}
+    whys = {getattr(m.action, "victim", "nobody"): english(m.why) for m in r.legal(state)}
     assert "zombie" in whys["Bea"] and "zombie" not in whys["Cem"]
     assert "rob nobody" in whys["nobody"]  # the theft may be passed up
 

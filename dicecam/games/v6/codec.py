@@ -18,6 +18,7 @@ from dicecam.games.v6 import rules as rules
 from dicecam.games.v6.groups import MIN_GROUP, form_groups, groups_in_order
 from dicecam.games.v6.jokers import JOKERS, MAX_CHOSEN, JokerId
 from dicecam.games.v6.messages import JOKER_RULES_DE
+from dicecam.games.v6.messages import MESSAGES as M
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -27,6 +28,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import Text, english, text_json
 
 TITLE = "V6 dice tournament"
 
@@ -165,8 +167,8 @@ def apply(state: rules.Evening, action: rules.Action) -> rules.Evening:
 # --- state ---------------------------------------------------------------------------------
 
 
-def _legal_json(action: rules.Action, why: str) -> dict[str, Any]:
-    return {**action_to_json(action), "why": why}
+def _legal_json(action: rules.Action, why: Text) -> dict[str, Any]:
+    return {**action_to_json(action), "why": text_json(why)}
 
 
 def _joker_json(joker: JokerId) -> dict[str, Any]:
@@ -191,16 +193,16 @@ def round_to_json(game: rnd.RoundState) -> dict[str, Any]:
         "thieving_ones": game.ones,
         "used": [j.value for j in game.jokers if j in game.used],
         "in_play": None if play is None else {
-            "joker": play.joker.value, "expects": play.expects, "prompt": play.prompt,
+            "joker": play.joker.value, "expects": play.expects, "prompt": text_json(play.prompt),
             "options": list(play.options), "opponent": play.opponent},
         "opponents": [{"name": o.name, "total": o.total, "zombie": o.zombie}
                       for o in game.opponents],
         "legal": [_legal_json(m.action, m.why) for m in rnd.legal(game)],
         "unavailable": [{"joker": j.value, "why": why} for j, why in rnd.unavailable(game)],
-        "log": [{"event": e.event, "label": e.label, "value": e.value,
+        "log": [{"event": e.event, "label": text_json(e.label), "value": e.value,
                  "joker": e.joker.value if e.joker else None, "total": e.total,
-                 "note": e.note} for e in game.log],
-        "note": game.note,
+                 "note": text_json(e.note)} for e in game.log],
+        "note": text_json(game.note),
     }
 
 
@@ -223,8 +225,8 @@ def _evening_legal(state: rules.Evening) -> list[dict[str, Any]]:
                           "why": f"{player}'s one free-choice round of the final: any jokers"})
         return moves
     if phase is rules.EveningPhase.THROW_OFF:
-        return [{"type": "throw", "why": f"throw-off: the croupier throws for "
-                                         f"{state.throw_offs[0].thrower}"}]
+        return [{"type": "throw", "why": text_json(M("v6.why.throw_off",
+                                                     player=state.throw_offs[0].thrower))}]
     if phase is rules.EveningPhase.ROUND and state.round is not None:
         return [_legal_json(m.action, m.why) for m in rnd.legal(state.round)]
     return []
@@ -255,7 +257,8 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
         "spent_jokers": {name: [j.value for j in js] for name, js in state.spent},
         "free_choice_used": sorted(state.free_used),
         "choosable_jokers": [] if player is None or state.phase is not rules.EveningPhase.JOKERS
-        else [{"joker": j.value, "name": JOKERS[j].name, "why_not": why}
+        else [{"joker": j.value, "name": JOKERS[j].name,
+               "why_not": None if why is None else text_json(why)}
               for j, why in rules.choosable(state, player)],
         "throw_off": None if off is None else {
             "kind": off.kind, "points": off.base, "tied": list(off.blocks[0]),
@@ -263,7 +266,7 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
         "rankings": [list(r) for r in state.rankings],
         "qualified": list(state.qualified),
         "legal": _evening_legal(state),
-        "note": state.note,
+        "note": text_json(state.note),
     }
 
 
@@ -303,9 +306,10 @@ def score(payload: Any) -> dict[str, Any]:
             raise RuleError(f"input.events[{i}] ({data.get('type')}): {exc}") from None
         steps.append({"event": action_to_json(action), "total": game.total,
                       "phase": game.phase.value, "protected": game.protected,
-                      "active": list(rnd.active(game)), "note": game.note})
-    return {"game": "v6", "player": player, "steps": steps, "total": game.total,
-            "outcome": game.outcome.value, "state": round_to_json(game)}
+                      "active": list(rnd.active(game)), "note": text_json(game.note)})
+    # the command line's output is English text (the tablet words the messages itself)
+    return english({"game": "v6", "player": player, "steps": steps, "total": game.total,
+                    "outcome": game.outcome.value, "state": round_to_json(game)})
 
 
 def standing(state: rules.Evening) -> Standing:

@@ -9,6 +9,8 @@
       v6_choose_jokers: "{p} names up to {n} jokers", v6_free_choice: "Free-choice round (final)",
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
+      v6_outcome_stopped: "stopped", v6_outcome_secured: "secured by the Ventil",
+      v6_outcome_zombie: "zombie", v6_outcome_skipped: "skipped (a zombie)", v6_outcome_playing: "playing",
       v6_pass_steal: "Rob nobody", v6_let_six_stand: "Let the six stand (keep Runkelrüb)",
       v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
       v6_points: "points", v6_zombie: "zombie: lost to the six, 0 points",
@@ -24,6 +26,8 @@
       v6_choose_jokers: "{p} wählt bis zu {n} Joker", v6_free_choice: "Freie-Wahl-Runde (Finale)",
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
+      v6_outcome_stopped: "aufgehört", v6_outcome_secured: "vom Ventil gesichert",
+      v6_outcome_zombie: "Zombie", v6_outcome_skipped: "ausgelassen (Zombie)", v6_outcome_playing: "spielt",
       v6_pass_steal: "Niemanden bestehlen", v6_let_six_stand: "Sechs gelten lassen (Runkelrüb behalten)",
       v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
       v6_points: "Punkte", v6_zombie: "Zombie: an der Sechs gescheitert, 0 Punkte",
@@ -42,7 +46,7 @@
     const round = s.round;
     const head = h("div", { class: "card", id: "v6-head" });
     if (s.group) head.append(h("h3", {}, t("v6_group", { g: s.group, p: s.pass, n: s.passes })));
-    if (s.note) head.append(h("p", { class: "hint" }, s.note));
+    if (s.note) head.append(h("p", { class: "hint" }, ctx.msg(s.note)));
     el.append(head);
 
     const controls = h("div", { class: "card actions", id: "v6-actions" });
@@ -59,7 +63,7 @@
       } else if (item.type === "jokers") {
         controls.append(jokerChooser(ctx, s, item));
       } else if (item.type === "throw") {
-        controls.append(h("p", { class: "why" }, item.why),
+        controls.append(h("p", { class: "why" }, ctx.msg(item.why)),
           h("span", {}, t("v6_throw")),
           ...[1, 2, 3, 4, 5, 6].map((v) => h("button", { type: "button", class: "die-face",
             "data-action": "throw", "data-value": v,
@@ -77,7 +81,7 @@
         else if (item.type === "steal") label = t("v6_steal", { p: item.victim });
         else if (item.type === "pass_steal") label = t("v6_pass_steal");
         else if (item.type === "let_six_stand") label = t("v6_let_six_stand");
-        controls.append(h("p", { class: "why" }, item.why),
+        controls.append(h("p", { class: "why" }, ctx.msg(item.why)),
           h("button", { type: "button", "data-action": item.type,
             "data-joker": item.joker || null, "data-option": item.option || null,
             "data-victim": item.victim || null, onclick: () => ctx.act(action) }, label));
@@ -89,17 +93,17 @@
         h("h3", {}, t("v6_player", { p: round.player })),
         h("div", { class: "banner", id: "v6-total" }, `${round.total} ${t("v6_total")}`),
         round.in_play ? h("p", {}, h("b", {}, jokerNames[round.in_play.joker] || round.in_play.joker), ": ",
-          round.in_play.prompt) : null,
+          ctx.msg(round.in_play.prompt)) : null,
         h("ul", { id: "v6-jokers" }, round.jokers.map((j) => h("li", {
           style: round.used.includes(j.id) ? "opacity:0.55" : "" }, h("b", {}, j.name), " – ",
         jokerRule(ctx, j.id) || j.rule))),
-        round.note ? h("p", { class: "hint" }, round.note) : null));
+        round.note ? h("p", { class: "hint" }, ctx.msg(round.note)) : null));
     }
     if (controls.childElementCount) el.append(controls);
     if (round && round.log.length) {
       el.append(h("div", { class: "card", id: "v6-log" }, h("h3", {}, t("v6_log")),
-        h("ol", {}, round.log.map((e) => h("li", {}, `${e.label}`,
-          e.value ? ` (${e.value})` : "", ` → ${e.total}`, e.note ? ` · ${e.note}` : "")))));
+        h("ol", {}, round.log.map((e) => h("li", {}, ctx.msg(e.label),
+          e.value ? ` (${e.value})` : "", ` → ${e.total}`, e.note ? ` · ${ctx.msg(e.note)}` : "")))));
     }
     if (s.throw_off) {
       el.append(h("div", { class: "card", id: "v6-throw-off" },
@@ -117,7 +121,7 @@
     const chosen = [];
     const box = h("div", { class: "joker-chooser", "data-free-choice": item.free_choice ? "1" : "0" });
     const why = {};
-    for (const j of s.choosable_jokers) why[j.joker] = j.why_not;
+    for (const j of s.choosable_jokers) why[j.joker] = j.why_not ? ctx.msg(j.why_not) : "";
     const names = {};
     for (const j of s.choosable_jokers) names[j.joker] = j.name;
     const paint = () => {
@@ -167,7 +171,7 @@
       card.append(h("div", {}, h("h3", {}, t("v6_results")), h("table", { id: "v6-results" },
         h("tbody", {}, s.results.slice(-12).reverse().map((r) => h("tr", {},
           h("td", {}, `${r.group}/${r.pass}`), h("td", {}, r.player),
-          h("td", { class: "num" }, `${r.total} ${t("v6_total")}`), h("td", {}, r.outcome)))))));
+          h("td", { class: "num" }, `${r.total} ${t("v6_total")}`), h("td", {}, t("v6_outcome_" + r.outcome))))))));
     }
     const ranking = Object.entries(s.points).sort((a, b) => b[1] - a[1]);
     card.append(h("div", {}, h("h3", {}, t("v6_standings")), h("table", { id: "v6-standings" },
