@@ -636,11 +636,21 @@ def set_up_views(server: Server) -> dict[str, Callable[[], None]]:
         session.enter_roll(tc.parse_enter_roll({"dice": entered}))
 
     def diceparty() -> None:
+        # Annabelle provokes Mobs onto the others; Benedikt's party then escalates, with a
+        # group covering one Mob (the verdict and its grouping on screen), and Cy plays on
         new("diceparty", ["Annabelle", "Benedikt", "Cy"])
-        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [5, 4])
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [6, 6])
               + dice("Benedikt", "yellow", [1, 1]) + dice("Benedikt", "orange", [1, 2])
               + dice("Cy", "yellow", [2, 2]) + dice("Cy", "orange", [3, 3]))
-        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [5, 4]))
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [6, 6]))
+        act({"type": "pickpocket", "count": 0})
+        act({"type": "provoke", "count": 2, "order": ["Benedikt", "Cy"]})
+        act({"type": "grow", "option": "vip"})
+        party = next(p for p in session.view()["state"]["players"]
+                     if p["name"] == "Benedikt")["party"]
+        mobs = [2] + [6] * (party["mob"] - 1)
+        enter(dice("Benedikt", "yellow", [1] * party["party_people"])
+              + dice("Benedikt", "orange", [1] * party["vip"]) + dice("Benedikt", "red", mobs))
 
     def charidice() -> None:
         new("charidice", ["Annabelle", "Benedikt"])
@@ -755,3 +765,52 @@ def test_charidice_sheets_do_not_overlap_at_tablet_size(browser: Any, server: Se
                 assert apart, (lang, one["text"], other["text"])
         totals = browser.find_elements(By.CSS_SELECTOR, "#cd-sheets td.total")
         assert len(totals) == 2 and all(t.is_displayed() and t.text for t in totals)
+
+
+# The words that give a sentence away as English or German; a text node holding one in the
+# other language's view was left untranslated. Proper names (players, the board's
+# districts, the factions, the jokers) are the same in both and are taken out first.
+ENGLISH_WORDS = r"\b(the|and|of|with|is|to|throws?|holds?|waits?|chooses|scored|round|player|" \
+                r"players|camera|dice|points|wins?|enter|score|games?|new|undo|help|steal|" \
+                r"rob|stop|keep|pips|missing|none|no)\b"
+GERMAN_WORDS = r"\b(und|der|die|das|mit|ist|hat|wählt|Würfel|Spieler|Runde|Augen|Punkte|" \
+               r"nicht|keine|noch|Spiel|Spiele|zurück|Hilfe|bestehlen|aufhören|behalten)\b"
+
+VISIBLE_TEXTS = """
+    const names = new Set(arguments[0]);
+    const catalogue = window.DICECAM_CATALOGUE.dicetopia || {};
+    for (const table of [catalogue.districts || {}, catalogue.factions || {}]) {
+      for (const name of Object.values(table)) names.add(name);
+    }
+    for (const joker of Object.values((window.DICECAM_CATALOGUE.v6 || {}).jokers || {})) {
+      names.add(joker.name);
+    }
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, dialog:not([open]), [hidden]')) continue;
+      if (!parent.getClientRects().length) continue;  // not laid out: not on screen
+      let text = node.textContent;
+      for (const name of names) text = text.split(name).join(' ');
+      if (/[A-Za-zÄÖÜäöüß]{2}/.test(text)) out.push(text.trim());
+    }
+    return out;"""
+
+
+def test_each_language_covers_every_text_on_every_view(browser: Any, server: Server) -> None:
+    import re
+
+    # the players, and the games' own names (only V6's has a German one)
+    names = ["Annabelle", "Benedikt", "Cy", "Dora", "Dice Party", "Charidice", "Dicetopia"]
+    wrong = {"de": re.compile(ENGLISH_WORDS, re.IGNORECASE),
+             "en": re.compile(GERMAN_WORDS, re.IGNORECASE)}
+    left_over = []
+    for game, set_up in set_up_views(server).items():
+        set_up()
+        for lang in ("de", "en"):
+            show(browser, server, lang)
+            for text in browser.execute_script(VISIBLE_TEXTS, names):
+                if wrong[lang].search(text):
+                    left_over.append((game, lang, text))
+    assert left_over == [], "\n".join(map(str, left_over))

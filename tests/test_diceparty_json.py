@@ -19,7 +19,7 @@ from dicecam.games.diceparty import codec as codec
 from dicecam.games.diceparty import rules as dp
 from dicecam.games.diceparty.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
-from dicecam.messages import english
+from dicecam.messages import english, render
 
 EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 
@@ -141,7 +141,9 @@ def test_state_json_explains_an_escalation() -> None:
     verdict = data["last_turn"]["escalation"]
     assert verdict["escalated"] and verdict["mob_level"] == 8 and verdict["guest_level"] == 4
     assert verdict["uncovered_mobs"] == dice("M6")
-    assert [g["text"] for g in verdict["groups"]] == ["VIP 1 + VIP 1 = Mob 2"]
+    assert [english(g["text"]) for g in verdict["groups"]] == ["VIP 1 + VIP 1 = Mob 2"]
+    assert render(verdict["groups"][0]["text"]["msg"], verdict["groups"][0]["text"]["params"],
+                  "de") == "VIP 1 + VIP 1 = Mob 2"
     assert verdict["spare_guests"] == dice("P1 P1")
     assert data["legal"] == []
 

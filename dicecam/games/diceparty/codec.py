@@ -12,6 +12,7 @@ from typing import Any
 from dicecam.errors import InputError
 from dicecam.games.descriptor import Standing
 from dicecam.games.diceparty import rules as rules
+from dicecam.games.diceparty.messages import MESSAGES, dice_sum
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     KINDS,
@@ -39,7 +40,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.messages import english
+from dicecam.messages import Message, english
 
 TITLE = "Dice Party"
 KIND_NAMES = tuple(k.value for k in KINDS)
@@ -158,7 +159,7 @@ def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
         "groups": [{"guests": [die_to_json(d) for d in g.guests],
                     "mobs": [die_to_json(d) for d in g.mobs],
                     "guest_level": g.guest_level, "mob_level": g.mob_level, "exact": g.exact,
-                    "text": group_text(g)}
+                    "text": group_text(g).to_json()}
                    for g in verdict.groups],
         "uncovered_mobs": [die_to_json(d) for d in verdict.uncovered],
         "spare_guests": [die_to_json(d) for d in verdict.spare],
@@ -166,11 +167,11 @@ def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
     }
 
 
-def group_text(group: Group) -> str:
+def group_text(group: Group) -> Message:
     """A group as players lay it out, e.g. "Party People 2 + VIP 1 = Mob 3"."""
-    sign = "=" if group.exact else ">"
-    guests = " + ".join(str(d) for d in group.guests)
-    return f"{guests} {sign} {' + '.join(str(d) for d in group.mobs)}"
+    return MESSAGES("dp.group_exact" if group.exact else "dp.group_over",
+                    guests=dice_sum([(d.kind.value, d.pips) for d in group.guests]),
+                    mobs=dice_sum([(d.kind.value, d.pips) for d in group.mobs]))
 
 
 def removed_to_json(removed: Counts) -> dict[str, int]:

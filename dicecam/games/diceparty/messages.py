@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dicecam.messages import Catalogue
+from dicecam.messages import Catalogue, Message, Text
 
 MESSAGES = Catalogue({
     # what the game waits for
@@ -34,6 +34,9 @@ MESSAGES = Catalogue({
         "de": "Ruhig: die Stufe der Mobs ({mobs}) ist nicht höher als die der Gäste "
               "({guests}); jeder Mob ist von einer Gruppe aus Partyvolk/VIPs gedeckt."},
     "dp.die": {"en": "{kind} {pips}", "de": "{kind} {pips}"},
+    "dp.plus": {"en": "{first} + {second}", "de": "{first} + {second}"},
+    "dp.group_exact": {"en": "{guests} = {mobs}", "de": "{guests} = {mobs}"},
+    "dp.group_over": {"en": "{guests} > {mobs}", "de": "{guests} > {mobs}"},
     "dp.kind.party_people": {"en": "Party People", "de": "Partyvolk"},
     "dp.kind.vip": {"en": "VIP", "de": "VIP"},
     "dp.kind.mob": {"en": "Mob", "de": "Mob"},
@@ -119,5 +122,14 @@ MESSAGES = Catalogue({
 })
 
 
-def kind_name(kind_value: str):  # -> Message
+def kind_name(kind_value: str) -> Message:
     return MESSAGES(f"dp.kind.{kind_value}")
+
+
+def dice_sum(dice: list[tuple[str, int]]) -> Text:
+    """Dice as players add them up, "Party People 2 + VIP 1", from (kind, pips) pairs."""
+    text: Text = ""
+    for kind, pips in dice:
+        die = MESSAGES("dp.die", kind=kind_name(kind), pips=pips)
+        text = die if text == "" else MESSAGES("dp.plus", first=text, second=die)
+    return text

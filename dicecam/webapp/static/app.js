@@ -173,6 +173,12 @@
     }
   });
 
+  /* A game's name in the page's language where it has one (V6's), else the engine's title. */
+  function gameTitle(game, title) {
+    const key = "title_" + game;
+    return t(key) === key ? title : t(key);
+  }
+
   function legal(view) {
     const list = (view && view.state && view.state.legal) || [];
     return list;
@@ -290,7 +296,7 @@
     const active = view && view.game;
     $("no-game").hidden = Boolean(active);
     $("undo").disabled = !(view && view.can_undo);
-    $("game-title").textContent = active ? view.title : "";
+    $("game-title").textContent = active ? gameTitle(view.game, view.title) : "";
     const container = $("game-view");
     container.replaceChildren();
     if (active) {
@@ -592,7 +598,7 @@
         } }, t("delete"));
       return h("li", { class: "stored-game", "data-game-id": g.id },
         h("div", { class: "stored-head" },
-          h("b", {}, `#${g.id} ${g.title}`),
+          h("b", {}, `#${g.id} ${gameTitle(g.game, g.title)}`),
           g.closed ? h("span", { class: "pill" }, t("ended")) : null,
           playing ? h("span", { class: "pill", "data-status": "running" }, t("playing")) : null),
         h("div", { class: "stored-scores" }, scores,
@@ -630,7 +636,7 @@
     const select = $("new-game-name");
     const current = select.value;
     select.replaceChildren(...app.games.available.map((g) =>
-      h("option", { value: g.game }, g.title)));
+      h("option", { value: g.game }, gameTitle(g.game, g.title))));
     if (current) select.value = current;
     renderNewGameOptions();
   }
@@ -722,14 +728,14 @@
     if (!helpGame || !help[helpGame]) helpGame = (app.view && app.view.game) || (games[0] && games[0].game);
     $("help-games").replaceChildren(...games.map((g) => h("button", {
       type: "button", class: g.game === helpGame ? "chosen" : "", "data-help-game": g.game,
-      onclick: () => { helpGame = g.game; renderHelp(); } }, g.title)));
+      onclick: () => { helpGame = g.game; renderHelp(); } }, gameTitle(g.game, g.title))));
     const entry = help[helpGame];
     if (!entry) return;
     const lang = I18N.lang();
     const sections = entry.sections[lang] || entry.sections.en;
     $("help-sections").replaceChildren(...sections.map((sec) => h("section", {},
       h("h4", {}, sec.title), h("p", {}, sec.text))));
-    const title = (games.find((g) => g.game === helpGame) || {}).title || helpGame;
+    const title = gameTitle(helpGame, (games.find((g) => g.game === helpGame) || {}).title || helpGame);
     const link = $("help-rules");
     link.href = `rules/${encodeURIComponent(helpGame)}?lang=${lang}`;
     link.textContent = t("full_rules", { game: title });
@@ -747,7 +753,7 @@
       renderCamera();
       if ($("help-dialog").open) renderHelp();
       renderGamesList();
-      renderNewGameOptions();
+      renderNewGameChoices();
     });
   }
   I18N.apply(document);

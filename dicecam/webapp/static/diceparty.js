@@ -109,7 +109,7 @@
         h("div", { class: "dice" }, turn.dice.map((d) => die(ctx, d))),
         h("p", { id: "dp-verdict" }, h("b", {}, esc.escalated ? t("dp_escalated", { p: turn.player }) : t("dp_calm")),
           " · ", ctx.msg(esc.explanation)),
-        esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, g.text))) : null,
+        esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, ctx.msg(g.text)))) : null,
         turn.deliveries.length ? h("ul", {}, turn.deliveries.map((d) =>
           h("li", {}, `${d.player}: +${d.new_mobs} ${t("mob")}`))) : null));
     }

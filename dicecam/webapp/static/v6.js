@@ -5,7 +5,7 @@
   "use strict";
   window.DicecamI18n.add({
     en: {
-      v6_group: "Group {g}, pass {p} of {n}", v6_player: "{p}'s round", v6_total: "pips",
+      title_v6: "V6 dice tournament", v6_group: "Group {g}, pass {p} of {n}", v6_player: "{p}'s round", v6_total: "pips",
       v6_choose_jokers: "{p} names up to {n} jokers", v6_free_choice: "Free-choice round (final)",
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
@@ -22,7 +22,7 @@
       retreat: "retreat", challenge: "challenge", pass: "pass",
     },
     de: {
-      v6_group: "Gruppe {g}, Durchgang {p} von {n}", v6_player: "Runde von {p}", v6_total: "Augen",
+      title_v6: "V6-Würfelturnier", v6_group: "Gruppe {g}, Durchgang {p} von {n}", v6_player: "Runde von {p}", v6_total: "Augen",
       v6_choose_jokers: "{p} wählt bis zu {n} Joker", v6_free_choice: "Freie-Wahl-Runde (Finale)",
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
