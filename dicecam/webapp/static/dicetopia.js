@@ -16,6 +16,7 @@
       dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
       dt_tied: "tied", dt_decided_by: "decided for {p}",
       dt_leading: "Leading so far: {w}", dt_nothing_yet: "No points yet",
+      dt_if_ended_now: "If the game ended now: ",
       dt_agents_hint: "+ and − count each player's agents in a district as they stand at the end of the game: they score at the end only (control, some missions).",
     },
     de: {
@@ -29,6 +30,7 @@
       dt_provisional: "Vorläufig (der Tisch ist noch nicht vollständig)", dt_abilities: "Fraktionsfähigkeiten",
       dt_tied: "Gleichstand", dt_decided_by: "entschieden für {p}",
       dt_leading: "Vorne liegt bisher: {w}", dt_nothing_yet: "Noch keine Punkte",
+      dt_if_ended_now: "Wenn das Spiel jetzt endete: ",
       dt_agents_hint: "+ und − zählen die Agenten jedes Spielers in einem Bezirk, wie sie am Spielende stehen: sie zählen nur für die Schlusswertung (Kontrolle, manche Missionen).",
     },
   });
@@ -68,7 +70,11 @@
       : h("div", { class: "banner provisional", id: "dt-winner" },
         scored ? t("dt_leading", { w: s.winner }) : t("dt_nothing_yet"),
         h("div", { class: "hint" }, t("dt_provisional"))));
-    el.append(h("p", { id: "dt-explanation" }, ctx.msg(s.explanation)));
+    // the engine explains the result as if the game ended now: said so until it is complete
+    if (s.complete || scored) {
+      el.append(h("p", { id: "dt-explanation" }, s.complete ? "" : t("dt_if_ended_now"),
+        ctx.msg(s.explanation)));
+    }
     if (s.waiting_for.length) {
       el.append(h("div", { class: "card", id: "dt-missing" }, h("h3", {}, t("dt_missing")),
         h("ul", {}, s.waiting_for.map((w) => h("li", {}, ctx.msg(w))))));
