@@ -765,6 +765,21 @@ def test_charidice_sheets_do_not_overlap_at_tablet_size(browser: Any, server: Se
                 assert apart, (lang, one["text"], other["text"])
         totals = browser.find_elements(By.CSS_SELECTOR, "#cd-sheets td.total")
         assert len(totals) == 2 and all(t.is_displayed() and t.text for t in totals)
+    # printed: the score sheets only, no throw or option buttons
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        shown = [e.get_attribute("id") or e.tag_name for e in browser.find_elements(
+            By.CSS_SELECTOR, "#game-view > *, button") if e.is_displayed()]
+        assert shown == ["cd-sheets"]
+        pdf = browser.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27,
+                                                          "paperHeight": 11.69})
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    import base64
+    import re
+
+    pages = re.findall(rb"/Count (\d+)", base64.b64decode(pdf["data"]))
+    assert pages and int(pages[0]) == 1  # one A4 page (it printed two before)
 
 
 # The words that give a sentence away as English or German; a text node holding one in the
