@@ -663,7 +663,8 @@ def set_up_views(server: Server) -> dict[str, Callable[[], None]]:
               + dice(None, "purple", [5]) + dice(None, "black", [6]))
 
     def dicetopia() -> None:
-        new("dicetopia", [{"name": "Annabelle", "faction": "hollows"}, {"name": "Benedikt"}])
+        new("dicetopia", [{"name": "Annabelle", "faction": "hollows"},
+                          {"name": "Benedikt", "faction": "centauri_bureau"}])
         act({"type": "set_agents", "district": "the_agency", "agents": {"Annabelle": 2}})
         act({"type": "set_dice", "zones": {"board:Annabelle": [
             {"colour": "purple", "value": 5}, {"colour": "white", "value": 3}]}})

@@ -151,7 +151,8 @@ def test_bingmai_decides_a_tie_for_itself_and_says_so() -> None:
     agency = result.districts[0]
     assert agency.tied == (0, 1) and agency.controllers == (1,) and agency.decided_by == 1
     assert result.abilities[0].used
-    assert result.abilities[0].text == "blue (Bingmai) decides the tie in The Agency for blue"
+    assert english(result.abilities[0].text) == (
+        "blue (Bingmai) decides the tie in The Agency for blue")
 
 
 def test_bingmai_without_the_ability_shares_the_tie() -> None:
@@ -169,7 +170,7 @@ def test_bingmai_picks_the_richest_tie_and_infiltration_counts_it() -> None:
     # waste management (5 + 6) outright, The Agency shared (ceil(6 / 2) = 3)
     assert red.control == 11 + 3
     assert red.mission_results[0].stars == 4
-    assert "Waste Management" in result.abilities[0].text
+    assert "Waste Management" in english(result.abilities[0].text)
 
 
 def test_bingmai_leaves_a_tie_between_two_rivals_alone() -> None:
@@ -178,7 +179,7 @@ def test_bingmai_leaves_a_tie_between_two_rivals_alone() -> None:
     result = score_position(build(spec))
     assert not result.abilities[0].used
     assert [p.control for p in result.players] == [0, 6, 6]
-    assert result.abilities[0].text == "red (Bingmai) leaves every district tie as it is"
+    assert english(result.abilities[0].text) == "red (Bingmai) leaves every district tie as it is"
 
 
 def test_centauri_scores_the_best_two_of_three_missions() -> None:
@@ -189,8 +190,11 @@ def test_centauri_scores_the_best_two_of_three_missions() -> None:
     assert [(m.mission, m.stars, m.counted) for m in red.mission_results] == [
         ("schmuggler", 6, True), ("weniger_ist_mehr", 16, True), ("pazifist", 0, False)]
     assert red.missions == 22
-    assert result.abilities[0].text == (
-        "red (Centauri) scores schmuggler and weniger_ist_mehr and leaves out pazifist")
+    assert english(result.abilities[0].text) == (
+        "red (Centauri) scores Smuggler and Less Is More and leaves out Pacifist")
+    # the cards by their names, never their ids; in German their German titles
+    assert result.abilities[0].text.text("de") == (
+        "red (Centauri) wertet Schmuggler und Weniger ist mehr und lässt Pazifist weg")
 
 
 def test_only_centauri_may_hold_three_missions() -> None:
@@ -207,7 +211,7 @@ def test_dangmer_copies_a_value_from_the_right_hand_neighbour() -> None:
     blue = result.players[1]
     assert blue.board[5] == Die(Colour.TURQUOISE, 4)
     assert blue.loot == 24 and blue.missions == 18
-    assert result.abilities[0].text == (
+    assert english(result.abilities[0].text) == (
         "blue (Dangmer) copies the value of red's purple 4: their turquoise 3 scores as "
         "turquoise 4")
 
@@ -220,7 +224,7 @@ def test_dangmer_copies_a_colour() -> None:
     spec["boards"] = ["t2", "p3 p3 w5 w5 w6 w1"]
     result = score_position(build(spec))
     assert result.players[1].missions == 8
-    assert "copies the colour of red's turquoise 2" in result.abilities[0].text
+    assert "copies the colour of red's turquoise 2" in english(result.abilities[0].text)
 
 
 def test_dangmer_cannot_copy_from_the_left_hand_neighbour() -> None:
@@ -232,7 +236,7 @@ def test_dangmer_cannot_copy_from_the_left_hand_neighbour() -> None:
     assert red.missions == 0
     assert red.board[5] == Die(Colour.PURPLE, 5)
     assert not result.abilities[0].used
-    assert "green" in result.abilities[0].text
+    assert "green" in english(result.abilities[0].text)
 
 
 def test_dangmer_clone_counts_for_loot() -> None:

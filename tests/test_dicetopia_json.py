@@ -189,7 +189,7 @@ def test_choices_for_risiko_and_trittbrett_are_offered_and_applied() -> None:
     missions = codec.state_to_json(state)["players"][0]["details"]["missions"]
     assert [(m["id"], m["stars"]) for m in missions] == [("risiko", 16),
                                                          ("trittbrettgaenger", 9)]
-    assert "copies bo's pazifist (chosen)" in missions[1]["note"]
+    assert "copies bo's Pacifist (chosen)" in english(missions[1]["note"])
 
 
 def test_giving_up_a_copied_card_drops_the_copy_back_to_the_best_pick() -> None:
@@ -207,7 +207,7 @@ def test_giving_up_a_copied_card_drops_the_copy_back_to_the_best_pick() -> None:
     assert table[0]["copy"] is None
     assert table[1]["missions"] == ["pazifist", "replik"]
     note = codec.state_to_json(state)["players"][0]["details"]["missions"][0]["note"]
-    assert "copies bo's pazifist (best pick)" in note
+    assert "copies bo's Pacifist (best pick)" in english(note)
     # a copy of a card still held stays as chosen
     state = codec.apply(state, codec.action_from_json(
         {"type": "set_copy", "player": "ann", "target": {"player": "bo", "mission": "replik"}}))

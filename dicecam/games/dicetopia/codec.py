@@ -46,7 +46,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.messages import english
+from dicecam.messages import english, text_json
 
 TITLE = "Dicetopia"
 
@@ -209,7 +209,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
                 ],
                 "missions": [
                     {"id": m.mission, "name": MISSIONS[m.mission].name, "stars": m.stars,
-                     "counted": m.counted, "note": m.note}
+                     "counted": m.counted, "note": text_json(m.note)}
                     for m in player.mission_results
                 ],
                 "risk_draw": setup.risk_draw,
@@ -236,7 +236,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
         ],
         "abilities": [
             {"player": names[a.player], "faction": a.faction.value, "used": a.used,
-             "text": a.text}
+             "text": a.text.to_json()}
             for a in result.abilities
         ],
         "complete": result.complete,

@@ -4,7 +4,7 @@ card's own, ``missions.py``)."""
 
 from __future__ import annotations
 
-from dicecam.messages import Catalogue
+from dicecam.messages import Catalogue, Message
 
 MESSAGES = Catalogue({
     "dt.wins": {"en": "{player} wins with {stars} stars.",
@@ -41,6 +41,44 @@ MESSAGES = Catalogue({
         "de": "In {district} liegen {dice} und {agents}, aber bei {players} Spielern hat ein "
               "Bezirk nur {fields} Felder; prüfe diesen Bezirk"},
     "dt.one_die": {"en": "{n} die", "de": "{n} Würfel"},
+    # mission notes
+    "dt.note.copies": {"en": "copies {owner}'s {mission} ({how})",
+                       "de": "kopiert {mission} von {owner} ({how})"},
+    "dt.note.chosen": {"en": "chosen", "de": "gewählt"},
+    "dt.note.best_pick": {"en": "best pick", "de": "beste Wahl"},
+    "dt.note.nothing_to_copy": {"en": "no other player's card to copy",
+                                "de": "keine Karte eines anderen Spielers zum Kopieren"},
+    "dt.note.waiting_draw": {"en": "waiting for the card drawn before scoring",
+                             "de": "wartet auf die vor der Wertung gezogene Karte"},
+    "dt.note.drew": {"en": "drew {mission}: 2 x {stars}", "de": "zog {mission}: 2 x {stars}"},
+    "dt.note.left_out": {"en": "left out", "de": "nicht gewertet"},
+    # faction abilities used at scoring time
+    "dt.ab.bingmai": {"en": "{player} (Bingmai) decides the tie in {district} for {winner}",
+                      "de": "{player} (Bingmai) entscheidet den Gleichstand in {district} für "
+                            "{winner}"},
+    "dt.ab.bingmai_none": {"en": "{player} (Bingmai) leaves every district tie as it is",
+                           "de": "{player} (Bingmai) lässt jeden Gleichstand in den Bezirken, "
+                                 "wie er ist"},
+    "dt.ab.dangmer": {"en": "{player} (Dangmer) copies the {trait} of {source}'s {die}: their "
+                            "{before} scores as {after}",
+                      "de": "{player} (Dangmer) kopiert {trait} von {die} bei {source}: "
+                            "{before} zählt als {after}"},
+    "dt.ab.dangmer_none": {"en": "{player} (Dangmer) copies nothing from {source}: no copy "
+                                 "would gain stars",
+                           "de": "{player} (Dangmer) kopiert nichts von {source}: keine Kopie "
+                                 "brächte Sterne"},
+    "dt.ab.centauri": {"en": "{player} (Centauri) scores {kept} and leaves out {dropped}",
+                       "de": "{player} (Centauri) wertet {kept} und lässt {dropped} weg"},
+    "dt.ab.centauri_all": {"en": "{player} (Centauri) scores every mission held (a third card "
+                                 "is needed to choose)",
+                           "de": "{player} (Centauri) wertet jede gehaltene Mission (zum "
+                                 "Auswählen braucht es eine dritte Karte)"},
+    "dt.trait.colour": {"en": "colour", "de": "die Farbe"},
+    "dt.trait.value": {"en": "value", "de": "die Augenzahl"},
+    "dt.die": {"en": "{colour} {value}", "de": "{colour} {value}"},
+    "dt.colour.purple": {"en": "purple", "de": "lila"},
+    "dt.colour.white": {"en": "white", "de": "weiß"},
+    "dt.colour.turquoise": {"en": "turquoise", "de": "türkis"},
     "dt.n_dice": {"en": "{n} dice", "de": "{n} Würfel"},
     "dt.one_agent": {"en": "{n} agent", "de": "{n} Agent"},
     "dt.n_agents": {"en": "{n} agents", "de": "{n} Agenten"},
@@ -79,5 +117,10 @@ MISSION_NAMES_EN = {
 }
 
 
-def district_name(district_value: str):  # -> Message
+def district_name(district_value: str) -> Message:
     return MESSAGES(f"dt.district.{district_value}")
+
+
+def die_label(colour: str, value: int) -> Message:
+    """A die as players name it, "purple 5" ("lila 5")."""
+    return MESSAGES("dt.die", colour=MESSAGES(f"dt.colour.{colour}"), value=value)

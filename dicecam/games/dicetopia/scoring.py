@@ -48,18 +48,18 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
-from dicecam.games.dicetopia.messages import MESSAGES
+from dicecam.games.dicetopia.messages import MESSAGES, die_label, district_name
 from dicecam.games.dicetopia.missions import (
     COPY_MISSION,
     DRAW_MISSION,
     MISSIONS,
     MissionKind,
+    mission_name,
 )
 from dicecam.games.dicetopia.model import (
     AGENTS_PER_PLAYER,
     BOARD_FIELDS,
     CONTROL_STARS,
-    DISTRICT_NAMES,
     DISTRICTS,
     FACTION_NAMES,
     Die,
@@ -71,7 +71,7 @@ from dicecam.games.dicetopia.model import (
     check_position,
     right_neighbour,
 )
-from dicecam.messages import Message
+from dicecam.messages import Message, Text, joined
 
 #: missions a player holds at the end; Centauri keeps a third one to choose from
 MISSIONS_HELD = 2
@@ -112,7 +112,7 @@ class MissionResult:
     mission: str
     stars: int
     counted: bool  # False for the card a Centauri player leaves out
-    note: str = ""
+    note: Text = ""
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class AbilityUse:
     player: int
     faction: Faction
     used: bool
-    text: str
+    text: Message
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,8 @@ def _player_missions(
         ranked = sorted(range(len(results)), key=lambda i: (-results[i].stars, i))
         keep = set(ranked[:MISSIONS_HELD])
         results = [
-            r if i in keep else replace(r, counted=False, note=_join(r.note, "left out"))
+            r if i in keep else replace(r, counted=False,
+                                        note=joined(r.note, MESSAGES("dt.note.left_out")))
             for i, r in enumerate(results)
         ]
     return tuple(results)
@@ -317,15 +318,16 @@ def _copy(
             inner = _draw(position, view, me, position.players[owner].risk_draw, mission)
         else:
             inner = _card(position, view, me, mission)
-        how = "chosen" if chosen is not None else "best pick"
+        how = MESSAGES("dt.note.chosen" if chosen is not None else "dt.note.best_pick")
         result = MissionResult(
             COPY_MISSION, inner.stars, True,
-            _join(f"copies {owner_name}'s {mission} ({how})", inner.note),
+            joined(MESSAGES("dt.note.copies", owner=owner_name, mission=mission_name(mission),
+                            how=how), inner.note),
         )
         if best is None or result.stars > best.stars:
             best = result
     if best is None:
-        return MissionResult(COPY_MISSION, 0, True, "no other player's card to copy")
+        return MissionResult(COPY_MISSION, 0, True, MESSAGES("dt.note.nothing_to_copy"))
     return best
 
 
@@ -333,17 +335,18 @@ def _draw(
     position: Position, view: ScoringView, me: int, drawn: str | None, doubled_for: str
 ) -> MissionResult:
     if drawn is None:
-        return MissionResult(DRAW_MISSION, 0, True, "waiting for the card drawn before scoring")
+        return MissionResult(DRAW_MISSION, 0, True, MESSAGES("dt.note.waiting_draw"))
     if MISSIONS[drawn].kind is MissionKind.COPY:
         inner = _copy(position, view, me, None)
     else:
         inner = _card(position, view, me, drawn)
-    note = _join(f"drew {drawn}: 2 x {inner.stars}", inner.note)
+    note = joined(MESSAGES("dt.note.drew", mission=mission_name(drawn), stars=inner.stars),
+                  inner.note)
     return MissionResult(doubled_for, 2 * inner.stars, True, note)
 
 
-def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+def _die(die: Die) -> Message:
+    return die_label(die.colour.value, die.value)
 
 
 # --- picking the abilities' uses ----------------------------------------------------------
@@ -450,13 +453,12 @@ def _ability_uses(
         if faction is Faction.BINGMAI_GAMBLERS:
             choice = choices.get(p)
             if isinstance(choice, BingmaiChoice):
-                district = DISTRICT_NAMES[DISTRICTS[choice.district]]
+                district = district_name(DISTRICTS[choice.district].value)
                 winner = position.players[choice.winner].name
-                yield AbilityUse(p, faction, True,
-                                 f"{name} (Bingmai) decides the tie in {district} for {winner}")
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.bingmai", player=name, district=district, winner=winner))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Bingmai) leaves every district tie as it is")
+                yield AbilityUse(p, faction, False, MESSAGES("dt.ab.bingmai_none", player=name))
         elif faction is Faction.DANGMER_PROGRAM:
             choice = choices.get(p)
             source_player = position.players[right_neighbour(p, len(position.players))].name
@@ -464,27 +466,22 @@ def _ability_uses(
                 before = position.boards[p][choice.own_die]
                 after = outcome.view.boards[p][choice.own_die]
                 source = position.boards[right_neighbour(p, len(position.players))]
-                yield AbilityUse(
-                    p, faction, True,
-                    f"{name} (Dangmer) copies the {choice.trait.value} of {source_player}'s "
-                    f"{source[choice.source_die].label()}: their {before.label()} scores as "
-                    f"{after.label()}",
-                )
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.dangmer", player=name, trait=MESSAGES(f"dt.trait.{choice.trait.value}"),
+                    source=source_player, die=_die(source[choice.source_die]),
+                    before=_die(before), after=_die(after)))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Dangmer) copies nothing from {source_player}: "
-                                 "no copy would gain stars")
+                yield AbilityUse(p, faction, False, MESSAGES(
+                    "dt.ab.dangmer_none", player=name, source=source_player))
         elif faction is Faction.CENTAURI_BUREAU:
             dropped = [m.mission for m in outcome.missions[p] if not m.counted]
             if dropped:
                 kept = [m.mission for m in outcome.missions[p] if m.counted]
-                yield AbilityUse(p, faction, True,
-                                 f"{name} (Centauri) scores {' and '.join(kept)} and leaves "
-                                 f"out {dropped[0]}")
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.centauri", player=name, kept=tuple(mission_name(m) for m in kept),
+                    dropped=mission_name(dropped[0])))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Centauri) scores every mission held "
-                                 "(a third card is needed to choose)")
+                yield AbilityUse(p, faction, False, MESSAGES("dt.ab.centauri_all", player=name))
 
 
 def _explain(players: tuple[PlayerResult, ...], winners: tuple[int, ...]) -> Message:

@@ -94,7 +94,7 @@
         h("td", { class: "num total" }, h("b", {}, String(p.total))), h("td", { class: "num" }, String(p.rank))))))));
     if (s.abilities.length) {
       el.append(h("div", { class: "card" }, h("h3", {}, t("dt_abilities")),
-        h("ul", {}, s.abilities.map((a) => h("li", {}, `${a.player}: ${a.text}`)))));
+        h("ul", {}, s.abilities.map((a) => h("li", {}, ctx.msg(a.text))))));
     }
 
     // districts: dice, agents (tap + / -), who controls
