@@ -119,7 +119,7 @@ def test_preparty_needs_every_party() -> None:
         dp.apply(state, dp.PrepartyThrow((("Dora", dice("P1 P1 V1 V1")),)))
     with pytest.raises(RuleError, match="one throw from each of Anna, Ben"):
         dp.apply(state, dp.PrepartyThrow(()))
-    with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP, 0 Mob"):
+    with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP and 0 Mob"):
         dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
                                           ("Ben", dice("P1 V1 V1")))))
 

@@ -183,7 +183,7 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
         (4, "red", "Ben"), (6, "yellow", "Anna")))
     assert action == dp.Throw(tuple(codec.die_from_json(d, "d")
                                     for d in dice("P3 P2 V5 V1 M4")))
-    with pytest.raises(RuleError, match="the throw shows 2 Party People, 2 VIP, 1 Mob"):
+    with pytest.raises(RuleError, match="the throw shows 2 Party People, 2 VIP and 1 Mob"):
         codec.apply(state, action)
     state = codec.apply(state, action_from_roll(state, roll(
         (3, "yellow", "Ben"), (2, "yellow", "Ben"), (5, "orange", "Ben"), (1, "orange", "Ben"))))
@@ -194,7 +194,7 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
 @pytest.mark.parametrize(("item", "message"), [
     ((None, "yellow", "Anna"), "could not be read"),
     ((3, None, "Anna"), "colour None"),
-    ((3, "green", "Anna"), "colour 'green'"),
+    ((3, "green", "Anna"), "colour green, not one of yellow, orange and red"),
 ])
 def test_unreadable_dice_in_a_party_zone_ask_for_a_correction(
         item: tuple[int | None, str | None, str | None], message: str) -> None:

@@ -585,3 +585,31 @@ def test_every_game_has_help_in_both_languages() -> None:
         assert set(HELP[game]) == {"en", "de"} and set(RULEBOOKS[game]) == {"en", "de"}
         assert len(HELP[game]["en"]) == len(HELP[game]["de"]), game
         assert set(RULEBOOK_FILES[game]) == {"en", "de"}
+
+
+# --- the engines' sentences reach the tablet as messages it words itself -------------------
+
+
+def test_a_refused_roll_and_its_reply_carry_the_message_to_word(client: Any) -> None:
+    from dicecam.messages import render
+
+    ok(client, events.NEW_GAME, CHARIDICE)
+    client.get_received()
+    ack = client.emit(events.ENTER_ROLL, {"dice": SIX[:5]}, callback=True)
+    assert not ack["ok"]
+    assert ack["message"] == {"msg": "cd.tray_count", "params": {"n": 6, "seen": 5}}
+    assert ack["error"] == render("cd.tray_count", ack["message"]["params"], "en")
+    assert render("cd.tray_count", ack["message"]["params"], "de").startswith(
+        "Charidice braucht alle 6 Würfel in der Schale")
+    roll = received(client, events.ROLL)[-1]
+    assert roll["status"] == "pending" and roll["error_message"] == ack["message"]
+
+
+def test_the_page_gets_every_message_template_in_both_languages(app: Any) -> None:
+    import re
+
+    page = app.test_client().get("/").get_data(as_text=True)
+    templates = json.loads(re.search(r"window\.DICECAM_MESSAGES = (\{.*?\});\n", page).group(1))
+    for prefix in ("dp.", "cd.", "dt.", "v6."):  # every game's catalogue is loaded
+        assert any(key.startswith(prefix) for key in templates), prefix
+    assert all(set(words) == {"en", "de"} for words in templates.values())

@@ -6,6 +6,18 @@ from dicecam.messages import Catalogue, Message, Text
 
 MESSAGES = Catalogue({
     # what the game waits for
+    "dp.unread": {"en": "a die in {player}'s zone could not be read; tap it to enter its value",
+                  "de": "ein Würfel in der Zone von {player} ist nicht lesbar; tippe ihn an, um "
+                        "seine Augen einzugeben"},
+    "dp.wrong_colour": {"en": "a die in {player}'s zone has colour {colour}, not one of "
+                              "{colours}; tap it to correct the colour",
+                        "de": "ein Würfel in der Zone von {player} hat die Farbe {colour}, keine "
+                              "von {colours}; tippe ihn an, um die Farbe zu korrigieren"},
+    "dp.party_mismatch": {"en": "{player}'s party has {have}, but the throw shows {seen}; throw "
+                                "exactly the party's dice (the counter die stays aside)",
+                          "de": "Die Party von {player} hat {have}, aber der Wurf zeigt {seen}; "
+                                "wirf genau die Würfel der Party (der Zählwürfel bleibt "
+                                "beiseite)"},
     "dp.wait.preparty_all": {"en": "every party is thrown to find the start player",
                              "de": "alle Partys werden geworfen, um den Startspieler zu finden"},
     "dp.wait.preparty_next": {"en": "{player} throws the preparty",

@@ -57,7 +57,6 @@ from dicecam.games.diceparty.messages import MESSAGES, kind_name
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     KINDS,
-    LABEL,
     Counts,
     Die,
     Escalation,
@@ -367,10 +366,12 @@ def _set_player(state: State, index: int, player: Player) -> tuple[Player, ...]:
 def _check_party_dice(player: Player, dice: Sequence[Die]) -> None:
     got = Counts.of(dice)
     if got != player.party:
-        have = ", ".join(f"{player.party[k]} {LABEL[k]}" for k in KINDS)
-        seen = ", ".join(f"{got[k]} {LABEL[k]}" for k in KINDS)
-        raise RuleError(f"{player.name}'s party has {have}, but the throw shows {seen}; "
-                        f"throw exactly the party's dice (the counter die stays aside)")
+        def counted(counts: Counts) -> tuple[Message, ...]:
+            return tuple(MESSAGES("dp.count_kind", n=counts[k], kind=kind_name(k.value))
+                         for k in KINDS)
+
+        raise RuleError(MESSAGES("dp.party_mismatch", player=player.name,
+                                 have=counted(player.party), seen=counted(got)))
 
 
 def _preparty(state: State, action: PrepartyThrow) -> State:

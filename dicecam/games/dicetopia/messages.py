@@ -40,6 +40,11 @@ MESSAGES = Catalogue({
               "has only {fields} fields; check that district",
         "de": "In {district} liegen {dice} und {agents}, aber bei {players} Spielern hat ein "
               "Bezirk nur {fields} Felder; prüfe diesen Bezirk"},
+    "dt.unread": {"en": "a die in {zone} could not be read (value or colour missing); correct "
+                        "it on the tablet before scoring",
+                  "de": "ein Würfel in {zone} ist nicht lesbar (Augen oder Farbe fehlen); "
+                        "korrigiere ihn auf dem Tablet vor der Wertung"},
+    "dt.board_of": {"en": "{player}'s faction board", "de": "der Fraktionstafel von {player}"},
     "dt.one_die": {"en": "{n} die", "de": "{n} Würfel"},
     # mission notes
     "dt.note.copies": {"en": "copies {owner}'s {mission} ({how})",

@@ -212,6 +212,12 @@ MESSAGES = Catalogue({
                               "Höschen: Versuch 1 von 4 (3+ gelingt)"),
     "v6.j.runkelrueb_throw": _m("Runkelrüb: throw {n} of 2 against the six (3+ saves)",
                                 "Runkelrüb: Wurf {n} von 2 gegen die Sechs (3+ rettet)"),
+    "v6.one_die": _m("V6 throws one die at a time; the camera saw {n} dice. Leave exactly one "
+                     "die in view.",
+                     "V6 wirft einen Würfel nach dem anderen; die Kamera sah {n} Würfel. Lass "
+                     "genau einen Würfel im Bild."),
+    "v6.unread": _m("the die could not be read; tap it to enter its value",
+                    "der Würfel ist nicht lesbar; tippe ihn an, um seine Augen einzugeben"),
     # the evening's notes
     "v6.ev.give_groups": _m("give the groups to begin", "zum Beginnen die Gruppen angeben"),
     "v6.ev.names_jokers": _m("group {group}, pass {pass_no}: {player} names the jokers",
