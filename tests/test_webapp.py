@@ -613,3 +613,14 @@ def test_the_page_gets_every_message_template_in_both_languages(app: Any) -> Non
     for prefix in ("dp.", "cd.", "dt.", "v6."):  # every game's catalogue is loaded
         assert any(key.startswith(prefix) for key in templates), prefix
     assert all(set(words) == {"en", "de"} for words in templates.values())
+
+
+def test_the_same_dice_entry_sent_twice_is_scored_once(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    entry = {"dice": SIX, "entry_id": "pad-1"}
+    first = ok(client, events.ENTER_ROLL, entry)
+    again = ok(client, events.ENTER_ROLL, entry)  # a double tap on "Score these dice"
+    assert again == first
+    assert last_state(client)["state"]["turn"]["throws"] == 1
+    ok(client, events.ENTER_ROLL, {"dice": SIX, "entry_id": "pad-2"})  # a new entry counts
+    assert last_state(client)["state"]["turn"]["throws"] == 2

@@ -88,6 +88,9 @@ class GameSession:
         self._lock = threading.RLock()
         self._active: _Active | None = None
         self._roll: CurrentRoll | None = None
+        #: the last dice entry scored (its id and reply): the same entry sent again is not
+        #: scored twice
+        self._last_entry: tuple[str, dict[str, Any]] | None = None
         self._version = 0
         #: set when the camera is the demo table: whether it throws now ("auto"), waits for
         #: a tablet to ask ("ask"), or has nothing to throw (None); shown in the state
@@ -250,6 +253,9 @@ class GameSession:
         """Dice typed in on the tablet (no camera at hand): a roll with every die sure."""
         dice = command.dice
         with self._lock:
+            if command.entry_id is not None and self._last_entry is not None and (
+                    self._last_entry[0] == command.entry_id):
+                return self._last_entry[1]  # the same entry again: scored once already
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
                                   dice, RollStatus.PENDING, time.time())
@@ -258,7 +264,10 @@ class GameSession:
             if self._roll.status is RollStatus.PENDING:
                 raise InputError(self._roll.error_message or self._roll.error
                                  or "the game does not take these dice now")
-            return {"roll_id": roll_id, "status": self._roll.status.value}
+            reply = {"roll_id": roll_id, "status": self._roll.status.value}
+            if command.entry_id is not None:
+                self._last_entry = (command.entry_id, reply)
+            return reply
 
     def correct_die(self, command: CorrectDie) -> dict[str, Any]:
         """A tap said what a die really shows (value None: it is not a die at all)."""

@@ -20,6 +20,7 @@ MAX_DICE = 120  # four Dice Party parties of 60 would be 240, but one roll is at
 COLOUR_NAME_MAX = 30
 ZONE_NAME_MAX = 60
 ROLL_ID_MAX = 2**62
+ENTRY_ID_MAX = 40
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class EnterRoll:
     """Dice typed in on the tablet: each sure (``corrected``), boxes laid out in rows."""
 
     dice: tuple[DieReading, ...]
+    #: the pad's id for this entry: the same entry sent twice (a double tap on "Score these
+    #: dice") is scored once
+    entry_id: str | None = None
 
 
 def parse_new_game(data: Any, games: Sequence[str]) -> NewGame:
@@ -157,7 +161,8 @@ def parse_assign_zone(data: Any) -> AssignZone:
 
 def parse_enter_roll(data: Any) -> EnterRoll:
     payload = jc.require_object(data, "entered roll")
-    jc.reject_unknown_keys(payload, "entered roll", ("dice",))
+    jc.reject_unknown_keys(payload, "entered roll", ("dice", "entry_id"))
+    entry_id = _optional_str(payload.get("entry_id"), "entered roll.entry_id", ENTRY_ID_MAX)
     items = jc.require_list(payload.get("dice"), "entered roll.dice", min_len=1,
                             max_len=MAX_DICE)
     dice = []
@@ -170,7 +175,7 @@ def parse_enter_roll(data: Any) -> EnterRoll:
         zone = _optional_str(obj.get("zone"), f"{where}.zone", ZONE_NAME_MAX)
         dice.append(DieReading(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
                                value, colour, 1.0, zone, corrected=True))
-    return EnterRoll(tuple(dice))
+    return EnterRoll(tuple(dice), entry_id)
 
 
 def parse_demo_roll(data: Any) -> None:

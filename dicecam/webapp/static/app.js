@@ -553,6 +553,9 @@
       }));
     };
     paint();
+    // one id per opened pad: a second tap on the button sends the same entry, scored once
+    const entryId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    $("entry-submit").disabled = false;
     $("entry-submit").onclick = () => {
       const dice = [];
       spec.groups.forEach((group, gi) => countsOf(gi).forEach((n, vi) => {
@@ -561,8 +564,10 @@
         }
       }));
       if (!dice.length && !spec.submit) { toast(t("no_dice_entered")); return; }
-      const sent = spec.submit ? spec.submit(dice) : send(E.ENTER_ROLL, { dice });
-      sent.then(() => $("entry-dialog").close()).catch(() => null);
+      const sent = spec.submit ? spec.submit(dice) : send(E.ENTER_ROLL, { dice, entry_id: entryId });
+      $("entry-submit").disabled = true; // until the server answered
+      sent.then(() => $("entry-dialog").close()).catch(() => null)
+        .finally(() => { $("entry-submit").disabled = false; });
     };
     $("entry-dialog").showModal();
   }
