@@ -526,8 +526,14 @@ def test_quick_taps_on_the_dice_pad_are_one_entry_each(browser: Any, server: Ser
     # the next real tap is a new entry
     css(browser, cell.format(3)).click()
     wait(browser, lambda b: pad_count(b, "red", 3) == "×3")
-    tap(browser, "#entry-submit")
-    wait_text(browser, "#roll-text", "Roll of 4 dice")
+    for colour, value in (("blue", 4), ("green", 5)):
+        css(browser, f'.entry-group[data-colour="{colour}"] .entry-cell[data-value="{value}"]'
+            ).click()
+    # a double tap on "Score these dice" scores the throw once
+    ActionChains(browser, duration=0).double_click(css(browser, "#entry-submit")).perform()
+    wait_text(browser, "#roll-text", "Roll of 6 dice")
+    time.sleep(0.5)
+    assert services(server.app).session.view()["state"]["turn"]["throws"] == 1
 
 
 # --- the games list ------------------------------------------------------------------------
