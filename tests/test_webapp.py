@@ -624,3 +624,23 @@ def test_the_same_dice_entry_sent_twice_is_scored_once(client: Any) -> None:
     assert last_state(client)["state"]["turn"]["throws"] == 1
     ok(client, events.ENTER_ROLL, {"dice": SIX, "entry_id": "pad-2"})  # a new entry counts
     assert last_state(client)["state"]["turn"]["throws"] == 2
+
+
+def test_a_database_from_before_the_games_list_reads_read_only(tmp_path: Path) -> None:
+    """`dicecam doctor` opens the database read-only: an older one has no new columns."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT "
+                     "NOT NULL, config TEXT NOT NULL, created REAL NOT NULL, updated REAL "
+                     "NOT NULL); INSERT INTO games (game, config, created, updated) VALUES "
+                     "('v6', '{\"players\": [\"A\", \"B\"]}', 1, 2);")
+    db.commit()
+    db.close()
+    store = GameStore(path, read_only=True)
+    try:
+        (game,) = store.list_games()
+        assert game.game == "v6" and game.closed is None and game.standing is None
+    finally:
+        store.close()

@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS settings (
 #: columns added after the first release: a database made before them gets them on open
 ADDED_COLUMNS = (("games", "closed", "REAL"), ("games", "standing", "TEXT"))
 
-_GAME_COLUMNS = "id, game, config, created, updated, closed, standing"
+_GAME_COLUMNS = ("id", "game", "config", "created", "updated", "closed", "standing")
 
 
 class EntryKind(StrEnum):
@@ -116,6 +116,7 @@ class GameStore:
             except sqlite3.Error as exc:
                 raise InputError(f"cannot open the game database {self.path} ({exc})") from None
             self._lock = threading.Lock()
+            self._select = self._game_select()
             return
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
@@ -130,6 +131,7 @@ class GameStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
             self._add_missing_columns()
+            self._select = self._game_select()
         except sqlite3.DatabaseError as exc:
             raise InputError(
                 f"cannot open the game database {self.path} ({exc}); move it away to start "
@@ -166,7 +168,7 @@ class GameStore:
     def get_game(self, game_id: int) -> GameRecord:
         with self._lock:
             row = self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                f"SELECT {self._select} FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         if row is None:
             raise InputError(f"there is no game {game_id}; pick one from the list of games")
@@ -175,7 +177,7 @@ class GameStore:
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games "
+                f"SELECT {self._select} FROM games "
                 "ORDER BY updated DESC, id DESC LIMIT ?", (limit,)
             ).fetchall()
         return [_game_record(row) for row in rows]
@@ -285,6 +287,17 @@ class GameStore:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+    def _game_select(self) -> str:
+        """The games columns to read; one a database opened read-only (``dicecam doctor``)
+        does not have yet reads as NULL."""
+        try:
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        except sqlite3.DatabaseError:  # not a database: the first query says so
+            have = set()
+        if not have:
+            return ", ".join(_GAME_COLUMNS)
+        return ", ".join(c if c in have else f"NULL AS {c}" for c in _GAME_COLUMNS)
 
     def _add_missing_columns(self) -> None:
         for table, column, kind in ADDED_COLUMNS:
