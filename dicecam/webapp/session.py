@@ -207,7 +207,8 @@ class GameSession:
             action = codec.action_from_json(command.action)
             new_state = codec.apply(active.state, action)
             stored = codec.action_to_json(action)
-            self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)])
+            self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)],
+                              standing=self._standing(active, new_state))
             active.state = new_state
             active.actions.append(stored)
             if self._roll is not None and self._roll.status is RollStatus.PENDING:
@@ -224,7 +225,8 @@ class GameSession:
             if not active.actions:
                 raise InputError("there is nothing to undo: no action has been made yet")
             state = self._replay(active, active.actions[:-1])
-            self.store.append(active.game_id, [NewEntry(EntryKind.UNDO, Source.TAP)])
+            self.store.append(active.game_id, [NewEntry(EntryKind.UNDO, Source.TAP)],
+                              standing=self._standing(active, state))
             active.actions.pop()
             active.state = state
             if self._roll is not None and self._roll.applied_at == len(active.actions):
@@ -342,7 +344,7 @@ class GameSession:
             self.store.append(active.game_id, [
                 NewEntry(EntryKind.UNDO, Source.CORRECTION),
                 NewEntry(EntryKind.ACTION, Source.CORRECTION, stored, dice_record(dice)),
-            ])
+            ], standing=self._standing(active, new_state))
             active.actions[-1] = stored
             active.state = new_state
             self._roll = replace(roll, dice=dice, error=None, error_message=None)
@@ -388,7 +390,8 @@ class GameSession:
         stored = active.game.codec.action_to_json(decision.action)
         source = Source.CORRECTION if any(d.corrected for d in roll.dice) else Source.CAMERA
         self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored,
-                                                    dice_record(roll.dice))])
+                                                    dice_record(roll.dice))],
+                          standing=self._standing(active, decision.new_state))
         applied_at = len(active.actions)
         active.actions.append(stored)
         active.state = decision.new_state
@@ -431,11 +434,20 @@ class GameSession:
         with self._lock:
             self._publish_state()
 
+    def _standing(self, active: _Active, state: Any) -> dict[str, Any] | None:
+        """The scores the games list shows for ``state``, stored with the entry that makes
+        it (one transaction)."""
+        if active.game.standing is None:
+            return None
+        active.standing_of = state
+        return active.game.standing(state).to_json()
+
     def _publish_state(self) -> None:
         active = self._active
         if active is not None and active.game.standing is not None and (
                 active.standing_of is not active.state):
-            # the games list shows each game's scores: kept as the game changes
+            # a game opened or made: its scores as they stand (changes store them with
+            # their entries)
             self.store.set_standing(active.game_id, active.game.standing(active.state).to_json())
             active.standing_of = active.state
         self._version += 1

@@ -216,8 +216,10 @@ class GameStore:
 
     # -- the log -------------------------------------------------------------------------
 
-    def append(self, game_id: int, entries: Sequence[NewEntry]) -> None:
-        """Append entries to a game's log in one transaction (all or nothing)."""
+    def append(self, game_id: int, entries: Sequence[NewEntry], *,
+               standing: Mapping[str, Any] | None = None) -> None:
+        """Append entries to a game's log in one transaction (all or nothing), with the
+        game's scores after them (``standing``) for the games list."""
         now = time.time()
         with self._lock, self._transaction():
             (last,) = self._db.execute(
@@ -238,6 +240,9 @@ class GameStore:
                     ),
                 )
             self._db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+            if standing is not None:
+                self._db.execute("UPDATE games SET standing = ? WHERE id = ?",
+                                 (json.dumps(standing, ensure_ascii=False), game_id))
 
     def log(self, game_id: int) -> list[LogEntry]:
         with self._lock:
