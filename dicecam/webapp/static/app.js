@@ -323,6 +323,9 @@
     $("demo-roll").hidden = demo !== "ask";
     $("demo-status").textContent = demo === "auto" ? t("demo_throwing") : "";
     panel.dataset.status = roll ? roll.status : "none";
+    // nothing to say and nothing to tap (no game, or a game that takes no dice now): no
+    // empty bar under the camera
+    panel.hidden = !roll && !entry && !demo;
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
       $("roll-zones").replaceChildren();
