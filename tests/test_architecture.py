@@ -3,7 +3,7 @@ the product, imports at module top.
 
     commands -> tools -> webapp -> games + vision -> calibration + synth -> core
 
-``core`` is the top-level modules (errors, jsoncheck, paths, reading). Read from the
+``core`` is the top-level modules (errors, jsoncheck, messages, paths, reading). Read from the
 source with ``ast``, so a new import that breaks the shape fails here with its file.
 """
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import dicecam
 
 ROOT = Path(dicecam.__file__).parent
-CORE = {"errors", "jsoncheck", "paths", "reading", "__init__", "__main__", "cli", "__version__"}
+CORE = {"errors", "jsoncheck", "messages", "paths", "reading", "__init__", "__main__", "cli",
+        "__version__"}
 #: package -> the packages it may import from (besides core and itself)
 ALLOWED = {
     "calibration": set(),

@@ -328,7 +328,7 @@ def test_dicetopia_endgame(browser: Any, server: Server) -> None:
     tap(browser, '.mission-picker[data-player="Bo"] button[data-mission]')
     tap(browser, '.mission-picker[data-player="Bo"] [data-action="set_missions"]')
     wait_text(browser, "#dt-missing", "Bo holds 1 of 2 missions")
-    wait_text(browser, "#dt-winner", "Winner: Ann")
+    wait_text(browser, "#dt-winner", "Leading so far: Ann")
     ann = css(browser, '#dt-breakdown tr[data-player="Ann"]')
     assert int(ann.find_elements(By.TAG_NAME, "td")[4].text) > 0
 
@@ -487,3 +487,352 @@ def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) 
         assert css(browser, "#v6-log li").text
     finally:
         running.stop()
+
+
+# --- the dice pad: one entry per tap ------------------------------------------------------
+
+
+def pad_count(browser: Any, colour: str, value: int) -> str:
+    return browser.find_element(By.CSS_SELECTOR, f'.entry-group[data-colour="{colour}"] '
+                                f'.entry-cell[data-value="{value}"] small').text
+
+
+def test_quick_taps_on_the_dice_pad_are_one_entry_each(browser: Any, server: Server) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_page(browser, server)
+    new_game(browser, "charidice", ["Ann", "Bo"])
+    tap(browser, "#enter-dice")
+    css(browser, "#entry-dialog[open]")
+    cell = '.entry-group[data-colour="red"] .entry-cell[data-value="{}"]'
+    three = css(browser, cell.format(3))
+    five = css(browser, cell.format(5))
+    step = five.location["x"] - three.location["x"]
+    # two quick taps, 3 then 5, with no pause between them (the pad redraws under the
+    # finger after the first): 3 once and 5 once
+    ActionChains(browser, duration=0).move_to_element(three).click().move_by_offset(
+        step, 0).click().perform()
+    wait(browser, lambda b: pad_count(b, "red", 5) == "×1")
+    assert pad_count(browser, "red", 3) == "×1"
+    # one press whose click arrives twice (a touch screen's ghost click) is one tap
+    browser.execute_script("""
+        const button = document.querySelector(arguments[0]);
+        button.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, pointerId: 7}));
+        button.dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 1}));
+        document.querySelector(arguments[0])
+          .dispatchEvent(new MouseEvent('click', {bubbles: true, detail: 1}));""",
+        cell.format(3))
+    assert pad_count(browser, "red", 3) == "×2"
+    # the next real tap is a new entry
+    css(browser, cell.format(3)).click()
+    wait(browser, lambda b: pad_count(b, "red", 3) == "×3")
+    for colour, value in (("blue", 4), ("green", 5)):
+        css(browser, f'.entry-group[data-colour="{colour}"] .entry-cell[data-value="{value}"]'
+            ).click()
+    # a double tap on "Score these dice" scores the throw once
+    ActionChains(browser, duration=0).double_click(css(browser, "#entry-submit")).perform()
+    wait_text(browser, "#roll-text", "Roll of 6 dice")
+    time.sleep(0.5)
+    assert services(server.app).session.view()["state"]["turn"]["throws"] == 1
+
+
+# --- the games list ------------------------------------------------------------------------
+
+
+def test_games_list_shows_scores_and_ends_and_deletes_games(browser: Any, server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "charidice", ["Ann", "Bo"])
+    enter_dice(browser, {("", "red"): [1, 2], ("", "blue"): [3], ("", "green"): [4],
+                         ("", "purple"): [5], ("", "black"): [6]})
+    tap(browser, '#cd-options [data-option="0"] button')
+    wait_text(browser, "#cd-turn", "Bo plays")
+    new_game(browser, "dicetopia", ["Cy", "Di"])
+    tap(browser, "#open-games")
+    charidice = '#games-list li[data-game-id="1"]'
+    wait_text(browser, charidice, "Ann 20")  # the sheets' totals: 20 scored, the gift of 1
+    assert "Bo 1" in text_of(browser, charidice)
+    tap(browser, '[data-close-game="1"]')
+    wait_text(browser, charidice, "ended")
+    tap(browser, '[data-delete-game="2"]')  # the game being played: one tap only asks
+    wait_text(browser, '[data-delete-game="2"]', "Really delete?")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#games-list li.stored-game")) == 2
+    tap(browser, '[data-delete-game="2"]')
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR,
+                                                "#games-list li.stored-game")) == 1)
+    wait(browser, lambda b: b.find_element(By.ID, "no-game").is_displayed())
+    # German: the list speaks it too
+    browser.execute_script("document.getElementById('games-dialog').close()")
+    tap(browser, '[data-set-lang="de"]')
+    tap(browser, "#open-games")
+    wait_text(browser, charidice, "beendet")
+
+
+# --- help ------------------------------------------------------------------------------------
+
+
+def test_help_is_reachable_from_every_game_and_links_the_rules(browser: Any,
+                                                               server: Server) -> None:
+    open_page(browser, server)
+    # before any game: the help of the first game offered, and a choice of the others
+    tap(browser, "#open-help")
+    css(browser, "#help-dialog[open] #help-sections h4")
+    browser.execute_script("document.getElementById('help-dialog').close()")
+    expected = {"diceparty": "4 Pickpocket", "charidice": "Score this: 14 + 0 ... gift 6",
+                "dicetopia": "Agents + and −", "v6": "Zombie"}
+    players = {"diceparty": ["Ann", "Bo"], "charidice": ["Ann", "Bo"],
+               "dicetopia": ["Ann", "Bo"], "v6": ["Ann", "Bo", "Cy"]}
+    for game, heading in expected.items():
+        new_game(browser, game, players[game])
+        tap(browser, "#open-help")
+        wait_text(browser, "#help-sections", heading)  # the game being played, at once
+        link = css(browser, "#help-rules").get_attribute("href")
+        assert link.endswith(f"/rules/{game}?lang=en")
+        browser.execute_script("document.getElementById('help-dialog').close()")
+    # German: the help speaks German, and so does the rules page it links
+    tap(browser, '[data-set-lang="de"]')
+    tap(browser, "#open-help")
+    wait_text(browser, "#help-sections", "Diebische Eins")
+    link = css(browser, "#help-rules").get_attribute("href")
+    assert link.endswith("/rules/v6?lang=de")
+    browser.get(link)
+    wait_text(browser, "main.rules", "verdoppelt jeden Wurf außer der Sechs")
+
+
+def test_v6_croupier_may_pass_up_a_theft_and_keep_runkelrueb(browser: Any,
+                                                             server: Server) -> None:
+    open_page(browser, server)
+    new_game(browser, "v6", ["Ann", "Bo", "Cy"])
+    tap(browser, '.joker-chooser [data-joker="runkelrueb"]')
+    tap(browser, '[data-action="jokers"]')
+    wait_text(browser, "#v6-round", "Ann")
+    tap(browser, '[data-action="throw"][data-value="3"]')
+    tap(browser, '[data-action="throw"][data-value="1"]')
+    wait_text(browser, '[data-action="pass_steal"]', "Rob nobody")
+    tap(browser, '[data-action="pass_steal"]')
+    wait_text(browser, "#v6-total", "3")  # the one brought nothing
+    tap(browser, '[data-action="throw"][data-value="6"]')
+    wait_text(browser, '[data-action="let_six_stand"]', "Let the six stand")
+    tap(browser, '[data-action="let_six_stand"]')
+    css(browser, '.joker-chooser [data-joker="runkelrueb"]')  # Bo chooses next
+    assert services(server.app).session.view()["state"]["spent_jokers"].get("Ann", []) == []
+
+
+# --- layout at a phone's and a tablet's size, and both languages on every view ----------------
+
+
+def dice(zone: str | None, colour: str, values: list[int]) -> list[dict[str, Any]]:
+    return [{"value": v, "colour": colour, "zone": zone} for v in values]
+
+
+def set_up_views(server: Server) -> dict[str, Callable[[], None]]:
+    """Each game in a state with most of its view on screen (a verdict, options, sheets,
+    breakdowns, a round in play), made through the session as taps would make it."""
+    from dicecam.webapp import tablet_commands as tc
+
+    session = services(server.app).session
+
+    def new(game: str, players: list[Any], **config: Any) -> None:
+        session.new_game(tc.parse_new_game(
+            {"game": game, "config": {"players": players, **config}}, session.games))
+
+    def act(action: dict[str, Any]) -> None:
+        session.act(tc.parse_act(action))
+
+    def enter(entered: list[dict[str, Any]]) -> None:
+        session.enter_roll(tc.parse_enter_roll({"dice": entered}))
+
+    def diceparty() -> None:
+        # Annabelle provokes Mobs onto the others; Benedikt's party then escalates, with a
+        # group covering one Mob (the verdict and its grouping on screen), and Cy plays on
+        new("diceparty", ["Annabelle", "Benedikt", "Cy"])
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [6, 6])
+              + dice("Benedikt", "yellow", [1, 1]) + dice("Benedikt", "orange", [1, 2])
+              + dice("Cy", "yellow", [2, 2]) + dice("Cy", "orange", [3, 3]))
+        enter(dice("Annabelle", "yellow", [6, 6]) + dice("Annabelle", "orange", [6, 6]))
+        act({"type": "pickpocket", "count": 0})
+        act({"type": "provoke", "count": 2, "order": ["Benedikt", "Cy"]})
+        act({"type": "grow", "option": "vip"})
+        party = next(p for p in session.view()["state"]["players"]
+                     if p["name"] == "Benedikt")["party"]
+        mobs = [2] + [6] * (party["mob"] - 1)
+        enter(dice("Benedikt", "yellow", [1] * party["party_people"])
+              + dice("Benedikt", "orange", [1] * party["vip"]) + dice("Benedikt", "red", mobs))
+
+    def charidice() -> None:
+        new("charidice", ["Annabelle", "Benedikt"])
+        for _ in range(2):  # two turns scored: numbers in both sheets
+            enter(dice(None, "red", [1, 2]) + dice(None, "blue", [3]) + dice(None, "green", [4])
+                  + dice(None, "purple", [5]) + dice(None, "black", [6]))
+            best = session.view()["state"]["options"][0]
+            act({"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+        enter(dice(None, "red", [1, 2]) + dice(None, "blue", [3]) + dice(None, "green", [4])
+              + dice(None, "purple", [5]) + dice(None, "black", [6]))
+
+    def dicetopia() -> None:
+        new("dicetopia", [{"name": "Annabelle", "faction": "hollows"},
+                          {"name": "Benedikt", "faction": "centauri_bureau"}])
+        act({"type": "set_agents", "district": "the_agency", "agents": {"Annabelle": 2}})
+        act({"type": "set_dice", "zones": {"board:Annabelle": [
+            {"colour": "purple", "value": 5}, {"colour": "white", "value": 3}]}})
+
+    def v6() -> None:
+        new("v6", ["Annabelle", "Benedikt", "Cy", "Dora"], seating="in_order")
+        act({"type": "jokers", "jokers": ["fumo", "runkelrueb", "jule"]})
+        for value in (3, 4, 1):
+            act({"type": "throw", "value": value})
+
+    return {"diceparty": diceparty, "charidice": charidice, "dicetopia": dicetopia, "v6": v6}
+
+
+def show(browser: Any, server: Server, lang: str) -> None:
+    browser.get(server.url)
+    browser.execute_script(f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    wait(browser, lambda b: b.find_element(By.ID, "game-view").get_attribute("data-game"))
+    css(browser, "#game-view .card")
+
+
+WIDER_THAN_THE_SCREEN = """
+    const width = document.documentElement.clientWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const box = el.getBoundingClientRect();
+      if (box.width && (box.right > width + 0.5 || box.left < -0.5)) {
+        wide.push(`${el.tagName}#${el.id}.${el.className} ` +
+                  `${Math.round(box.left)}-${Math.round(box.right)}`);
+      }
+    }
+    return [document.documentElement.scrollWidth, width, wide.slice(0, 8)];"""
+
+
+def phone(browser: Any) -> None:
+    """A 390 x 844 phone: its viewport, touch and overlay scrollbars (not a narrow desktop
+    window, whose scrollbar takes 15 px of the width)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+
+
+def test_no_element_is_wider_than_a_phone_on_any_game_view(browser: Any,
+                                                           server: Server) -> None:
+    phone(browser)
+    try:
+        for game, set_up in set_up_views(server).items():
+            set_up()
+            for lang in ("en", "de"):
+                show(browser, server, lang)
+                scroll_width, width, wide = browser.execute_script(WIDER_THAN_THE_SCREEN)
+                assert width == 390
+                assert scroll_width <= width and wide == [], (game, lang, wide)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# Every text in a sheet's cells, as laid out: the boxes of its text (not of its cell), so
+# text running out of its cell into the next one is caught.
+SHEET_TEXT_BOXES = """
+    const boxes = [];
+    for (const table of document.querySelectorAll('#cd-sheets table.sheet')) {
+      table.querySelectorAll('th, td').forEach((cell, index) => {
+        const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const box of range.getClientRects()) {
+            if (box.width) boxes.push({text: node.textContent, player: table.dataset.player,
+                                       cellId: table.dataset.player + index,
+                                       left: box.left, right: box.right, top: box.top,
+                                       bottom: box.bottom, cell: cell.getBoundingClientRect()});
+          }
+        }
+      });
+    }
+    const card = document.getElementById('cd-sheets').getBoundingClientRect();
+    return [boxes, {left: card.left, right: card.right}];"""
+
+
+def test_charidice_sheets_do_not_overlap_at_tablet_size(browser: Any, server: Server) -> None:
+    browser.set_window_size(1280, 800)
+    set_up_views(server)["charidice"]()
+    for lang in ("en", "de"):
+        show(browser, server, lang)
+        boxes, card = browser.execute_script(SHEET_TEXT_BOXES)
+        assert len({b["player"] for b in boxes}) == 2 and len(boxes) > 40
+        for box in boxes:
+            # every text inside its own cell and inside the card (nothing cut off)
+            assert box["cell"]["left"] - 0.5 <= box["left"] and (
+                box["right"] <= box["cell"]["right"] + 0.5), (lang, box["text"])
+            assert card["left"] <= box["left"] and box["right"] <= card["right"], box["text"]
+        for i, one in enumerate(boxes):
+            for other in boxes[i + 1:]:
+                if one["cellId"] == other["cellId"]:
+                    continue
+                apart = (one["right"] <= other["left"] + 0.5 or other["right"] <= one["left"] + 0.5
+                         or one["bottom"] <= other["top"] + 0.5
+                         or other["bottom"] <= one["top"] + 0.5)
+                assert apart, (lang, one["text"], other["text"])
+        totals = browser.find_elements(By.CSS_SELECTOR, "#cd-sheets td.total")
+        assert len(totals) == 2 and all(t.is_displayed() and t.text for t in totals)
+    # printed: the score sheets only, no throw or option buttons
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        shown = [e.get_attribute("id") or e.tag_name for e in browser.find_elements(
+            By.CSS_SELECTOR, "#game-view > *, button") if e.is_displayed()]
+        assert shown == ["cd-sheets"]
+        pdf = browser.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27,
+                                                          "paperHeight": 11.69})
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    import base64
+    import re
+
+    pages = re.findall(rb"/Count (\d+)", base64.b64decode(pdf["data"]))
+    assert pages and int(pages[0]) == 1  # one A4 page (it printed two before)
+
+
+# The words that give a sentence away as English or German; a text node holding one in the
+# other language's view was left untranslated. Proper names (players, the board's
+# districts, the factions, the jokers) are the same in both and are taken out first.
+ENGLISH_WORDS = r"\b(the|and|of|with|is|to|throws?|holds?|waits?|chooses|scored|round|player|" \
+                r"players|camera|dice|points|wins?|enter|score|games?|new|undo|help|steal|" \
+                r"rob|stop|keep|pips|missing|none|no)\b"
+GERMAN_WORDS = r"\b(und|der|die|das|mit|ist|hat|wählt|Würfel|Spieler|Runde|Augen|Punkte|" \
+               r"nicht|keine|noch|Spiel|Spiele|zurück|Hilfe|bestehlen|aufhören|behalten)\b"
+
+VISIBLE_TEXTS = """
+    const names = new Set(arguments[0]);
+    const catalogue = window.DICECAM_CATALOGUE.dicetopia || {};
+    for (const table of [catalogue.districts || {}, catalogue.factions || {}]) {
+      for (const name of Object.values(table)) names.add(name);
+    }
+    for (const joker of Object.values((window.DICECAM_CATALOGUE.v6 || {}).jokers || {})) {
+      names.add(joker.name);
+    }
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, dialog:not([open]), [hidden]')) continue;
+      if (!parent.getClientRects().length) continue;  // not laid out: not on screen
+      let text = node.textContent;
+      for (const name of names) text = text.split(name).join(' ');
+      if (/[A-Za-zÄÖÜäöüß]{2}/.test(text)) out.push(text.trim());
+    }
+    return out;"""
+
+
+def test_each_language_covers_every_text_on_every_view(browser: Any, server: Server) -> None:
+    import re
+
+    # the players, and the games' own names (only V6's has a German one)
+    names = ["Annabelle", "Benedikt", "Cy", "Dora", "Dice Party", "Charidice", "Dicetopia"]
+    wrong = {"de": re.compile(ENGLISH_WORDS, re.IGNORECASE),
+             "en": re.compile(GERMAN_WORDS, re.IGNORECASE)}
+    left_over = []
+    for game, set_up in set_up_views(server).items():
+        set_up()
+        for lang in ("de", "en"):
+            show(browser, server, lang)
+            for text in browser.execute_script(VISIBLE_TEXTS, names):
+                if wrong[lang].search(text):
+                    left_over.append((game, lang, text))
+    assert left_over == [], "\n".join(map(str, left_over))

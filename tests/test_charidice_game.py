@@ -20,6 +20,7 @@ from dicecam.errors import InputError, RuleError
 from dicecam.games.charidice import codec as codec
 from dicecam.games.charidice.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
+from dicecam.messages import english
 
 PLAYERS = ["Lena", "Marko", "Florian"]
 
@@ -73,7 +74,7 @@ def test_round_one_replays_the_rulebook_examples() -> None:
     assert [p["big_gift_used"] for p in state["players"]] == [False, False, True]
     assert state["round"] == 2 and state["active"] == "Lena" and state["recipient"] == "Marko"
     assert state["last"]["option"]["gift"] == 2
-    assert "Florian scored 18 + 0 bonus and gave 2 to Lena." in state["explanation"]
+    assert "Florian scored 18 + 0 bonus and gave 2 to Lena." in english(state["explanation"])
 
 
 def test_options_offered_during_a_turn_are_ranked_with_best_and_most_given() -> None:
@@ -176,7 +177,7 @@ def test_game_ends_after_seven_rounds_with_charity_bonus_and_winners() -> None:
         assert player["charity_bonus"] == 30  # 91 given, tied: both get it
         assert player["total"] == 105 + 105 + 91 + 30
     assert data["winners"] == ["Ana", "Ben"]
-    assert "Game over: Ana and Ben win." in data["explanation"]
+    assert "Game over: Ana and Ben win." in english(data["explanation"])
     with pytest.raises(RuleError, match="game is over"):
         codec.apply(state, codec.action_from_json(LENA_DICE))
 

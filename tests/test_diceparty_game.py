@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.diceparty import codec as dpj
 from dicecam.games.diceparty import rules as dp
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
@@ -18,6 +19,7 @@ from dicecam.games.diceparty.verdict import (
     escalation,
     millionaire,
 )
+from dicecam.messages import english
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 
@@ -117,7 +119,7 @@ def test_preparty_needs_every_party() -> None:
         dp.apply(state, dp.PrepartyThrow((("Dora", dice("P1 P1 V1 V1")),)))
     with pytest.raises(RuleError, match="one throw from each of Anna, Ben"):
         dp.apply(state, dp.PrepartyThrow(()))
-    with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP, 0 Mob"):
+    with pytest.raises(RuleError, match="Ben's party has 2 Party People, 2 VIP and 0 Mob"):
         dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),
                                           ("Ben", dice("P1 V1 V1")))))
 
@@ -126,7 +128,7 @@ def test_preparty_parties_may_throw_one_after_another() -> None:
     state = dp.new_game(dp.Config(("Anna", "Ben", "Cleo")))
     state = dp.apply(state, dp.PrepartyThrow((("Ben", dice("P3 P3 V4 V4")),)))
     assert state.phase == dp.Phase.PREPARTY and dp.preparty_next(state) == "Anna"
-    assert dp.waiting_for(state) == "Anna throws the preparty"
+    assert english(dp.waiting_for(state)) == "Anna throws the preparty"
     with pytest.raises(RuleError, match=r"still to throw: Anna, Cleo\); got throws from Ben"):
         dp.apply(state, dp.PrepartyThrow((("Ben", dice("P1 P1 V1 V1")),)))
     state = dp.apply(state, dp.PrepartyThrow((("Anna", dice("P1 P1 V1 V1")),)))
@@ -486,10 +488,13 @@ def test_stalled_round_in_party_animal_goes_on_with_the_next_round() -> None:
     assert state.phase == dp.Phase.PREPARTY and state.round == 2
 
 
-def test_escalations_only_count_in_party_animal() -> None:
+def test_escalations_count_in_a_single_round_too_but_put_no_one_out() -> None:
+    # the tablet's table has an escalations column: it must not stay 0 after one (issue 16)
     state = with_party(started(("Anna", "Ben", "Cleo")), "Anna", "P1 M6")
     state = throw(state, "P1 M6")
-    assert player(state, "Anna").escalations == 0
+    assert player(state, "Anna").escalations == 1
+    assert not player(state, "Anna").in_round
+    assert dpj.state_to_json(state)["players"][0]["out"] is False
 
 
 # --- random play ---------------------------------------------------------------------------

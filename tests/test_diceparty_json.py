@@ -19,6 +19,7 @@ from dicecam.games.diceparty import codec as codec
 from dicecam.games.diceparty import rules as dp
 from dicecam.games.diceparty.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
+from dicecam.messages import english, render
 
 EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 
@@ -140,7 +141,9 @@ def test_state_json_explains_an_escalation() -> None:
     verdict = data["last_turn"]["escalation"]
     assert verdict["escalated"] and verdict["mob_level"] == 8 and verdict["guest_level"] == 4
     assert verdict["uncovered_mobs"] == dice("M6")
-    assert [g["text"] for g in verdict["groups"]] == ["VIP 1 + VIP 1 = Mob 2"]
+    assert [english(g["text"]) for g in verdict["groups"]] == ["VIP 1 + VIP 1 = Mob 2"]
+    assert render(verdict["groups"][0]["text"]["msg"], verdict["groups"][0]["text"]["params"],
+                  "de") == "VIP 1 + VIP 1 = Mob 2"
     assert verdict["spare_guests"] == dice("P1 P1")
     assert data["legal"] == []
 
@@ -180,7 +183,7 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
         (4, "red", "Ben"), (6, "yellow", "Anna")))
     assert action == dp.Throw(tuple(codec.die_from_json(d, "d")
                                     for d in dice("P3 P2 V5 V1 M4")))
-    with pytest.raises(RuleError, match="the throw shows 2 Party People, 2 VIP, 1 Mob"):
+    with pytest.raises(RuleError, match="the throw shows 2 Party People, 2 VIP and 1 Mob"):
         codec.apply(state, action)
     state = codec.apply(state, action_from_roll(state, roll(
         (3, "yellow", "Ben"), (2, "yellow", "Ben"), (5, "orange", "Ben"), (1, "orange", "Ben"))))
@@ -191,7 +194,7 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
 @pytest.mark.parametrize(("item", "message"), [
     ((None, "yellow", "Anna"), "could not be read"),
     ((3, None, "Anna"), "colour None"),
-    ((3, "green", "Anna"), "colour 'green'"),
+    ((3, "green", "Anna"), "colour green, not one of yellow, orange and red"),
 ])
 def test_unreadable_dice_in_a_party_zone_ask_for_a_correction(
         item: tuple[int | None, str | None, str | None], message: str) -> None:
@@ -276,7 +279,7 @@ def test_without_zones_the_preparty_is_thrown_party_by_party() -> None:
     assert codec.action_to_json(action) == {"type": "preparty",
                                             "throws": {"Anna": dice("P6 P5 V4 V3")}}
     state = codec.apply(state, action)
-    assert codec.state_to_json(state)["waiting_for"] == "Ben throws the preparty"
+    assert english(codec.state_to_json(state)["waiting_for"]) == "Ben throws the preparty"
     assert codec.state_to_json(state)["preparty_thrown"] == {"Anna": 18}
     ben = roll((1, "yellow", None), (1, "yellow", None), (1, "orange", None), (1, "orange", None))
     state = codec.apply(state, action_from_roll(state, ben))

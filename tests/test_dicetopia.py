@@ -25,6 +25,7 @@ from dicecam.games.dicetopia.model import (
 )
 from dicecam.games.dicetopia.scoring import MISSIONS_HELD, score_position
 from dicecam.games.registry import get_game
+from dicecam.messages import english
 
 _COLOURS = {"p": Colour.PURPLE, "w": Colour.WHITE, "t": Colour.TURQUOISE}
 NAMES = ("red", "blue", "green", "yellow")
@@ -109,7 +110,7 @@ def test_rulebook_example_section_6() -> None:
         assert {m.mission: m.stars for m in player.mission_results} == cards
     assert [result.players[w].name for w in result.winners] == ["red"]
     assert result.complete
-    assert result.explanation == "red wins with 68 stars."
+    assert english(result.explanation) == "red wins with 68 stars."
     # the two purple dice on the map and red's two districts, as the text says
     assert sum(d.colour is Colour.PURPLE for d in dice("p6 w1 w4 t2 p3 t5")) == 2
     red_districts = [r for r in result.districts if r.controllers == (0,)]
@@ -136,7 +137,7 @@ def test_winner_and_tie_breaks(case: dict[str, Any]) -> None:
     result = score_position(build(case["input"]))
     assert [result.players[w].name for w in result.winners] == case["expected"]["winners"]
     assert [p.rank for p in result.players] == case["expected"]["ranks"]
-    assert result.explanation == case["expected"]["because"]
+    assert english(result.explanation) == case["expected"]["because"]
 
 
 # --- faction abilities at scoring time (section 7) ------------------------------------------
@@ -150,7 +151,8 @@ def test_bingmai_decides_a_tie_for_itself_and_says_so() -> None:
     agency = result.districts[0]
     assert agency.tied == (0, 1) and agency.controllers == (1,) and agency.decided_by == 1
     assert result.abilities[0].used
-    assert result.abilities[0].text == "blue (Bingmai) decides the tie in The Agency for blue"
+    assert english(result.abilities[0].text) == (
+        "blue (Bingmai) decides the tie in The Agency for blue")
 
 
 def test_bingmai_without_the_ability_shares_the_tie() -> None:
@@ -168,7 +170,7 @@ def test_bingmai_picks_the_richest_tie_and_infiltration_counts_it() -> None:
     # waste management (5 + 6) outright, The Agency shared (ceil(6 / 2) = 3)
     assert red.control == 11 + 3
     assert red.mission_results[0].stars == 4
-    assert "Waste Management" in result.abilities[0].text
+    assert "Waste Management" in english(result.abilities[0].text)
 
 
 def test_bingmai_leaves_a_tie_between_two_rivals_alone() -> None:
@@ -177,7 +179,7 @@ def test_bingmai_leaves_a_tie_between_two_rivals_alone() -> None:
     result = score_position(build(spec))
     assert not result.abilities[0].used
     assert [p.control for p in result.players] == [0, 6, 6]
-    assert result.abilities[0].text == "red (Bingmai) leaves every district tie as it is"
+    assert english(result.abilities[0].text) == "red (Bingmai) leaves every district tie as it is"
 
 
 def test_centauri_scores_the_best_two_of_three_missions() -> None:
@@ -188,8 +190,11 @@ def test_centauri_scores_the_best_two_of_three_missions() -> None:
     assert [(m.mission, m.stars, m.counted) for m in red.mission_results] == [
         ("schmuggler", 6, True), ("weniger_ist_mehr", 16, True), ("pazifist", 0, False)]
     assert red.missions == 22
-    assert result.abilities[0].text == (
-        "red (Centauri) scores schmuggler and weniger_ist_mehr and leaves out pazifist")
+    assert english(result.abilities[0].text) == (
+        "red (Centauri) scores Smuggler and Less Is More and leaves out Pacifist")
+    # the cards by their names, never their ids; in German their German titles
+    assert result.abilities[0].text.text("de") == (
+        "red (Centauri) wertet Schmuggler und Weniger ist mehr und lässt Pazifist weg")
 
 
 def test_only_centauri_may_hold_three_missions() -> None:
@@ -206,7 +211,7 @@ def test_dangmer_copies_a_value_from_the_right_hand_neighbour() -> None:
     blue = result.players[1]
     assert blue.board[5] == Die(Colour.TURQUOISE, 4)
     assert blue.loot == 24 and blue.missions == 18
-    assert result.abilities[0].text == (
+    assert english(result.abilities[0].text) == (
         "blue (Dangmer) copies the value of red's purple 4: their turquoise 3 scores as "
         "turquoise 4")
 
@@ -219,7 +224,7 @@ def test_dangmer_copies_a_colour() -> None:
     spec["boards"] = ["t2", "p3 p3 w5 w5 w6 w1"]
     result = score_position(build(spec))
     assert result.players[1].missions == 8
-    assert "copies the colour of red's turquoise 2" in result.abilities[0].text
+    assert "copies the colour of red's turquoise 2" in english(result.abilities[0].text)
 
 
 def test_dangmer_cannot_copy_from_the_left_hand_neighbour() -> None:
@@ -231,7 +236,7 @@ def test_dangmer_cannot_copy_from_the_left_hand_neighbour() -> None:
     assert red.missions == 0
     assert red.board[5] == Die(Colour.PURPLE, 5)
     assert not result.abilities[0].used
-    assert "green" in result.abilities[0].text
+    assert "green" in english(result.abilities[0].text)
 
 
 def test_dangmer_clone_counts_for_loot() -> None:
@@ -304,9 +309,10 @@ def test_four_players_may_use_ten_dice_of_a_colour() -> None:
 def test_incomplete_tables_say_what_is_missing() -> None:
     result = score_position(build({"boards": ["p1", ""], "missions": [["risiko"], []]}))
     assert not result.complete
-    assert "red's faction board holds 1 of 6 dice" in result.waiting_for
-    assert "red still draws the card for risiko" in result.waiting_for
-    assert "blue holds 0 of 2 missions" in result.waiting_for
+    missing = english(result.waiting_for)
+    assert "red's faction board holds 1 of 6 dice" in missing
+    assert "red still draws the card for Risiko" in missing  # the card's name, not its id
+    assert "blue holds 0 of 2 missions" in missing
 
 
 # --- random play ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from dicecam.errors import InputError, RuleError
 from dicecam.games.dicetopia import codec as codec
 from dicecam.games.dicetopia.adapter import action_from_roll
 from dicecam.games.registry import get_game, replay
+from dicecam.messages import english, render
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}
 NAMES = ["red", "blue", "green", "yellow"]
@@ -161,8 +162,13 @@ def test_new_session_is_empty_and_says_what_is_missing() -> None:
                                                           "faction": "centauri_bureau"}]})
     data = codec.state_to_json(state)
     assert data["complete"] is False
-    assert "bo holds 0 of 3 missions" in data["waiting_for"]
-    assert "ann has 0 of 6 agents in the districts" in data["waiting_for"]
+    assert "bo holds 0 of 3 missions" in english(data["waiting_for"])
+    assert "ann has 0 of 6 agents in the districts" in english(data["waiting_for"])
+    # the tablet words the same message in German from its id and parameters
+    assert data["waiting_for"][-1] == {"msg": "dt.wait_missions",
+                                       "params": {"player": "bo", "n": 0, "of": 3}}
+    assert render("dt.wait_missions", data["waiting_for"][-1]["params"], "de") == (
+        "bo hat 0 von 3 Missionen")
     assert data["table"]["zones"]["board:ann"] == []
 
 
@@ -183,7 +189,7 @@ def test_choices_for_risiko_and_trittbrett_are_offered_and_applied() -> None:
     missions = codec.state_to_json(state)["players"][0]["details"]["missions"]
     assert [(m["id"], m["stars"]) for m in missions] == [("risiko", 16),
                                                          ("trittbrettgaenger", 9)]
-    assert "copies bo's pazifist (chosen)" in missions[1]["note"]
+    assert "copies bo's Pacifist (chosen)" in english(missions[1]["note"])
 
 
 def test_giving_up_a_copied_card_drops_the_copy_back_to_the_best_pick() -> None:
@@ -201,7 +207,7 @@ def test_giving_up_a_copied_card_drops_the_copy_back_to_the_best_pick() -> None:
     assert table[0]["copy"] is None
     assert table[1]["missions"] == ["pazifist", "replik"]
     note = codec.state_to_json(state)["players"][0]["details"]["missions"][0]["note"]
-    assert "copies bo's pazifist (best pick)" in note
+    assert "copies bo's Pacifist (best pick)" in english(note)
     # a copy of a card still held stays as chosen
     state = codec.apply(state, codec.action_from_json(
         {"type": "set_copy", "player": "ann", "target": {"player": "bo", "mission": "replik"}}))

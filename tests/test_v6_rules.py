@@ -2,7 +2,8 @@
 issue lists, and the readings chosen (v6_round's docstring), as data.
 
 Notation as in test_v6_examples: "t4" throw, "j:fumo" announce ("j:sekante:Bea"),
-"end_fumo", "stop", "c:keep" choose, "s:Bea" rob. ``totals`` pairs each event with the
+"end_fumo", "stop", "c:keep" choose, "s:Bea" rob, "pass" pass the theft up, "stand" let
+the six stand (Runkelrüb kept unused). ``totals`` pairs each event with the
 total after it (None: not checked). ``refuse`` is one more event that must raise RuleError
 with the given words in its sentence.
 """
@@ -16,6 +17,7 @@ import pytest
 from dicecam.errors import RuleError
 from dicecam.games.v6 import round as r
 from dicecam.games.v6.jokers import JokerId
+from dicecam.messages import english
 
 RICH = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30}]
 
@@ -298,6 +300,41 @@ CASES: list[dict[str, Any]] = [
      "input": {"jokers": ["monokel"], "events": [["t3", 3], ["j:monokel", 3], ["t2", 3]]},
      "expected": {"phase": "choose"},
      "refuse": ["c:fight", "not an option"]},
+    # The thieving one is an option ("hat er die Möglichkeit"): it may be passed up.
+    {"description": "a thieving one passed up robs nobody and brings no pips",
+     "section": "1, die diebische Eins",
+     "input": {"jokers": [], "events": [["t3", 3], ["t1", 4], ["pass", 3]]},
+     "expected": {"opponents": {"Bea": 30, "Cem": 30}, "phase": "announce"}},
+    {"description": "a passed-up one still counts: the next thieving one steals 2",
+     "section": "2, Die diebische Eins",
+     "input": {"jokers": [], "events": [["t3", 3], ["t1", 4], ["pass", 3], ["t1", 5],
+                                        ["s:Bea", 5]]},
+     "expected": {"opponents": {"Bea": 28}}},
+    {"description": "Törtchen still pays on a one passed up",
+     "section": "2, Die diebische Eins; 3 I, Jules Törtchen",
+     "input": {"jokers": ["jule"], "events": [["t3", 3], ["t1", 5], ["pass", 4]]},
+     "expected": {"opponents": {"Bea": 30}}},
+    {"description": "near miss: no theft to pass up after a plain throw",
+     "section": "1, die diebische Eins",
+     "input": {"jokers": [], "events": [["t3", 3], ["t2", 5]]},
+     "expected": {"phase": "announce"},
+     "refuse": ["pass", "no theft to pass up"]},
+    # Runkelrüb "kann" the six void: the player may keep it unused.
+    {"description": "the six struck: Runkelrüb may be kept unused and the six stands",
+     "section": "3 IIb, Runkelrüb",
+     "input": {"jokers": ["runkelrueb"], "events": [["t5", 5], ["t4", 9], ["t6", 9],
+                                                    ["stand", 0]]},
+     "expected": {"outcome": "zombie", "unused": ["runkelrueb"]}},
+    {"description": "with the Ventil set, a six let stand ends the round at the secured pips",
+     "section": "3 IIb, Runkelrüb; 3 I, Elas' Ventil",
+     "input": {"jokers": ["runkelrueb", "ventil"], "events": [
+         ["t5", 5], ["j:ventil", 5], ["t4", 9], ["t6", 9], ["stand", 5]]},
+     "expected": {"outcome": "secured", "unused": ["runkelrueb"]}},
+    {"description": "near miss: once Runkelrüb has thrown, the six can no longer be let stand",
+     "section": "3 IIb, Runkelrüb",
+     "input": {"jokers": ["runkelrueb"], "events": [["t5", 5], ["t6", 5], ["t1", 5]]},
+     "expected": {"phase": "throw"},
+     "refuse": ["stand", "no six for Runkelrüb"]},
     {"description": "nothing happens after the round is over",
      "section": "1, die verflixte Sechs",
      "input": {"jokers": [], "events": [["t3", 3], ["t6", 0]]},
@@ -309,6 +346,10 @@ CASES: list[dict[str, Any]] = [
 def parse_event(text: str) -> r.RoundAction:
     if text == "stop":
         return r.Stop()
+    if text == "pass":
+        return r.PassSteal()
+    if text == "stand":
+        return r.LetSixStand()
     if text == "end_fumo":
         return r.EndFumo()
     if text.startswith("t"):
@@ -394,8 +435,22 @@ def test_legal_lists_only_available_jokers_with_reasons() -> None:
 def test_victim_choice_explains_the_zombie_pips() -> None:
     state = r.new_round("Ann", [], [r.Opponent("Bea", 1), r.Opponent("Cem", 9)])
     state = r.apply(r.apply(state, r.Throw(3)), r.Throw(1))
-    whys = {m.action.victim: m.why for m in r.legal(state)}  # type: ignore[union-attr]
+    whys = {getattr(m.action, "victim", "nobody"): english(m.why) for m in r.legal(state)}
     assert "zombie" in whys["Bea"] and "zombie" not in whys["Cem"]
+    assert "rob nobody" in whys["nobody"]  # the theft may be passed up
+
+
+def test_both_choices_are_offered_only_when_they_apply() -> None:
+    state = r.new_round("Ann", [JokerId.RUNKELRUEB], [r.Opponent("Bea", 9)])
+    state = r.apply(r.apply(state, r.Throw(3)), r.Throw(1))
+    assert r.PassSteal() in [m.action for m in r.legal(state)]
+    state = r.apply(state, r.Steal("Bea"))
+    assert r.PassSteal() not in [m.action for m in r.legal(state)]
+    state = r.apply(state, r.Throw(6))
+    assert [type(m.action) for m in r.legal(state)] == [r.Throw, r.LetSixStand]
+    state = r.apply(state, r.Throw(4))  # Runkelrüb's first throw: it is used now
+    assert JokerId.RUNKELRUEB in state.used
+    assert [type(m.action) for m in r.legal(state)] == [r.Throw]
 
 
 def test_new_round_refuses_bad_setups() -> None:

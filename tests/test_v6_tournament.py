@@ -134,6 +134,18 @@ def test_auto_jokers_count_as_used_once_a_throw_followed_the_free_throw() -> Non
     assert set(state.spent_by("Bea")) == {JokerId.JULE, JokerId.RUNKELRUEB}
 
 
+def test_runkelrueb_kept_unused_may_be_chosen_again_this_evening() -> None:
+    state = evening()
+    # Ann lets the six stand: a zombie this pass, but her Runkelrüb is not spent
+    state = play(state, r.Throw(4), r.Throw(6), r.LetSixStand(), jokers=[JokerId.RUNKELRUEB])
+    assert state.spent_by("Ann") == ()
+    assert state.results[-1].outcome == "zombie"
+    for total in (8, 5, 3):
+        state = play(state, *stops_at(total))
+    state = v6.apply(state, v6.ChooseJokers((JokerId.RUNKELRUEB,)))  # Ann again: allowed
+    assert state.phase is v6.EveningPhase.ROUND
+
+
 def test_the_other_players_jokers_are_their_own() -> None:
     state = evening()
     state = play(state, r.Throw(4), r.Announce(JokerId.HIRTE), r.Throw(3), r.Stop(),

@@ -456,3 +456,191 @@ def test_without_a_zone_map_the_settled_dice_are_the_throwers(client: Any) -> No
                                    (5, "orange", 0.99), (4, "orange", 0.99)], roll_id=9))
     assert roll.status.value == "applied"
     assert last_state(client)["state"]["phase"] == "pickpocket"
+
+
+# --- the games list: who played, the score, when; ending and deleting a game ---------------
+
+
+def stored(client: Any) -> list[dict[str, Any]]:
+    return ok(client, events.LIST_GAMES, {})["games"]["stored"]
+
+
+def test_the_games_list_shows_players_scores_and_when(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    best = last_state(client)["state"]["options"][0]
+    ok(client, events.ACTION, {"type": "choose", "kind": best["kind"], "scored": best["scored"]})
+    (game,) = stored(client)
+    assert game["players"] == ["Ann", "Bo"] and game["closed"] is None
+    assert game["created"] <= game["updated"]
+    scores = {s["player"]: s["score"] for s in game["standing"]["scores"]}
+    assert scores["Ann"] == last_state(client)["state"]["players"][0]["total"] > 0
+    assert scores["Bo"] == 0 and game["standing"]["over"] is False
+    # an undo changes the score in the list too
+    ok(client, events.UNDO, {})
+    (game,) = stored(client)
+    assert {s["player"]: s["score"] for s in game["standing"]["scores"]}["Ann"] == 0
+
+
+def test_ending_a_game_keeps_it_and_stops_playing_it(app: Any, client: Any) -> None:
+    game_id = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.CLOSE_GAME, {"game_id": game_id})
+    assert last_state(client)["game"] is None  # every tablet: no game is played now
+    (game,) = stored(client)
+    assert game["id"] == game_id and game["closed"] is not None
+    # it stays ended after a restart, and is not resumed as the active game
+    services(app).close()
+    again = create_app(app.config)
+    try:
+        assert services(again).session.game_name is None
+        assert services(again).store.get_game(game_id).closed is not None
+    finally:
+        services(again).close()
+
+
+def test_opening_an_ended_game_goes_on_with_it(client: Any) -> None:
+    game_id = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.CLOSE_GAME, {"game_id": game_id})
+    ok(client, events.OPEN_GAME, {"game_id": game_id})
+    assert last_state(client)["game_id"] == game_id
+    assert stored(client)[0]["closed"] is None
+
+
+def test_deleting_a_game_removes_it_and_its_log(app: Any, client: Any) -> None:
+    first = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.ENTER_ROLL, {"dice": SIX})
+    second = ok(client, events.NEW_GAME, CHARIDICE)["game_id"]
+    ok(client, events.DELETE_GAME, {"game_id": first})
+    assert [g["id"] for g in stored(client)] == [second]
+    assert services(app).store.log(first) == []
+    assert last_state(client)["game_id"] == second  # another game's deletion leaves this one
+    ok(client, events.DELETE_GAME, {"game_id": second})
+    assert last_state(client)["game"] is None and stored(client) == []
+    ack = client.emit(events.DELETE_GAME, {"game_id": second}, callback=True)
+    assert not ack["ok"] and "there is no game" in ack["error"]
+
+
+def test_a_database_from_before_the_games_list_gets_its_new_columns(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT "
+                     "NOT NULL, config TEXT NOT NULL, created REAL NOT NULL, updated REAL "
+                     "NOT NULL); INSERT INTO games (game, config, created, updated) VALUES "
+                     "('charidice', '{\"players\": [\"A\", \"B\"]}', 1, 2);")
+    db.commit()
+    db.close()
+    store = GameStore(path)
+    try:
+        (game,) = store.list_games()
+        assert game.closed is None and game.standing is None
+        store.close_game(game.id)
+        assert store.get_game(game.id).closed is not None
+    finally:
+        store.close()
+
+
+# --- help: the rules page behind the help's link -------------------------------------------
+
+
+def test_the_rules_page_speaks_the_players_language(app: Any) -> None:
+    http = app.test_client()
+    german = http.get("/rules/v6?lang=de").get_data(as_text=True)
+    assert "Zombie" in german and "+1 Auge auf jeden Wurf nach dem Freiwurf" in german
+    english_page = http.get("/rules/v6?lang=en").get_data(as_text=True)
+    assert "+1 pip on every throw after the free throw" in english_page
+    assert "Auge" not in english_page
+    missions = http.get("/rules/dicetopia?lang=en").get_data(as_text=True)
+    assert "Armoury" in missions and "Waffenkammer" not in missions
+    assert http.get("/rules/dicetopia?lang=de").get_data(as_text=True).count("Waffenkammer")
+    # no language asked: the browser's preference
+    assert "Die Runde" in http.get("/rules/v6", headers={"Accept-Language": "de"}).get_data(
+        as_text=True)
+    assert http.get("/rules/nonsense").status_code == 404
+    assert http.get("/rules/..%2Fgames.sqlite").status_code == 404
+
+
+def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
+    from dicecam.webapp.help import rulebooks_folder
+
+    http = app.test_client()
+    page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
+    assert "not shipped with dicecam" in page and "dice-party-rules-en.txt" in page
+    rulebooks_folder().mkdir(parents=True)
+    (rulebooks_folder() / "dice-party-rules-en.txt").write_text(
+        "The night is still young <and> the Party starts.", encoding="utf-8")
+    page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
+    assert "The night is still young &lt;and&gt; the Party starts." in page
+    # German asked, only the English copy there: that one rather than none
+    assert "The night is still young" in http.get("/rules/diceparty?lang=de").get_data(
+        as_text=True)
+
+
+def test_every_game_has_help_in_both_languages() -> None:
+    from dicecam.games.registry import GAMES
+    from dicecam.webapp.help import HELP, RULEBOOK_FILES, RULEBOOKS
+
+    for game in GAMES:
+        assert set(HELP[game]) == {"en", "de"} and set(RULEBOOKS[game]) == {"en", "de"}
+        assert len(HELP[game]["en"]) == len(HELP[game]["de"]), game
+        assert set(RULEBOOK_FILES[game]) == {"en", "de"}
+
+
+# --- the engines' sentences reach the tablet as messages it words itself -------------------
+
+
+def test_a_refused_roll_and_its_reply_carry_the_message_to_word(client: Any) -> None:
+    from dicecam.messages import render
+
+    ok(client, events.NEW_GAME, CHARIDICE)
+    client.get_received()
+    ack = client.emit(events.ENTER_ROLL, {"dice": SIX[:5]}, callback=True)
+    assert not ack["ok"]
+    assert ack["message"] == {"msg": "cd.tray_count", "params": {"n": 6, "seen": 5}}
+    assert ack["error"] == render("cd.tray_count", ack["message"]["params"], "en")
+    assert render("cd.tray_count", ack["message"]["params"], "de").startswith(
+        "Charidice braucht alle 6 Würfel in der Schale")
+    roll = received(client, events.ROLL)[-1]
+    assert roll["status"] == "pending" and roll["error_message"] == ack["message"]
+
+
+def test_the_page_gets_every_message_template_in_both_languages(app: Any) -> None:
+    import re
+
+    page = app.test_client().get("/").get_data(as_text=True)
+    templates = json.loads(re.search(r"window\.DICECAM_MESSAGES = (\{.*?\});\n", page).group(1))
+    for prefix in ("dp.", "cd.", "dt.", "v6."):  # every game's catalogue is loaded
+        assert any(key.startswith(prefix) for key in templates), prefix
+    assert all(set(words) == {"en", "de"} for words in templates.values())
+
+
+def test_the_same_dice_entry_sent_twice_is_scored_once(client: Any) -> None:
+    ok(client, events.NEW_GAME, CHARIDICE)
+    entry = {"dice": SIX, "entry_id": "pad-1"}
+    first = ok(client, events.ENTER_ROLL, entry)
+    again = ok(client, events.ENTER_ROLL, entry)  # a double tap on "Score these dice"
+    assert again == first
+    assert last_state(client)["state"]["turn"]["throws"] == 1
+    ok(client, events.ENTER_ROLL, {"dice": SIX, "entry_id": "pad-2"})  # a new entry counts
+    assert last_state(client)["state"]["turn"]["throws"] == 2
+
+
+def test_a_database_from_before_the_games_list_reads_read_only(tmp_path: Path) -> None:
+    """`dicecam doctor` opens the database read-only: an older one has no new columns."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT "
+                     "NOT NULL, config TEXT NOT NULL, created REAL NOT NULL, updated REAL "
+                     "NOT NULL); INSERT INTO games (game, config, created, updated) VALUES "
+                     "('v6', '{\"players\": [\"A\", \"B\"]}', 1, 2);")
+    db.commit()
+    db.close()
+    store = GameStore(path, read_only=True)
+    try:
+        (game,) = store.list_games()
+        assert game.game == "v6" and game.closed is None and game.standing is None
+    finally:
+        store.close()

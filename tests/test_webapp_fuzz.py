@@ -44,7 +44,7 @@ CONFIGS = {
 # pairs only with a token already handed out, a forged disconnect only unpairs the sender
 NAMES_THAT_ARE_NO_EVENT = ["", "x" * 1000, "__proto__", "constructor", "message", "json",
                            "connect", "disconnect", "STATE", "state", "frame", "new game"]
-KNOWN_EVENTS = [*events.CHANGES_THE_GAME, events.SYNC, events.PAIR]
+KNOWN_EVENTS = [*events.CHANGES_THE_GAME, events.SYNC, events.PAIR, events.LIST_GAMES]
 NASTY_STRINGS = ["", " ", "\x00", "ü" * 40, "../../../../etc/passwd", "/etc/passwd",
                  "C:\\Windows\\win.ini", "file:///etc/passwd", "'; DROP TABLE log; --",
                  "<script>alert(1)</script>", "NaN", "1e309", "-0", "9" * 400, "\ud800",
@@ -141,6 +141,9 @@ def templates(app: Any) -> dict[str, list[Any]]:
     return {
         events.NEW_GAME: [{"game": g, "config": c} for g, c in CONFIGS.items()],
         events.OPEN_GAME: [{"game_id": i} for i in stored],
+        events.CLOSE_GAME: [{"game_id": i} for i in stored],
+        events.DELETE_GAME: [{"game_id": i} for i in stored[-1:]],
+        events.LIST_GAMES: [{}],
         events.ACTION: [{"type": "keep", "kept": [0, 1]}, {"type": "big_gift"},
                         {"type": "pickpocket", "count": 1}, {"type": "jokers", "jokers": []},
                         {"type": "stop"}, *legal],
@@ -251,7 +254,8 @@ def test_a_paired_tablet_gets_refusals_that_change_nothing_and_commits_in_step(
         if event in ("connect", "disconnect"):  # a forged one may unpair: connect anew
             player = socketio.test_client(table, auth={"token": token})
             continue
-        if reply is None or reply["ok"] and event in (events.SYNC, events.PAIR):
+        if reply is None or reply["ok"] and event in (events.SYNC, events.PAIR,
+                                                      events.LIST_GAMES):
             continue
         after = snapshot(table)
         if reply["ok"]:

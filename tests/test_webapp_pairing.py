@@ -34,6 +34,8 @@ SIX = [{"value": v, "colour": c} for v, c in
 VALID = {
     events.NEW_GAME: CHARIDICE,
     events.OPEN_GAME: {"game_id": 1},
+    events.CLOSE_GAME: {"game_id": 1},
+    events.DELETE_GAME: {"game_id": 1},
     events.ACTION: {"type": "keep", "kept": [0, 1]},
     events.UNDO: {},
     events.CORRECT_DIE: {"roll_id": 1, "index": 0, "value": 2, "colour": "red"},
@@ -192,7 +194,9 @@ def test_the_only_http_endpoints_are_the_page_the_assets_and_health(app: Any) ->
     rules = {(rule.rule, tuple(sorted(rule.methods - {"HEAD", "OPTIONS"})))
              for rule in app.url_map.iter_rules()}
     assert rules == {("/", ("GET",)), ("/healthz", ("GET",)),
-                     ("/static/<path:filename>", ("GET",))}
+                     ("/static/<path:filename>", ("GET",)),
+                     # a game's rules: only a game this server offers, a fixed file name
+                     ("/rules/<game>", ("GET",))}
 
 
 @pytest.mark.parametrize("path", [

@@ -99,6 +99,20 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Who stands where in a game, for the list of stored games: each player's score (the
+    game's own measure: points, stars, rounds won) and the winners once the game is over."""
+
+    scores: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...] = ()
+    over: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": [{"player": name, "score": score} for name, score in self.scores],
+                "winners": list(self.winners), "over": self.over}
+
+
+@dataclass(frozen=True)
 class GameDescriptor:
     name: str
     title: str
@@ -117,6 +131,8 @@ class GameDescriptor:
     colour_groups: ColourGroupsOf | None = None
     #: state -> the throw the game waits for now, if any (``ThrowDue``)
     throw_due: Callable[[Any], ThrowDue | None] | None = None
+    #: state -> each player's score and the winners (``Standing``), for the games list
+    standing: Callable[[Any], Standing] | None = None
 
     def setup_json(self) -> dict[str, Any]:
         """What the page's new-game form needs: the player limits and the variants."""

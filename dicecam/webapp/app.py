@@ -14,13 +14,23 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, abort, current_app, render_template, request
 from flask_socketio import SocketIO
 
 from dicecam.games.registry import get_game
+from dicecam.messages import templates as message_templates
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
+from dicecam.webapp.help import (
+    HELP,
+    RULEBOOK_FILES,
+    RULEBOOKS,
+    help_json,
+    owners_rulebook,
+    rulebooks_folder,
+    rules_tables,
+)
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
@@ -132,7 +142,29 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return render_template("index.html", lang=lang, event_names=event_names(),
                                changes_the_game=list(events.CHANGES_THE_GAME),
                                game_scripts=game_scripts(services().session.games),
-                               catalogue=catalogue(services().session.games))
+                               catalogue=catalogue(services().session.games),
+                               # the engines' sentences in both languages (loaded with
+                               # the games above), worded on the page in the player's one
+                               messages=message_templates(),
+                               help=help_json())
+
+    @app.get("/rules/<game>")
+    def rules_page(game: str) -> Any:
+        """A game's rules in the player's language (``?lang=de``): the help, the game's own
+        tables (jokers, missions) and the owner's copy of the rulebook if there is one. The
+        game must be one this server offers; nothing else from the request is used."""
+        if game not in services().session.games:
+            abort(404)
+        lang = request.args.get("lang")
+        if lang not in LANGUAGES:
+            lang = request.accept_languages.best_match(LANGUAGES, default="en")
+        return render_template("rules.html", lang=lang, game=game,
+                               title=get_game(game).title,
+                               sections=HELP[game][lang], rulebook=RULEBOOKS[game][lang],
+                               tables=rules_tables(game, lang),
+                               owners_copy=owners_rulebook(game, lang),
+                               rulebooks_folder=str(rulebooks_folder()),
+                               rulebook_files=RULEBOOK_FILES[game][lang])
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

@@ -19,6 +19,9 @@ PAIRING = "pairing"  # to one tablet: {"paired": bool}, whether it may change th
 # tablets -> server
 NEW_GAME = "new_game"  # {"game": name, "config": {...}}
 OPEN_GAME = "open_game"  # {"game_id": n}
+CLOSE_GAME = "close_game"  # {"game_id": n}: end it (kept, with its score, in the list)
+DELETE_GAME = "delete_game"  # {"game_id": n}: remove it and its log
+LIST_GAMES = "list_games"  # {}: the games payload, in the acknowledgement (the games list)
 ACTION = "action"  # one of state["legal"], as JSON
 UNDO = "undo"  # {}
 CORRECT_DIE = "correct_die"  # {"roll_id", "index", "value": 1-6 | null, "colour"}
@@ -30,5 +33,5 @@ PAIR = "pair"  # {"pin": "123456"}: pair this tablet; the reply carries a token 
 DEMO_ROLL = "demo_roll"  # {}: the demo table throws the dice the players chose to throw
 
 #: the events that change a game: each needs a paired tablet
-CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, ACTION, UNDO, CORRECT_DIE, CONFIRM_ROLL, ASSIGN_ZONE,
-                    ENTER_ROLL, DEMO_ROLL)
+CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, CLOSE_GAME, DELETE_GAME, ACTION, UNDO, CORRECT_DIE,
+                    CONFIRM_ROLL, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL)

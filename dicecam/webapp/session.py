@@ -31,8 +31,10 @@ from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
 from dicecam.webapp.tablet_commands import (
     Act,
     AssignZone,
+    CloseGame,
     ConfirmRoll,
     CorrectDie,
+    DeleteGame,
     EnterRoll,
     NewGame,
     OpenGame,
@@ -53,6 +55,8 @@ class _Active:
     config: dict[str, Any]
     state: Any
     actions: list[dict[str, Any]]
+    #: the state whose standing the store holds (saved again when the state changes)
+    standing_of: Any = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,9 @@ class GameSession:
         self._lock = threading.RLock()
         self._active: _Active | None = None
         self._roll: CurrentRoll | None = None
+        #: the last dice entry scored (its id and reply): the same entry sent again is not
+        #: scored twice
+        self._last_entry: tuple[str, dict[str, Any]] | None = None
         self._version = 0
         #: set when the camera is the demo table: whether it throws now ("auto"), waits for
         #: a tablet to ask ("ask"), or has nothing to throw (None); shown in the state
@@ -147,10 +154,33 @@ class GameSession:
     def open_game(self, command: OpenGame) -> dict[str, Any]:
         with self._lock:
             self._open(command.game_id)
+            self.store.reopen_game(command.game_id)  # playing an ended game goes on with it
             self.store.set_setting(ACTIVE_GAME_KEY, str(command.game_id))
             self._roll = None
             self._publish_state()
             return {"game_id": command.game_id}
+
+    def close_game(self, command: CloseGame) -> dict[str, Any]:
+        """End a game: kept with its score in the list; if it was the one being played, no
+        game is active any more."""
+        with self._lock:
+            self.store.close_game(command.game_id, forget_setting=ACTIVE_GAME_KEY)
+            self._drop_if_active(command.game_id)
+            self._publish(events.GAMES, self.games_payload())
+            return {"game_id": command.game_id}
+
+    def delete_game(self, command: DeleteGame) -> dict[str, Any]:
+        with self._lock:
+            self.store.delete_game(command.game_id, forget_setting=ACTIVE_GAME_KEY)
+            self._drop_if_active(command.game_id)
+            self._publish(events.GAMES, self.games_payload())
+            return {"game_id": command.game_id}
+
+    def _drop_if_active(self, game_id: int) -> None:
+        if self._active is not None and self._active.game_id == game_id:
+            self._active = None
+            self._roll = None
+            self._publish_state()
 
     def _open(self, game_id: int) -> None:
         record = self.store.get_game(game_id)
@@ -177,12 +207,14 @@ class GameSession:
             action = codec.action_from_json(command.action)
             new_state = codec.apply(active.state, action)
             stored = codec.action_to_json(action)
-            self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)])
+            self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)],
+                              standing=self._standing(active, new_state))
             active.state = new_state
             active.actions.append(stored)
             if self._roll is not None and self._roll.status is RollStatus.PENDING:
                 # the game moved on by hand; re-check whether the waiting roll still fits
-                self._roll = self._decide(replace(self._roll, error=None), auto=False).roll
+                unchecked = replace(self._roll, error=None, error_message=None)
+                self._roll = self._decide(unchecked, auto=False).roll
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -193,13 +225,14 @@ class GameSession:
             if not active.actions:
                 raise InputError("there is nothing to undo: no action has been made yet")
             state = self._replay(active, active.actions[:-1])
-            self.store.append(active.game_id, [NewEntry(EntryKind.UNDO, Source.TAP)])
+            self.store.append(active.game_id, [NewEntry(EntryKind.UNDO, Source.TAP)],
+                              standing=self._standing(active, state))
             active.actions.pop()
             active.state = state
             if self._roll is not None and self._roll.applied_at == len(active.actions):
                 # the undone action was this roll's: the roll waits again, as first read
                 self._roll = replace(self._roll, status=RollStatus.PENDING, applied_at=None,
-                                     error=None)
+                                     error=None, error_message=None)
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -222,14 +255,21 @@ class GameSession:
         """Dice typed in on the tablet (no camera at hand): a roll with every die sure."""
         dice = command.dice
         with self._lock:
+            if command.entry_id is not None and self._last_entry is not None and (
+                    self._last_entry[0] == command.entry_id):
+                return self._last_entry[1]  # the same entry again: scored once already
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
                                   dice, RollStatus.PENDING, time.time())
             self._take_roll(current, auto=True)
             assert self._roll is not None
             if self._roll.status is RollStatus.PENDING:
-                raise InputError(self._roll.error or "the game does not take these dice now")
-            return {"roll_id": roll_id, "status": self._roll.status.value}
+                raise InputError(self._roll.error_message or self._roll.error
+                                 or "the game does not take these dice now")
+            reply = {"roll_id": roll_id, "status": self._roll.status.value}
+            if command.entry_id is not None:
+                self._last_entry = (command.entry_id, reply)
+            return reply
 
     def correct_die(self, command: CorrectDie) -> dict[str, Any]:
         """A tap said what a die really shows (value None: it is not a die at all)."""
@@ -276,7 +316,7 @@ class GameSession:
             self._reroll(roll, dice)
             assert self._roll is not None
             if self._roll.status is not RollStatus.APPLIED and self._roll.error:
-                raise InputError(self._roll.error)
+                raise InputError(self._roll.error_message or self._roll.error)
             return {"roll_id": command.roll_id, "status": self._roll.status.value}
 
     # -- internals -----------------------------------------------------------------------
@@ -304,17 +344,17 @@ class GameSession:
             self.store.append(active.game_id, [
                 NewEntry(EntryKind.UNDO, Source.CORRECTION),
                 NewEntry(EntryKind.ACTION, Source.CORRECTION, stored, dice_record(dice)),
-            ])
+            ], standing=self._standing(active, new_state))
             active.actions[-1] = stored
             active.state = new_state
-            self._roll = replace(roll, dice=dice, error=None)
+            self._roll = replace(roll, dice=dice, error=None, error_message=None)
             self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return
         if roll.status is RollStatus.APPLIED:
             raise InputError("that roll was scored and play has moved on: undo back to it "
                              "first, or correct the score by hand")
-        self._take_roll(replace(roll, dice=dice, error=None), auto=True)
+        self._take_roll(replace(roll, dice=dice, error=None, error_message=None), auto=True)
 
     def _decide(self, roll: CurrentRoll, *, auto: bool) -> _Decision:
         """What a roll means now (no side effects): shown, waiting for a tap, or to score."""
@@ -329,7 +369,8 @@ class GameSession:
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc)))
+            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
+                                          error_message=exc.message))
         if action is None:
             return _Decision(replace(roll, status=RollStatus.SHOWN))
         if not auto or any(d.needs_check for d in roll.dice):
@@ -337,7 +378,8 @@ class GameSession:
         try:
             new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc)))
+            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
+                                          error_message=exc.message))
         return _Decision(roll, action, new_state)
 
     def _commit_roll(self, decision: _Decision) -> CurrentRoll:
@@ -348,11 +390,13 @@ class GameSession:
         stored = active.game.codec.action_to_json(decision.action)
         source = Source.CORRECTION if any(d.corrected for d in roll.dice) else Source.CAMERA
         self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored,
-                                                    dice_record(roll.dice))])
+                                                    dice_record(roll.dice))],
+                          standing=self._standing(active, decision.new_state))
         applied_at = len(active.actions)
         active.actions.append(stored)
         active.state = decision.new_state
-        return replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None)
+        return replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None,
+                       error_message=None)
 
     def _current_roll(self, roll_id: int) -> CurrentRoll:
         if self._roll is None or self._roll.roll_id != roll_id:
@@ -390,7 +434,22 @@ class GameSession:
         with self._lock:
             self._publish_state()
 
+    def _standing(self, active: _Active, state: Any) -> dict[str, Any] | None:
+        """The scores the games list shows for ``state``, stored with the entry that makes
+        it (one transaction)."""
+        if active.game.standing is None:
+            return None
+        active.standing_of = state
+        return active.game.standing(state).to_json()
+
     def _publish_state(self) -> None:
+        active = self._active
+        if active is not None and active.game.standing is not None and (
+                active.standing_of is not active.state):
+            # a game opened or made: its scores as they stand (changes store them with
+            # their entries)
+            self.store.set_standing(active.game_id, active.game.standing(active.state).to_json())
+            active.standing_of = active.state
         self._version += 1
         self._publish(events.STATE, self._state_payload())
 

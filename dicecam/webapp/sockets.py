@@ -46,6 +46,8 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
                 return {"ok": True, **handler(data)}
             except InputError as exc:
                 reply = {"ok": False, "error": str(exc)}
+                if exc.message is not None:  # the page words it in the player's language
+                    reply["message"] = exc.message.to_json()
                 code = getattr(exc, "code", None)
                 if code is not None:
                     reply["code"] = code
@@ -94,6 +96,16 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     def open_game(data: Any) -> dict[str, Any]:
         return services().session.open_game(tc.parse_open_game(data))
 
+    def close_game(data: Any) -> dict[str, Any]:
+        return services().session.close_game(tc.parse_close_game(data))
+
+    def delete_game(data: Any) -> dict[str, Any]:
+        return services().session.delete_game(tc.parse_delete_game(data))
+
+    def list_games(data: Any) -> dict[str, Any]:
+        jc.reject_unknown_keys(jc.require_object(data, "list games"), "list games", ())
+        return {"games": services().session.games_payload()}
+
     def action(data: Any) -> dict[str, Any]:
         return services().session.act(tc.parse_act(data))
 
@@ -123,11 +135,14 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
 
     socketio.on_event("connect", connect)
     socketio.on_event("disconnect", disconnect)
-    for name, handler in ((events.SYNC, sync), (events.PAIR, pair)):
+    for name, handler in ((events.SYNC, sync), (events.PAIR, pair),
+                          (events.LIST_GAMES, list_games)):
         socketio.on_event(name, answered(handler, changes_the_game=False))
     changing = {
         events.NEW_GAME: new_game,
         events.OPEN_GAME: open_game,
+        events.CLOSE_GAME: close_game,
+        events.DELETE_GAME: delete_game,
         events.ACTION: action,
         events.UNDO: undo,
         events.CORRECT_DIE: correct_die,

@@ -30,7 +30,9 @@ CREATE TABLE IF NOT EXISTS games (
     game TEXT NOT NULL,
     config TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    closed REAL,
+    standing TEXT
 );
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -47,6 +49,11 @@ CREATE TABLE IF NOT EXISTS settings (
     value TEXT NOT NULL
 );
 """
+
+#: columns added after the first release: a database made before them gets them on open
+ADDED_COLUMNS = (("games", "closed", "REAL"), ("games", "standing", "TEXT"))
+
+_GAME_COLUMNS = ("id", "game", "config", "created", "updated", "closed", "standing")
 
 
 class EntryKind(StrEnum):
@@ -69,6 +76,10 @@ class GameRecord:
     config: dict[str, Any]
     created: float
     updated: float
+    #: when the players ended the game (None: still open)
+    closed: float | None = None
+    #: the last known scores and winners (``Standing.to_json``), None before any
+    standing: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,7 @@ class GameStore:
             except sqlite3.Error as exc:
                 raise InputError(f"cannot open the game database {self.path} ({exc})") from None
             self._lock = threading.Lock()
+            self._select = self._game_select()
             return
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
@@ -118,6 +130,8 @@ class GameStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._add_missing_columns()
+            self._select = self._game_select()
         except sqlite3.DatabaseError as exc:
             raise InputError(
                 f"cannot open the game database {self.path} ({exc}); move it away to start "
@@ -154,7 +168,7 @@ class GameStore:
     def get_game(self, game_id: int) -> GameRecord:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, game, config, created, updated FROM games WHERE id = ?", (game_id,)
+                f"SELECT {self._select} FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         if row is None:
             raise InputError(f"there is no game {game_id}; pick one from the list of games")
@@ -163,15 +177,49 @@ class GameStore:
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, game, config, created, updated FROM games "
+                f"SELECT {self._select} FROM games "
                 "ORDER BY updated DESC, id DESC LIMIT ?", (limit,)
             ).fetchall()
         return [_game_record(row) for row in rows]
 
+    def set_standing(self, game_id: int, standing: Mapping[str, Any]) -> None:
+        """Keep a game's scores for the games list (not a change of the game: ``updated``
+        stays)."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET standing = ? WHERE id = ?",
+                             (json.dumps(standing, ensure_ascii=False), game_id))
+
+    def close_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Mark a game as ended by the players (it stays, with its log, to look at); with
+        ``forget_setting``, clear that setting too when it names this game."""
+        self.get_game(game_id)  # InputError for an unknown id
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET closed = ? WHERE id = ?", (time.time(), game_id))
+            if forget_setting is not None:
+                self._forget(forget_setting, game_id)
+
+    def reopen_game(self, game_id: int) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET closed = NULL WHERE id = ?", (game_id,))
+
+    def delete_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Remove a game and its whole log, in one transaction."""
+        self.get_game(game_id)
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            if forget_setting is not None:
+                self._forget(forget_setting, game_id)
+
+    def _forget(self, key: str, game_id: int) -> None:
+        self._db.execute("DELETE FROM settings WHERE key = ? AND value = ?", (key, str(game_id)))
+
     # -- the log -------------------------------------------------------------------------
 
-    def append(self, game_id: int, entries: Sequence[NewEntry]) -> None:
-        """Append entries to a game's log in one transaction (all or nothing)."""
+    def append(self, game_id: int, entries: Sequence[NewEntry], *,
+               standing: Mapping[str, Any] | None = None) -> None:
+        """Append entries to a game's log in one transaction (all or nothing), with the
+        game's scores after them (``standing``) for the games list."""
         now = time.time()
         with self._lock, self._transaction():
             (last,) = self._db.execute(
@@ -192,6 +240,9 @@ class GameStore:
                     ),
                 )
             self._db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id))
+            if standing is not None:
+                self._db.execute("UPDATE games SET standing = ? WHERE id = ?",
+                                 (json.dumps(standing, ensure_ascii=False), game_id))
 
     def log(self, game_id: int) -> list[LogEntry]:
         with self._lock:
@@ -242,6 +293,23 @@ class GameStore:
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
+    def _game_select(self) -> str:
+        """The games columns to read; one a database opened read-only (``dicecam doctor``)
+        does not have yet reads as NULL."""
+        try:
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        except sqlite3.DatabaseError:  # not a database: the first query says so
+            have = set()
+        if not have:
+            return ", ".join(_GAME_COLUMNS)
+        return ", ".join(c if c in have else f"NULL AS {c}" for c in _GAME_COLUMNS)
+
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in ADDED_COLUMNS:
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
 
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error (autocommit connection)."""
@@ -257,5 +325,6 @@ class _Transaction:
 
 
 def _game_record(row: tuple[Any, ...]) -> GameRecord:
-    game_id, game, config, created, updated = row
-    return GameRecord(int(game_id), str(game), json.loads(config), created, updated)
+    game_id, game, config, created, updated, closed, standing = row
+    return GameRecord(int(game_id), str(game), json.loads(config), created, updated, closed,
+                      None if standing is None else json.loads(standing))

@@ -20,6 +20,7 @@ MAX_DICE = 120  # four Dice Party parties of 60 would be 240, but one roll is at
 COLOUR_NAME_MAX = 30
 ZONE_NAME_MAX = 60
 ROLL_ID_MAX = 2**62
+ENTRY_ID_MAX = 40
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,20 @@ class NewGame:
 
 @dataclass(frozen=True)
 class OpenGame:
+    game_id: int
+
+
+@dataclass(frozen=True)
+class CloseGame:
+    """End a game: it stays in the list, with its score, and is no longer the one played."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class DeleteGame:
+    """Remove a game and its log for good."""
+
     game_id: int
 
 
@@ -73,6 +88,9 @@ class EnterRoll:
     """Dice typed in on the tablet: each sure (``corrected``), boxes laid out in rows."""
 
     dice: tuple[DieReading, ...]
+    #: the pad's id for this entry: the same entry sent twice (a double tap on "Score these
+    #: dice") is scored once
+    entry_id: str | None = None
 
 
 def parse_new_game(data: Any, games: Sequence[str]) -> NewGame:
@@ -87,6 +105,18 @@ def parse_open_game(data: Any) -> OpenGame:
     payload = jc.require_object(data, "open game")
     jc.reject_unknown_keys(payload, "open game", ("game_id",))
     return OpenGame(jc.require_int(payload.get("game_id"), "open game.game_id", 1, 2**62))
+
+
+def parse_close_game(data: Any) -> CloseGame:
+    payload = jc.require_object(data, "close game")
+    jc.reject_unknown_keys(payload, "close game", ("game_id",))
+    return CloseGame(jc.require_int(payload.get("game_id"), "close game.game_id", 1, 2**62))
+
+
+def parse_delete_game(data: Any) -> DeleteGame:
+    payload = jc.require_object(data, "delete game")
+    jc.reject_unknown_keys(payload, "delete game", ("game_id",))
+    return DeleteGame(jc.require_int(payload.get("game_id"), "delete game.game_id", 1, 2**62))
 
 
 def parse_act(data: Any) -> Act:
@@ -131,7 +161,8 @@ def parse_assign_zone(data: Any) -> AssignZone:
 
 def parse_enter_roll(data: Any) -> EnterRoll:
     payload = jc.require_object(data, "entered roll")
-    jc.reject_unknown_keys(payload, "entered roll", ("dice",))
+    jc.reject_unknown_keys(payload, "entered roll", ("dice", "entry_id"))
+    entry_id = _optional_str(payload.get("entry_id"), "entered roll.entry_id", ENTRY_ID_MAX)
     items = jc.require_list(payload.get("dice"), "entered roll.dice", min_len=1,
                             max_len=MAX_DICE)
     dice = []
@@ -144,7 +175,7 @@ def parse_enter_roll(data: Any) -> EnterRoll:
         zone = _optional_str(obj.get("zone"), f"{where}.zone", ZONE_NAME_MAX)
         dice.append(DieReading(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
                                value, colour, 1.0, zone, corrected=True))
-    return EnterRoll(tuple(dice))
+    return EnterRoll(tuple(dice), entry_id)
 
 
 def parse_demo_roll(data: Any) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from dicecam.calibration.profile import load_profile
 from dicecam.errors import InputError
 from dicecam.games.descriptor import GameDescriptor
+from dicecam.messages import Message
 from dicecam.reading import DieReading
 from dicecam.webapp.store import GameRecord
 
@@ -40,6 +41,8 @@ class CurrentRoll:
     status: RollStatus
     settled_at: float
     error: str | None = None
+    #: the error as the rules engine gave it, for the tablet to word in its language
+    error_message: Message | None = None
     #: how many effective actions the game had before this roll was applied
     applied_at: int | None = None
 
@@ -49,6 +52,7 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "roll_id": roll.roll_id, "width": roll.width, "height": roll.height,
         "dice": [d.to_json() for d in roll.dice], "status": roll.status.value,
         "error": roll.error, "settled_at": roll.settled_at,
+        "error_message": None if roll.error_message is None else roll.error_message.to_json(),
     }
 
 
@@ -80,7 +84,8 @@ def games_view(offered: Sequence[GameDescriptor], stored: Sequence[GameRecord],
                       for g in offered],
         "stored": [
             {"id": r.id, "game": r.game, "title": title_of.get(r.game, r.game),
-             "players": player_names(r.config), "updated": r.updated}
+             "players": player_names(r.config), "created": r.created, "updated": r.updated,
+             "closed": r.closed, "standing": r.standing}
             for r in stored
         ],
     }

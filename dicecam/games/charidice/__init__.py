@@ -17,5 +17,6 @@ GAME = GameDescriptor(
     adapter=adapter.action_from_roll,
     scorers={"charidice": codec.score, "charidice-sheet": sheet_codec.score},
     cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
     throw_due=adapter.throw_due,
 )

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dicecam.errors import InputError
 from dicecam.games.charidice import rules
 from dicecam.games.charidice.codec import die_from_reading
+from dicecam.games.charidice.messages import MESSAGES
 from dicecam.games.charidice.options import DICE_PER_THROW
 from dicecam.games.descriptor import ThrowDue
 from dicecam.reading import DieReading
@@ -39,10 +40,9 @@ def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Ac
     if any(d.zone == TRAY_ZONE for d in items):
         items = [d for d in items if d.zone == TRAY_ZONE]
     if len(items) != DICE_PER_THROW:
-        raise InputError(f"Charidice needs all {DICE_PER_THROW} dice in the tray; the camera "
-                         f"sees {len(items)}, so check the tray and correct the reading")
+        raise InputError(MESSAGES("cd.tray_count", n=DICE_PER_THROW, seen=len(items)))
     for i, d in enumerate(items):
         if d.value is None or d.colour is None:
-            raise InputError(f"die {i} in the tray could not be read; tap it to correct it")
+            raise InputError(MESSAGES("cd.unread", n=i + 1))
     return rules.Throw(tuple(die_from_reading(d.colour, d.value, f"roll[{i}]")
                              for i, d in enumerate(items)))

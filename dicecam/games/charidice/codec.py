@@ -11,6 +11,7 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.charidice import rules as rules
+from dicecam.games.charidice.messages import MESSAGES
 from dicecam.games.charidice.options import (
     DICE_PER_THROW,
     Die,
@@ -19,6 +20,7 @@ from dicecam.games.charidice.options import (
     list_options,
     most_given_index,
 )
+from dicecam.games.descriptor import Standing
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -183,23 +185,24 @@ def _scoring_json(state: rules.State, last: rules.Scoring) -> dict[str, Any]:
     }
 
 
-def _explain(state: rules.State, data: dict[str, Any]) -> str:
+def _explain(state: rules.State, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """What just happened and what comes next, as messages (the tablet words them)."""
     parts = []
     if state.last is not None:
         last = data["last"]
         option = last["option"]
-        parts.append(
-            f"{last['player']} scored {option['points']} + {option['bonus']} bonus and gave "
-            f"{option['gift']} to {last['recipient']}"
-            + (" (big gift, doubled)" if last["big_gift"] else "") + "."
-        )
+        parts.append(MESSAGES(
+            "cd.scored_big" if last["big_gift"] else "cd.scored", player=last["player"],
+            points=option["points"], bonus=option["bonus"], gift=option["gift"],
+            recipient=last["recipient"]))
     if state.turn is None:
-        winners = " and ".join(data["winners"])
-        parts.append(f"Game over: {winners} win{'s' if len(data['winners']) == 1 else ''}.")
+        winners = tuple(data["winners"])
+        parts.append(MESSAGES("cd.game_over_one" if len(winners) == 1 else "cd.game_over_many",
+                              winners=winners))
     else:
-        parts.append(f"Round {data['round']}: {data['active']} to play, throw "
-                     f"{state.turn.throws} of {state.config.throws_per_turn}.")
-    return " ".join(parts)
+        parts.append(MESSAGES("cd.round", round=data["round"], player=data["active"],
+                              throw=state.turn.throws, throws=state.config.throws_per_turn))
+    return [m.to_json() for m in parts]
 
 
 def _die_json(die: Die) -> dict[str, Any]:
@@ -222,3 +225,10 @@ def _colour_counts(dice: tuple[Die, ...]) -> dict[str, int]:
     for die in dice:
         counts[die.colour] = counts.get(die.colour, 0) + 1
     return counts
+
+
+def standing(state: rules.State) -> Standing:
+    """The score sheets' totals; the winners once the seven rounds are played."""
+    data = state_to_json(state)
+    return Standing(tuple((p["name"], p["total"]) for p in data["players"]),
+                    tuple(data["winners"] or ()), data["phase"] == "over")

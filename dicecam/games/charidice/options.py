@@ -1,6 +1,6 @@
 """Charidice: every legal way to score one throw of six dice, with points, bonus and gift.
 
-Rulebook: /work/shared/seeds/charidice-rules-de.md, "Für was bekomme ich Punkte?" and
+Rulebook: *Charidice* Spielregeln, "Für was bekomme ich Punkte?" and
 "Nicht gewertete Würfel musst du verschenken!". Each die shows a numeral 1-6 printed in one
 of six colours; "colour" is the colour of the numeral on top.
 

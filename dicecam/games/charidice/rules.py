@@ -1,6 +1,6 @@
 """Charidice: a whole game for 2-4 players, as pure rules (state + action -> state).
 
-Rulebook: /work/shared/seeds/charidice-rules-de.md ("Spielablauf" to "Ende des Spiels").
+Rulebook: *Charidice* Spielregeln (German), "Spielablauf" to "Ende des Spiels".
 Scoring one throw lives in ``charidice_options``; sums, charity bonus and winners in
 ``charidice_sheet``. Dice values are inputs: a ``Throw`` carries the six dice the camera
 (or a person) read.
@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.charidice.messages import MESSAGES, colour_name
 from dicecam.games.charidice.options import (
     MAX_COLOURS,
     Die,
@@ -237,18 +238,18 @@ def _throw(state: State, turn: Turn, action: Throw) -> State:
     limit = state.config.throws_per_turn
     name = state.config.players[turn.player]
     if turn.throws >= limit:
-        raise RuleError(f"{name} has thrown {limit} times; choose how to score this throw")
+        raise RuleError(MESSAGES("cd.thrown_out", player=name, n=limit))
     dice = check_throw(action.dice)
     colours = state.colours | {d.colour for d in dice}
     if len(colours) > MAX_COLOURS:
-        raise RuleError(f"the dice have only {MAX_COLOURS} colours, but this game has now seen "
-                        f"{len(colours)} ({', '.join(sorted(colours))}); check the reading")
+        raise RuleError(MESSAGES("cd.too_many_colours", n=MAX_COLOURS, seen=len(colours),
+                                 colours=tuple(colour_name(c) for c in sorted(colours))))
     kept = Counter(turn.dice[i] for i in turn.kept)
     missing = kept - Counter(dice)
     if missing:
         die = next(iter(missing))
-        raise RuleError(f"the kept {die.colour} {die.value} is not in the new throw; kept dice "
-                        "stay as they are, so correct the reading or the kept dice")
+        raise RuleError(MESSAGES("cd.kept_missing", colour=colour_name(die.colour),
+                                 value=die.value))
     return replace(state, turn=replace(turn, throws=turn.throws + 1, dice=dice, kept=()),
                    colours=colours)
 

@@ -1,6 +1,6 @@
 """Charidice end of game: column sums, the charity bonus, final totals and the winners.
 
-Rulebook: /work/shared/seeds/charidice-rules-de.md, "Wo trage ich meine Punkte ein?" and
+Rulebook: *Charidice* Spielregeln, "Wo trage ich meine Punkte ein?" and
 "Ende des Spiels". A sheet has one row per round with four columns: 1) rolled points,
 2) bonus, 3) points received from the right neighbour, 4) points given to the left.
 

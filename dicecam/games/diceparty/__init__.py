@@ -17,6 +17,7 @@ GAME = GameDescriptor(
     adapter=adapter.action_from_roll,
     scorers={"diceparty": codec.score},
     cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
     variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
     colour_groups=adapter.colour_groups,
     throw_due=adapter.throw_due,

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dicecam.errors import InputError
 from dicecam.games.descriptor import ThrowDue
 from dicecam.games.diceparty import rules
+from dicecam.games.diceparty.messages import MESSAGES
 from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
 from dicecam.reading import DieReading
 
@@ -81,12 +82,11 @@ def _party_dice(dice: Sequence[DieReading], indices: Sequence[int], zone: str
                 ) -> tuple[Die, ...]:
     found = []
     for i in indices:
-        die, where = dice[i], f"roll[{i}]"
+        die = dice[i]
         if die.value is None:
-            raise InputError(f"{where} in {zone}'s zone could not be read; tap it to enter "
-                             f"its value")
+            raise InputError(MESSAGES("dp.unread", player=zone))
         if die.colour not in KIND_OF_COLOUR:
-            raise InputError(f"{where} in {zone}'s zone has colour {die.colour!r}, not one of "
-                             f"{', '.join(KIND_OF_COLOUR)}; tap it to correct the colour")
+            raise InputError(MESSAGES("dp.wrong_colour", player=zone, colour=str(die.colour),
+                                      colours=tuple(KIND_OF_COLOUR)))
         found.append(Die(KIND_OF_COLOUR[die.colour], die.value))
     return tuple(found)

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.descriptor import Standing
 from dicecam.games.diceparty import rules as rules
+from dicecam.games.diceparty.messages import MESSAGES, dice_sum
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     KINDS,
@@ -38,6 +40,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import Message, english
 
 TITLE = "Dice Party"
 KIND_NAMES = tuple(k.value for k in KINDS)
@@ -156,19 +159,19 @@ def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
         "groups": [{"guests": [die_to_json(d) for d in g.guests],
                     "mobs": [die_to_json(d) for d in g.mobs],
                     "guest_level": g.guest_level, "mob_level": g.mob_level, "exact": g.exact,
-                    "text": group_text(g)}
+                    "text": group_text(g).to_json()}
                    for g in verdict.groups],
         "uncovered_mobs": [die_to_json(d) for d in verdict.uncovered],
         "spare_guests": [die_to_json(d) for d in verdict.spare],
-        "explanation": verdict.explanation(),
+        "explanation": verdict.explanation().to_json(),
     }
 
 
-def group_text(group: Group) -> str:
+def group_text(group: Group) -> Message:
     """A group as players lay it out, e.g. "Party People 2 + VIP 1 = Mob 3"."""
-    sign = "=" if group.exact else ">"
-    guests = " + ".join(str(d) for d in group.guests)
-    return f"{guests} {sign} {' + '.join(str(d) for d in group.mobs)}"
+    return MESSAGES("dp.group_exact" if group.exact else "dp.group_over",
+                    guests=dice_sum([(d.kind.value, d.pips) for d in group.guests]),
+                    mobs=dice_sum([(d.kind.value, d.pips) for d in group.mobs]))
 
 
 def removed_to_json(removed: Counts) -> dict[str, int]:
@@ -200,7 +203,8 @@ def _turn_to_json(state: rules.State, turn: rules.Turn) -> dict[str, Any]:
         "dice": [die_to_json(d) for d in turn.dice],
         "escalation": escalation_to_json(turn.escalation),
         "millionaire": {"arrived": rich.arrived, "levels": list(rich.levels),
-                        "reasons": list(rich.reasons), "cancelled_turn": turn.cancelled},
+                        "reasons": [r.to_json() for r in rich.reasons],
+                        "cancelled_turn": turn.cancelled},
         "pickpocketable": pickpocketable(turn.dice),
         "provokable": provokable(turn.dice),
         "stolen": turn.stolen,
@@ -238,7 +242,7 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
         "party_animal": state.config.party_animal,
         "round": state.round,
         "phase": state.phase.value,
-        "waiting_for": rules.waiting_for(state),
+        "waiting_for": rules.waiting_for(state).to_json(),
         "active": name(state.active),
         "players": [_player_to_json(state, p) for p in state.players],
         "preparty": None if state.preparty is None else {
@@ -252,7 +256,7 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
             "winner": name(state.round_winner), "outcome": state.round_outcome.value},
         "game_result": None if state.game_outcome is None else {
             "winner": name(state.champion), "outcome": state.game_outcome.value},
-        "events": list(state.events),
+        "events": [e.to_json() for e in state.events],
         "legal": [{"type": legal.type, "min": legal.min, "max": legal.max,
                    "options": list(legal.options)} for legal in rules.legal_actions(state)],
     }
@@ -284,7 +288,8 @@ def score(payload: Any) -> dict[str, Any]:
         stock = full_stock_minus(party)
     verdict = escalation(dice)
     rich = millionaire(dice)
-    return {
+    # the command line's output is English text (the tablet words the messages itself)
+    return english({
         "escalated": verdict.escalated,
         "mob_level": verdict.mob_level,
         "guest_level": verdict.guest_level,
@@ -296,5 +301,14 @@ def score(payload: Any) -> dict[str, Any]:
         "stock": stock.to_json(),
         "escalation": escalation_to_json(verdict),
         "millionaire_levels": list(rich.levels),
-        "millionaire_reasons": list(rich.reasons),
-    }
+        "millionaire_reasons": [r.to_json() for r in rich.reasons],
+    })
+
+
+def standing(state: rules.State) -> Standing:
+    """Rounds won per player (Party Animal plays several); the game's winner once over."""
+    data = state_to_json(state)
+    result = data["game_result"]
+    winner = result["winner"] if result else None
+    return Standing(tuple((p["name"], len(p["wins"])) for p in data["players"]),
+                    (winner,) if winner else (), data["phase"] == "game_over")

@@ -1,6 +1,6 @@
 """Dice Party: the game engine the live view drives turn by turn.
 
-The rulebook (``shared/seeds/dice-party-rules-en.txt``, German ``-de.txt``) is the spec.
+The rulebook (*Dice Party*, English and German editions) is the spec.
 ``new_game(config)`` starts the parties (2 Party People and 2 VIPs each); ``apply(state,
 action)`` returns the next state or raises ``RuleError`` with a sentence. The dice values
 of every throw are inputs. ``legal_actions(state)`` says what the tablet may offer now.
@@ -53,10 +53,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.diceparty.messages import MESSAGES, kind_name
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
     KINDS,
-    LABEL,
     Counts,
     Die,
     Escalation,
@@ -75,6 +75,7 @@ from dicecam.games.diceparty.verdict import (
     provoked_dice,
     without,
 )
+from dicecam.messages import Message
 
 MIN_PLAYERS = 2
 #: Not a rulebook limit: a table (and a tablet screen) with more parties is impractical.
@@ -154,7 +155,8 @@ class Player:
 
     @property
     def out(self) -> bool:
-        """Party Animal: out of the following rounds after the third escalation."""
+        """Party Animal: out of the following rounds after the third escalation (asked only
+        in Party Animal mode; a single round counts escalations for the record only)."""
         return self.escalations >= ESCALATIONS_OUT
 
     @property
@@ -213,7 +215,7 @@ class State:
     round_outcome: Outcome | None = None
     champion: int | None = None
     game_outcome: Outcome | None = None
-    events: tuple[str, ...] = field(default=())
+    events: tuple[Message, ...] = field(default=())  # what the last action did, to show
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -270,8 +272,7 @@ Action = PrepartyThrow | Throw | Pickpocket | Provoke | Grow | NextRound
 def new_game(config: Config) -> State:
     players = tuple(_fresh_player(name) for name in config.players)
     return State(config, players, Phase.PREPARTY,
-                 events=("Everyone builds a party of 2 Party People and 2 VIPs and throws it "
-                         "to find the start player.",))
+                 events=(MESSAGES("dp.ev.start"),))
 
 
 def _fresh_player(name: str, escalations: int = 0, wins: tuple[Victory, ...] = ()) -> Player:
@@ -289,19 +290,15 @@ def apply(state: State, action: Action) -> State:
     return handler(state, action)
 
 
-def waiting_for(state: State) -> str:
+def waiting_for(state: State) -> Message:
     """One sentence: what the game waits for."""
     name = state.players[state.active].name if state.active is not None else ""
-    return {
-        Phase.PREPARTY: (f"{preparty_next(state)} throws the preparty" if state.preparty_thrown
-                         else "every party is thrown to find the start player"),
-        Phase.THROW: f"{name} throws the party",
-        Phase.PICKPOCKET: f"{name} chooses how many wallets to steal",
-        Phase.PROVOKE: f"{name} chooses how many VIPs to provoke",
-        Phase.GROW: f"{name} chooses how the party grows",
-        Phase.ROUND_OVER: "the round is over; start the next round",
-        Phase.GAME_OVER: "the game is over",
-    }[state.phase]
+    if state.phase is Phase.PREPARTY:
+        return (MESSAGES("dp.wait.preparty_next", player=preparty_next(state))
+                if state.preparty_thrown else MESSAGES("dp.wait.preparty_all"))
+    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        return MESSAGES(f"dp.wait.{state.phase.value}")
+    return MESSAGES(f"dp.wait.{state.phase.value}", player=name)
 
 
 def preparty_waiting(state: State) -> list[str]:
@@ -369,10 +366,12 @@ def _set_player(state: State, index: int, player: Player) -> tuple[Player, ...]:
 def _check_party_dice(player: Player, dice: Sequence[Die]) -> None:
     got = Counts.of(dice)
     if got != player.party:
-        have = ", ".join(f"{player.party[k]} {LABEL[k]}" for k in KINDS)
-        seen = ", ".join(f"{got[k]} {LABEL[k]}" for k in KINDS)
-        raise RuleError(f"{player.name}'s party has {have}, but the throw shows {seen}; "
-                        f"throw exactly the party's dice (the counter die stays aside)")
+        def counted(counts: Counts) -> tuple[Message, ...]:
+            return tuple(MESSAGES("dp.count_kind", n=counts[k], kind=kind_name(k.value))
+                         for k in KINDS)
+
+        raise RuleError(MESSAGES("dp.party_mismatch", player=player.name,
+                                 have=counted(player.party), seen=counted(got)))
 
 
 def _preparty(state: State, action: PrepartyThrow) -> State:
@@ -391,7 +390,8 @@ def _preparty(state: State, action: PrepartyThrow) -> State:
     if len(thrown) < len(names):
         rest = [n for n in waiting if n not in given]
         return replace(state, preparty_thrown=thrown,
-                       events=(f"{', '.join(given)} threw; waiting for {', '.join(rest)}.",))
+                       events=(MESSAGES("dp.ev.preparty_some", given=tuple(given),
+                                        rest=tuple(rest)),))
     state = replace(state, preparty_thrown=())
     totals = [(name, sum(d.pips for d in dice)) for name, dice in thrown]
     totals.sort(key=lambda item: index[item[0]])
@@ -399,11 +399,11 @@ def _preparty(state: State, action: PrepartyThrow) -> State:
     top = tuple(name for name, total in totals if total == best)
     if len(top) > 1:
         return replace(state, preparty=PrepartyResult(tuple(totals), top),
-                       events=(f"{' and '.join(top)} tie with {best}: everyone throws again.",))
+                       events=(MESSAGES("dp.ev.preparty_tie", tied=top, total=best),))
     starter = index[top[0]]
     return replace(state, phase=Phase.THROW, active=starter,
                    preparty=PrepartyResult(tuple(totals), ()),
-                   events=(f"{top[0]} has the highest total ({best}) and starts.",))
+                   events=(MESSAGES("dp.ev.preparty_start", player=top[0], total=best),))
 
 
 def _throw(state: State, action: Throw) -> State:
@@ -415,38 +415,36 @@ def _throw(state: State, action: Throw) -> State:
     turn = Turn(state.active, action.dice, action.dice, verdict, rich)
     state = replace(state, turn=turn)
     if not action.dice:
-        return _end_turn(state, (f"{player.name}'s party has no guests, so the turn passes.",))
+        return _end_turn(state, (MESSAGES("dp.ev.empty_party", player=player.name),))
     if verdict.escalated:
         return _escalate(state, verdict)
     if rich.arrived:
-        reason = "; ".join(rich.reasons)
+        reason = rich.reasons
         if state.config.party_animal and Victory.MILLIONAIRE in player.wins:
             turn = replace(turn, cancelled=True)
             return _end_turn(replace(state, turn=turn), (
-                f"A millionaire arrives ({reason}), but {player.name} has already won a round "
-                f"by millionaire: no win, and the turn ends here.",))
+                MESSAGES("dp.ev.millionaire_again", reason=reason, player=player.name),))
         return _win_round(state, state.active, Victory.MILLIONAIRE,
-                          f"A millionaire arrives at {player.name}'s party ({reason}).")
+                          (MESSAGES("dp.ev.millionaire", player=player.name, reason=reason),))
     return replace(state, phase=Phase.PICKPOCKET, events=(verdict.explanation(),))
 
 
 def _escalate(state: State, verdict: Escalation) -> State:
     assert state.active is not None
     loser = state.players[state.active]
-    loser = replace(loser, in_round=False,
-                    escalations=loser.escalations + (1 if state.config.party_animal else 0))
+    # counted in every game (the tablet's table shows it); only Party Animal puts a player
+    # out after the third
+    loser = replace(loser, in_round=False, escalations=loser.escalations + 1)
     players = _set_player(state, state.active, loser)
-    events = [f"{loser.name}'s party escalates and is out of this round. "
-              + verdict.explanation()]
+    events = [MESSAGES("dp.ev.escalates", player=loser.name), verdict.explanation()]
     if state.config.party_animal and loser.out:
-        events.append(f"That is {loser.name}'s third escalation: out of the following rounds.")
+        events.append(MESSAGES("dp.ev.third_escalation", player=loser.name))
     state = replace(state, players=players)
     left = in_round(state)
     if len(left) == 1:
         winner = state.players[left[0]]
         return _win_round(state, left[0], Victory.ESCALATION,
-                          " ".join(events) + f" Every other party has escalated: "
-                          f"{winner.name} wins the round.")
+                          (*events, MESSAGES("dp.ev.last_party", player=winner.name)))
     return _end_turn(state, tuple(events))
 
 
@@ -459,7 +457,8 @@ def _pickpocket(state: State, action: Pickpocket) -> State:
                         f"level 6), not {action.count}")
     player = state.players[state.active]
     if action.count == 0:
-        return replace(state, phase=Phase.PROVOKE, events=(f"{player.name} steals nothing.",))
+        return replace(state, phase=Phase.PROVOKE,
+                       events=(MESSAGES("dp.ev.steals_nothing", player=player.name),))
     stolen = (Die(Kind.PARTY_PEOPLE, 6),) * action.count
     party = player.party.plus(Kind.PARTY_PEOPLE, -action.count)
     stock = player.stock.plus(Kind.PARTY_PEOPLE, action.count)
@@ -469,11 +468,11 @@ def _pickpocket(state: State, action: Pickpocket) -> State:
     player = replace(player, party=party, stock=stock, wallets=player.wallets + action.count)
     turn = replace(turn, dice=without(turn.dice, stolen), stolen=action.count)
     state = replace(state, players=_set_player(state, state.active, player), turn=turn)
-    event = (f"{player.name} steals {action.count} wallet(s); the counter die shows "
-             f"{player.counter_die}.")
+    event = MESSAGES("dp.ev.steals", player=player.name, n=action.count,
+                     counter=player.counter_die or 0)
     if player.wallets >= WALLETS_TO_WIN:
-        return _win_round(state, state.active, Victory.WALLETS,
-                          event + f" {player.name} has {WALLETS_TO_WIN} wallets.")
+        return _win_round(state, state.active, Victory.WALLETS, (
+            event, MESSAGES("dp.ev.wallets", player=player.name, n=WALLETS_TO_WIN)))
     return replace(state, phase=Phase.PROVOKE, events=(event,))
 
 
@@ -489,7 +488,7 @@ def _provoke(state: State, action: Provoke) -> State:
         if action.order:
             raise RuleError("an order of opponents only matters when VIPs are provoked")
         return replace(state, phase=Phase.GROW, turn=turn,
-                       events=(f"{player.name} provokes nobody.",))
+                       events=(MESSAGES("dp.ev.provokes_nobody", player=player.name),))
     rivals = opponents(state)
     mobs = provoke_mobs(action.count, len(rivals))
     order = list(action.order)
@@ -504,7 +503,8 @@ def _provoke(state: State, action: Provoke) -> State:
     players = list(_set_player(state, state.active, player))
     index = {p.name: i for i, p in enumerate(players)}
     deliveries = []
-    events = [f"{player.name} provokes {', '.join(str(d) for d in provoked)}."]
+    events = [MESSAGES("dp.ev.provokes", player=player.name,
+                       dice=", ".join(str(d) for d in provoked))]
     for name, due in zip(order, mobs, strict=False):
         target = players[index[name]]
         arrival = mob_arrival(target.party, target.stock, due)
@@ -518,18 +518,18 @@ def _provoke(state: State, action: Provoke) -> State:
                    events=tuple(events))
 
 
-def _arrival_text(name: str, arrival: MobArrival) -> str:
-    return f"{name} gets {_mobs_text(arrival)}."
+def _arrival_text(name: str, arrival: MobArrival) -> Message:
+    return MESSAGES("dp.ev.gets", player=name, mobs=_mobs_text(arrival))
 
 
-def _mobs_text(arrival: MobArrival) -> str:
-    text = f"{arrival.added} Mob(s)"
-    if arrival.added < arrival.due:
-        text += f" of {arrival.due} (the stock ran out"
-        gone = [f"{arrival.removed[k]} {LABEL[k]}" for k in (Kind.VIP, Kind.PARTY_PEOPLE)
-                if arrival.removed[k]]
-        text += f"; {' and '.join(gone)} leave instead)" if gone else ")"
-    return text
+def _mobs_text(arrival: MobArrival) -> Message:
+    if arrival.added >= arrival.due:
+        return MESSAGES("dp.mobs", n=arrival.added)
+    gone = tuple(MESSAGES("dp.count_kind", n=arrival.removed[k], kind=kind_name(k.value))
+                 for k in (Kind.VIP, Kind.PARTY_PEOPLE) if arrival.removed[k])
+    if not gone:
+        return MESSAGES("dp.mobs_short", n=arrival.added, due=arrival.due)
+    return MESSAGES("dp.mobs_short_leave", n=arrival.added, due=arrival.due, gone=gone)
 
 
 def growth_options(state: State) -> dict[GrowthOption, GrowthOutcome]:
@@ -546,21 +546,21 @@ def _grow(state: State, action: Grow) -> State:
     player = replace(player, party=party, stock=stock)
     turn = replace(state.turn, growth=outcome)
     state = replace(state, players=_set_player(state, state.active, player), turn=turn)
-    source = "VIP" if outcome.option == GrowthOption.PARTY_PEOPLE else "Party People"
-    text = (f"{player.name}'s party grows by {outcome.new_guests} {LABEL[outcome.kind]} "
-            f"({outcome.points} {source} points)")
-    if outcome.new_guests < outcome.due_guests:
-        text += f", {outcome.due_guests - outcome.new_guests} fewer than due (stock empty)"
-    text += f" and {_mobs_text(outcome.mobs)}." if outcome.mobs.due else "."
-    return _end_turn(state, (text,))
+    source = Kind.VIP if outcome.option == GrowthOption.PARTY_PEOPLE else Kind.PARTY_PEOPLE
+    short = (MESSAGES("dp.grow_short", n=outcome.due_guests - outcome.new_guests)
+             if outcome.new_guests < outcome.due_guests else "")
+    mobs = MESSAGES("dp.grow_mobs", mobs=_mobs_text(outcome.mobs)) if outcome.mobs.due else ""
+    return _end_turn(state, (MESSAGES(
+        "dp.ev.grows", player=player.name, n=outcome.new_guests,
+        kind=kind_name(outcome.kind.value), points=outcome.points,
+        source=kind_name(source.value), short=short, mobs=mobs),))
 
 
-def _end_turn(state: State, events: tuple[str, ...]) -> State:
+def _end_turn(state: State, events: tuple[Message, ...]) -> State:
     left = in_round(state)
     if all(state.players[i].party.total == 0 for i in left):
-        return _round_over(replace(state, events=events + (
-            "Every party left in the round is empty, so nobody can act: the round ends "
-            "without a winner.",)), None, Outcome.STALLED)
+        return _round_over(replace(state, events=events + (MESSAGES("dp.ev.stalled"),)),
+                           None, Outcome.STALLED)
     assert state.active is not None
     seats = len(state.players)
     nxt = next(i % seats for i in range(state.active + 1, state.active + seats + 1)
@@ -569,14 +569,15 @@ def _end_turn(state: State, events: tuple[str, ...]) -> State:
                    events=events)
 
 
-def _win_round(state: State, winner: int, victory: Victory, text: str) -> State:
+def _win_round(state: State, winner: int, victory: Victory,
+               events: tuple[Message, ...]) -> State:
     player = state.players[winner]
     if victory not in player.wins:
         player = replace(player, wins=(*player.wins, victory))
     state = replace(state, players=_set_player(state, winner, player))
-    return _round_over(replace(state, events=(text + f" {player.name} wins the round by "
-                                              f"{victory.value}.",)), winner,
-                       Outcome(victory.value))
+    won = MESSAGES("dp.ev.round_won", player=player.name,
+                   how=MESSAGES(f"dp.how.{victory.value}"))
+    return _round_over(replace(state, events=(*events, won)), winner, Outcome(victory.value))
 
 
 def _round_over(state: State, winner: int | None, outcome: Outcome) -> State:
@@ -589,15 +590,13 @@ def _round_over(state: State, winner: int | None, outcome: Outcome) -> State:
         name = state.players[crowned[0]].name
         return replace(state, phase=Phase.GAME_OVER, champion=crowned[0],
                        game_outcome=Outcome.CROWNED,
-                       events=state.events + (f"{name} has won by all three conditions and "
-                                              f"is crowned Party Animal!",))
+                       events=state.events + (MESSAGES("dp.ev.crowned", player=name),))
     standing = [i for i, p in enumerate(state.players) if not p.out]
     if len(standing) == 1:
         name = state.players[standing[0]].name
         return replace(state, phase=Phase.GAME_OVER, champion=standing[0],
                        game_outcome=Outcome.LAST_STANDING,
-                       events=state.events + (f"Every other player is out by a third "
-                                              f"escalation: {name} is the Party Animal!",))
+                       events=state.events + (MESSAGES("dp.ev.last_standing", player=name),))
     return replace(state, phase=Phase.ROUND_OVER)
 
 
@@ -607,8 +606,7 @@ def _next_round(state: State, action: NextRound) -> State:
         for p in state.players
     )
     return State(state.config, players, Phase.PREPARTY, round=state.round + 1,
-                 events=(f"Round {state.round + 1}: fresh parties of 2 Party People and "
-                         f"2 VIPs; everyone still in throws to find the start player.",))
+                 events=(MESSAGES("dp.ev.next_round", round=state.round + 1),))
 
 
 _HANDLERS = {PrepartyThrow: _preparty, Throw: _throw, Pickpocket: _pickpocket,

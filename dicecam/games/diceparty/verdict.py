@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations_with_replacement
 
+from dicecam.games.diceparty.messages import MESSAGES
+from dicecam.messages import Message
+
 #: Dice of each colour in one player's set (rulebook "The Guests").
 DICE_PER_COLOUR = 20
 #: "minimum 5 VIPs have the same level" (step 3).
@@ -163,15 +166,13 @@ class Escalation:
     def escalated(self) -> bool:
         return self.mob_level > self.guest_level
 
-    def explanation(self) -> str:
+    def explanation(self) -> Message:
         if not self.checked:
-            return "No Mob is at the party, so it cannot escalate."
+            return MESSAGES("dp.no_mob")
         if self.escalated:
-            shown = ", ".join(str(d) for d in self.uncovered)
-            return (f"Escalated: the Mobs' level {self.mob_level} is higher than the guests' "
-                    f"level {self.guest_level}; no group of Party People/VIPs covers {shown}.")
-        return (f"Calm: the Mobs' level {self.mob_level} is not higher than the guests' level "
-                f"{self.guest_level}; every Mob is covered by a group of Party People/VIPs.")
+            return MESSAGES("dp.escalated", mobs=self.mob_level, guests=self.guest_level,
+                            uncovered=", ".join(str(d) for d in self.uncovered))
+        return MESSAGES("dp.calm", mobs=self.mob_level, guests=self.guest_level)
 
 
 def _by_level(dice: Iterable[Die]) -> list[Die]:
@@ -301,7 +302,7 @@ class Millionaire:
     """Which VIP levels bring a millionaire, and why (five alike, or four with no Mob)."""
 
     levels: tuple[int, ...]
-    reasons: tuple[str, ...]
+    reasons: tuple[Message, ...]
 
     @property
     def arrived(self) -> bool:
@@ -312,15 +313,15 @@ def millionaire(dice: Sequence[Die]) -> Millionaire:
     vips = Counter(d.pips for d in dice if d.kind == Kind.VIP)
     mob_levels = {d.pips for d in dice if d.kind == Kind.MOB}
     levels: list[int] = []
-    reasons: list[str] = []
+    reasons: list[Message] = []
     for level in range(6, 0, -1):
         n = vips[level]
         if n >= MILLIONAIRE_ALONE:
             levels.append(level)
-            reasons.append(f"{n} VIPs have level {level}")
+            reasons.append(MESSAGES("dp.millionaire_level", n=n, level=level))
         elif n >= MILLIONAIRE_UNCONTESTED and level not in mob_levels:
             levels.append(level)
-            reasons.append(f"{n} VIPs have level {level} and no Mob has that level")
+            reasons.append(MESSAGES("dp.millionaire_level_no_mob", n=n, level=level))
     return Millionaire(tuple(levels), tuple(reasons))
 
 

@@ -17,5 +17,6 @@ GAME = GameDescriptor(
     adapter=adapter.action_from_roll,
     scorers={"dicetopia": codec.score},
     cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
     catalogue=codec.catalogue,
 )

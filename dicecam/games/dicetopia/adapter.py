@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dicecam.errors import InputError
 from dicecam.games.dicetopia import rules
 from dicecam.games.dicetopia.codec import die_from_reading
+from dicecam.games.dicetopia.messages import MESSAGES, district_name
 from dicecam.games.dicetopia.model import Die
 from dicecam.reading import DieReading
 
@@ -23,10 +24,10 @@ def action_from_roll(state: rules.GameState, dice: Sequence[DieReading]) -> rule
         if die.zone not in zones:
             continue
         if die.value is None or die.colour is None:
-            raise InputError(
-                f"a die in {die.zone} could not be read (value or colour missing); "
-                "correct it on the tablet before scoring"
-            )
+            board = die.zone.removeprefix("board:")
+            where = (MESSAGES("dt.board_of", player=board) if die.zone.startswith("board:")
+                     else district_name(die.zone))
+            raise InputError(MESSAGES("dt.unread", zone=where))
         found.setdefault(die.zone, []).append(die_from_reading(die.colour, die.value,
                                                                f"dice[{i}]"))
     if not found:

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.games.descriptor import Standing
 from dicecam.games.dicetopia import rules as session
+from dicecam.games.dicetopia.messages import MISSION_NAMES_EN
 from dicecam.games.dicetopia.missions import DRAW_MISSION, MISSIONS
 from dicecam.games.dicetopia.model import (
     BOARD_FIELDS,
@@ -44,6 +46,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import english, text_json
 
 TITLE = "Dicetopia"
 
@@ -206,7 +209,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
                 ],
                 "missions": [
                     {"id": m.mission, "name": MISSIONS[m.mission].name, "stars": m.stars,
-                     "counted": m.counted, "note": m.note}
+                     "counted": m.counted, "note": text_json(m.note)}
                     for m in player.mission_results
                 ],
                 "risk_draw": setup.risk_draw,
@@ -217,7 +220,7 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
         "players": players,
         "winner": " and ".join(winners),
         "winners": winners,
-        "explanation": result.explanation,
+        "explanation": result.explanation.to_json(),
         "districts": [
             {
                 "name": r.district.value,
@@ -233,11 +236,11 @@ def result_to_json(result: ScoreResult, position: Position) -> dict[str, Any]:
         ],
         "abilities": [
             {"player": names[a.player], "faction": a.faction.value, "used": a.used,
-             "text": a.text}
+             "text": a.text.to_json()}
             for a in result.abilities
         ],
         "complete": result.complete,
-        "waiting_for": list(result.waiting_for),
+        "waiting_for": [m.to_json() for m in result.waiting_for],
     }
 
 
@@ -250,7 +253,8 @@ def score(payload: Any) -> dict[str, Any]:
                 f"{player.name} holds {DRAW_MISSION}: give risk_draw, the mission card drawn "
                 "before final scoring"
             )
-    return result_to_json(score_position(position), position)
+    # the command line's output is English text (the tablet words the messages itself)
+    return english(result_to_json(score_position(position), position))
 
 
 # --- the web app's game codec -------------------------------------------------------------
@@ -348,7 +352,18 @@ def catalogue() -> dict[str, Any]:
     return {
         "factions": {f.value: name for f, name in FACTION_NAMES.items()},
         "districts": {d.value: name for d, name in DISTRICT_NAMES.items()},
-        "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading}
+        # per language: the card's German title and text, the English name and how dicecam
+        # scores the card (English)
+        "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading,
+                            "names": {"en": MISSION_NAMES_EN[m.id], "de": m.name},
+                            "rules": {"en": m.reading, "de": m.rule}}
                      for m in MISSIONS.values()},
         "board_fields": BOARD_FIELDS,
     }
+
+
+def standing(state: GameState) -> Standing:
+    """Stars per player; the winners once the table is complete (before, a leader only)."""
+    data = state_to_json(state)
+    return Standing(tuple((p["name"], p["total"]) for p in data["players"]),
+                    tuple(data["winners"]) if data["complete"] else (), data["complete"])

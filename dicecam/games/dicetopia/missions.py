@@ -38,7 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dicecam.games.dicetopia.messages import MISSION_NAMES_EN
 from dicecam.games.dicetopia.model import DISTRICTS, Colour, Die, ScoringView, board_pips
+from dicecam.messages import Catalogue, Message
 
 MissionFn = Callable[[ScoringView, int], int]
 
@@ -312,3 +314,13 @@ MISSIONS: dict[str, Mission] = {
 
 COPY_MISSION = mission_id("TRITTBRETTGÄNGER")
 DRAW_MISSION = mission_id("RISIKO")
+
+
+#: each card's name as a message: English (``MISSION_NAMES_EN``) or the card's German title
+MISSION_NAMES = Catalogue({f"dt.mission.{m.id}": {"en": MISSION_NAMES_EN[m.id], "de": m.name}
+                           for m in MISSIONS.values()})
+
+
+def mission_name(mission: str) -> Message:
+    """A mission card's name in the player's language (never its id)."""
+    return MISSION_NAMES(f"dt.mission.{mission}")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from dicecam.errors import RuleError
+from dicecam.games.dicetopia.messages import MESSAGES, district_name
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -200,18 +201,17 @@ def check_position(position: Position) -> None:
     ):
         used = len(dice) + sum(agents)
         if used > fields:
-            raise RuleError(
-                f"{district.value} holds {_count(len(dice), 'die', 'dice')} and "
-                f"{_count(sum(agents), 'agent', 'agents')}, but with "
-                f"{n} players a district has only {fields} fields; check that district"
-            )
+            raise RuleError(MESSAGES(
+                "dt.district_full", district=district_name(district.value),
+                dice=MESSAGES("dt.one_die" if len(dice) == 1 else "dt.n_dice", n=len(dice)),
+                agents=MESSAGES("dt.one_agent" if sum(agents) == 1 else "dt.n_agents",
+                                n=sum(agents)),
+                players=n, fields=fields))
     for p, name in enumerate(names):
         placed = sum(agents[p] for agents in position.agents)
         if placed > AGENTS_PER_PLAYER:
-            raise RuleError(
-                f"{name} has {placed} agents in the districts, but a player places only "
-                f"{AGENTS_PER_PLAYER}; check the agent counts"
-            )
+            raise RuleError(MESSAGES("dt.agents_over", player=name, n=placed,
+                                     of=AGENTS_PER_PLAYER))
     seen: dict[str, str] = {}
     for player in position.players:
         if len(set(player.missions)) != len(player.missions):

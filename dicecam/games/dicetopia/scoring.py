@@ -48,17 +48,18 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from dicecam.errors import RuleError
+from dicecam.games.dicetopia.messages import MESSAGES, die_label, district_name
 from dicecam.games.dicetopia.missions import (
     COPY_MISSION,
     DRAW_MISSION,
     MISSIONS,
     MissionKind,
+    mission_name,
 )
 from dicecam.games.dicetopia.model import (
     AGENTS_PER_PLAYER,
     BOARD_FIELDS,
     CONTROL_STARS,
-    DISTRICT_NAMES,
     DISTRICTS,
     FACTION_NAMES,
     Die,
@@ -70,6 +71,7 @@ from dicecam.games.dicetopia.model import (
     check_position,
     right_neighbour,
 )
+from dicecam.messages import Message, Text, joined
 
 #: missions a player holds at the end; Centauri keeps a third one to choose from
 MISSIONS_HELD = 2
@@ -110,7 +112,7 @@ class MissionResult:
     mission: str
     stars: int
     counted: bool  # False for the card a Centauri player leaves out
-    note: str = ""
+    note: Text = ""
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ class AbilityUse:
     player: int
     faction: Faction
     used: bool
-    text: str
+    text: Message
 
 
 @dataclass(frozen=True)
@@ -141,8 +143,8 @@ class ScoreResult:
     districts: tuple[DistrictResult, ...]
     abilities: tuple[AbilityUse, ...]
     winners: tuple[int, ...]
-    explanation: str
-    waiting_for: tuple[str, ...]  # what is missing before this is the final score
+    explanation: Message
+    waiting_for: tuple[Message, ...]  # what is missing before this is the final score
 
     @property
     def complete(self) -> bool:
@@ -279,7 +281,8 @@ def _player_missions(
         ranked = sorted(range(len(results)), key=lambda i: (-results[i].stars, i))
         keep = set(ranked[:MISSIONS_HELD])
         results = [
-            r if i in keep else replace(r, counted=False, note=_join(r.note, "left out"))
+            r if i in keep else replace(r, counted=False,
+                                        note=joined(r.note, MESSAGES("dt.note.left_out")))
             for i, r in enumerate(results)
         ]
     return tuple(results)
@@ -315,15 +318,16 @@ def _copy(
             inner = _draw(position, view, me, position.players[owner].risk_draw, mission)
         else:
             inner = _card(position, view, me, mission)
-        how = "chosen" if chosen is not None else "best pick"
+        how = MESSAGES("dt.note.chosen" if chosen is not None else "dt.note.best_pick")
         result = MissionResult(
             COPY_MISSION, inner.stars, True,
-            _join(f"copies {owner_name}'s {mission} ({how})", inner.note),
+            joined(MESSAGES("dt.note.copies", owner=owner_name, mission=mission_name(mission),
+                            how=how), inner.note),
         )
         if best is None or result.stars > best.stars:
             best = result
     if best is None:
-        return MissionResult(COPY_MISSION, 0, True, "no other player's card to copy")
+        return MissionResult(COPY_MISSION, 0, True, MESSAGES("dt.note.nothing_to_copy"))
     return best
 
 
@@ -331,17 +335,18 @@ def _draw(
     position: Position, view: ScoringView, me: int, drawn: str | None, doubled_for: str
 ) -> MissionResult:
     if drawn is None:
-        return MissionResult(DRAW_MISSION, 0, True, "waiting for the card drawn before scoring")
+        return MissionResult(DRAW_MISSION, 0, True, MESSAGES("dt.note.waiting_draw"))
     if MISSIONS[drawn].kind is MissionKind.COPY:
         inner = _copy(position, view, me, None)
     else:
         inner = _card(position, view, me, drawn)
-    note = _join(f"drew {drawn}: 2 x {inner.stars}", inner.note)
+    note = joined(MESSAGES("dt.note.drew", mission=mission_name(drawn), stars=inner.stars),
+                  inner.note)
     return MissionResult(doubled_for, 2 * inner.stars, True, note)
 
 
-def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+def _die(die: Die) -> Message:
+    return die_label(die.colour.value, die.value)
 
 
 # --- picking the abilities' uses ----------------------------------------------------------
@@ -448,13 +453,12 @@ def _ability_uses(
         if faction is Faction.BINGMAI_GAMBLERS:
             choice = choices.get(p)
             if isinstance(choice, BingmaiChoice):
-                district = DISTRICT_NAMES[DISTRICTS[choice.district]]
+                district = district_name(DISTRICTS[choice.district].value)
                 winner = position.players[choice.winner].name
-                yield AbilityUse(p, faction, True,
-                                 f"{name} (Bingmai) decides the tie in {district} for {winner}")
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.bingmai", player=name, district=district, winner=winner))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Bingmai) leaves every district tie as it is")
+                yield AbilityUse(p, faction, False, MESSAGES("dt.ab.bingmai_none", player=name))
         elif faction is Faction.DANGMER_PROGRAM:
             choice = choices.get(p)
             source_player = position.players[right_neighbour(p, len(position.players))].name
@@ -462,67 +466,62 @@ def _ability_uses(
                 before = position.boards[p][choice.own_die]
                 after = outcome.view.boards[p][choice.own_die]
                 source = position.boards[right_neighbour(p, len(position.players))]
-                yield AbilityUse(
-                    p, faction, True,
-                    f"{name} (Dangmer) copies the {choice.trait.value} of {source_player}'s "
-                    f"{source[choice.source_die].label()}: their {before.label()} scores as "
-                    f"{after.label()}",
-                )
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.dangmer", player=name, trait=MESSAGES(f"dt.trait.{choice.trait.value}"),
+                    source=source_player, die=_die(source[choice.source_die]),
+                    before=_die(before), after=_die(after)))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Dangmer) copies nothing from {source_player}: "
-                                 "no copy would gain stars")
+                yield AbilityUse(p, faction, False, MESSAGES(
+                    "dt.ab.dangmer_none", player=name, source=source_player))
         elif faction is Faction.CENTAURI_BUREAU:
             dropped = [m.mission for m in outcome.missions[p] if not m.counted]
             if dropped:
                 kept = [m.mission for m in outcome.missions[p] if m.counted]
-                yield AbilityUse(p, faction, True,
-                                 f"{name} (Centauri) scores {' and '.join(kept)} and leaves "
-                                 f"out {dropped[0]}")
+                yield AbilityUse(p, faction, True, MESSAGES(
+                    "dt.ab.centauri", player=name, kept=tuple(mission_name(m) for m in kept),
+                    dropped=mission_name(dropped[0])))
             else:
-                yield AbilityUse(p, faction, False,
-                                 f"{name} (Centauri) scores every mission held "
-                                 "(a third card is needed to choose)")
+                yield AbilityUse(p, faction, False, MESSAGES("dt.ab.centauri_all", player=name))
 
 
-def _explain(players: tuple[PlayerResult, ...], winners: tuple[int, ...]) -> str:
+def _explain(players: tuple[PlayerResult, ...], winners: tuple[int, ...]) -> Message:
     top = max(p.total for p in players)
     first = [p for p in players if p.total == top]
-    names = " and ".join(players[w].name for w in winners)
+    names = tuple(players[w].name for w in winners)
     if len(first) == 1:
-        return f"{first[0].name} wins with {top} stars."
-    tied = " and ".join(p.name for p in first)
-    text = f"{tied} tie on {top} stars"
+        return MESSAGES("dt.wins", player=first[0].name, stars=top)
+    tied = tuple(p.name for p in first)
     most = max(p.districts_controlled for p in first)
     second = [p for p in first if p.districts_controlled == most]
-    counts = ", ".join(f"{p.name} {p.districts_controlled}" for p in first)
     if len(second) == 1:
-        return f"{text}; {names} wins on most districts controlled ({counts})."
-    text += f" and control {most} districts each"
+        counts = ", ".join(f"{p.name} {p.districts_controlled}" for p in first)
+        return MESSAGES("dt.tie_districts", tied=tied, stars=top, winner=names, counts=counts)
     loot = ", ".join(f"{p.name} {p.loot}" for p in second)
     if len(winners) == 1:
-        return f"{text}; {names} wins on the highest pip total on the faction board ({loot})."
-    return (
-        f"{text} and have the same pip total on the faction board ({loot}); "
-        f"{names} share the win."
-    )
+        return MESSAGES("dt.tie_loot", tied=tied, stars=top, districts=most, winner=names,
+                        loot=loot)
+    return MESSAGES("dt.shared_win", tied=tied, stars=top, districts=most, winner=names,
+                    loot=loot)
 
 
-def _waiting_for(position: Position) -> Iterable[str]:
+def _waiting_for(position: Position) -> Iterable[Message]:
     for p, player in enumerate(position.players):
         board = position.boards[p]
         if len(board) < BOARD_FIELDS:
-            yield f"{player.name}'s faction board holds {len(board)} of {BOARD_FIELDS} dice"
+            yield MESSAGES("dt.wait_board", player=player.name, n=len(board), of=BOARD_FIELDS)
         placed = sum(agents[p] for agents in position.agents)
         if placed < AGENTS_PER_PLAYER:
-            yield f"{player.name} has {placed} of {AGENTS_PER_PLAYER} agents in the districts"
+            yield MESSAGES("dt.wait_agents", player=player.name, n=placed,
+                           of=AGENTS_PER_PLAYER)
         need = CENTAURI_MISSIONS_HELD if player.faction is Faction.CENTAURI_BUREAU else (
             MISSIONS_HELD
         )
         if len(player.missions) < need:
-            yield f"{player.name} holds {len(player.missions)} of {need} missions"
+            yield MESSAGES("dt.wait_missions", player=player.name, n=len(player.missions),
+                           of=need)
         if DRAW_MISSION in player.missions and player.risk_draw is None:
-            yield f"{player.name} still draws the card for {DRAW_MISSION}"
+            yield MESSAGES("dt.wait_risk_draw", player=player.name,
+                           mission=MISSIONS[DRAW_MISSION].name)
 
 
 def faction_name(faction: Faction | None) -> str:

@@ -17,6 +17,8 @@ GAME = GameDescriptor(
     adapter=adapter.action_from_roll,
     scorers={"v6": codec.score},
     cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
     variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
     throw_due=adapter.throw_due,
+    catalogue=codec.catalogue,
 )

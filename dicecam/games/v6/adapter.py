@@ -8,6 +8,7 @@ from dicecam.errors import InputError
 from dicecam.games.descriptor import ThrowDue
 from dicecam.games.v6 import round as rnd
 from dicecam.games.v6 import rules
+from dicecam.games.v6.messages import MESSAGES
 from dicecam.reading import DieReading
 
 
@@ -31,8 +32,7 @@ def action_from_roll(state: rules.Evening, dice: Sequence[DieReading]) -> rnd.Th
     if throw_due(state) is None:
         return None
     if len(dice) != 1:
-        raise InputError(f"V6 throws one die at a time; the camera saw {len(dice)} dice. "
-                         "Leave exactly one die in view.")
+        raise InputError(MESSAGES("v6.one_die", n=len(dice)))
     if dice[0].value is None:
-        raise InputError("the die could not be read; tap it to enter its value")
+        raise InputError(MESSAGES("v6.unread"))
     return rnd.Throw(dice[0].value)

@@ -12,10 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from dicecam.errors import InputError, RuleError
+from dicecam.games.descriptor import Standing
 from dicecam.games.v6 import round as rnd
 from dicecam.games.v6 import rules as rules
 from dicecam.games.v6.groups import MIN_GROUP, form_groups, groups_in_order
 from dicecam.games.v6.jokers import JOKERS, MAX_CHOSEN, JokerId
+from dicecam.games.v6.messages import JOKER_RULES_DE
+from dicecam.games.v6.messages import MESSAGES as M
 from dicecam.jsoncheck import (
     reject_unknown_keys,
     require_bool,
@@ -25,10 +28,12 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
+from dicecam.messages import Text, english, text_json
 
 TITLE = "V6 dice tournament"
 
-ACTION_TYPES = ("groups", "jokers", "throw", "joker", "end_fumo", "stop", "choose", "steal")
+ACTION_TYPES = ("groups", "jokers", "throw", "joker", "end_fumo", "stop", "choose", "steal",
+                "pass_steal", "let_six_stand")
 JOKER_IDS = tuple(j.value for j in JokerId)
 OPTIONS = ("keep", "reroll", "fight", "dodge", "again", "retreat", "challenge", "pass")
 MAX_EVENTS = 2000
@@ -115,6 +120,10 @@ def action_from_json(data: Mapping[str, Any], where: str = "action") -> rules.Ac
         return rnd.EndFumo()
     if kind == "stop":
         return rnd.Stop()
+    if kind == "pass_steal":
+        return rnd.PassSteal()
+    if kind == "let_six_stand":
+        return rnd.LetSixStand()
     if kind == "choose":
         return rnd.Choose(require_choice(data.get("option"), f"{where}.option", OPTIONS))
     return rnd.Steal(_name(data.get("victim"), f"{where}.victim"))
@@ -144,6 +153,10 @@ def action_to_json(action: rules.Action) -> dict[str, Any]:
         return {"type": "choose", "option": action.option}
     if isinstance(action, rnd.Steal):
         return {"type": "steal", "victim": action.victim}
+    if isinstance(action, rnd.PassSteal):
+        return {"type": "pass_steal"}
+    if isinstance(action, rnd.LetSixStand):
+        return {"type": "let_six_stand"}
     raise InputError(f"not a V6 action: {action!r}")
 
 
@@ -154,8 +167,8 @@ def apply(state: rules.Evening, action: rules.Action) -> rules.Evening:
 # --- state ---------------------------------------------------------------------------------
 
 
-def _legal_json(action: rules.Action, why: str) -> dict[str, Any]:
-    return {**action_to_json(action), "why": why}
+def _legal_json(action: rules.Action, why: Text) -> dict[str, Any]:
+    return {**action_to_json(action), "why": text_json(why)}
 
 
 def _joker_json(joker: JokerId) -> dict[str, Any]:
@@ -180,16 +193,16 @@ def round_to_json(game: rnd.RoundState) -> dict[str, Any]:
         "thieving_ones": game.ones,
         "used": [j.value for j in game.jokers if j in game.used],
         "in_play": None if play is None else {
-            "joker": play.joker.value, "expects": play.expects, "prompt": play.prompt,
+            "joker": play.joker.value, "expects": play.expects, "prompt": text_json(play.prompt),
             "options": list(play.options), "opponent": play.opponent},
         "opponents": [{"name": o.name, "total": o.total, "zombie": o.zombie}
                       for o in game.opponents],
         "legal": [_legal_json(m.action, m.why) for m in rnd.legal(game)],
         "unavailable": [{"joker": j.value, "why": why} for j, why in rnd.unavailable(game)],
-        "log": [{"event": e.event, "label": e.label, "value": e.value,
+        "log": [{"event": e.event, "label": text_json(e.label), "value": e.value,
                  "joker": e.joker.value if e.joker else None, "total": e.total,
-                 "note": e.note} for e in game.log],
-        "note": game.note,
+                 "note": text_json(e.note)} for e in game.log],
+        "note": text_json(game.note),
     }
 
 
@@ -212,8 +225,8 @@ def _evening_legal(state: rules.Evening) -> list[dict[str, Any]]:
                           "why": f"{player}'s one free-choice round of the final: any jokers"})
         return moves
     if phase is rules.EveningPhase.THROW_OFF:
-        return [{"type": "throw", "why": f"throw-off: the croupier throws for "
-                                         f"{state.throw_offs[0].thrower}"}]
+        return [{"type": "throw", "why": text_json(M("v6.why.throw_off",
+                                                     player=state.throw_offs[0].thrower))}]
     if phase is rules.EveningPhase.ROUND and state.round is not None:
         return [_legal_json(m.action, m.why) for m in rnd.legal(state.round)]
     return []
@@ -244,7 +257,8 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
         "spent_jokers": {name: [j.value for j in js] for name, js in state.spent},
         "free_choice_used": sorted(state.free_used),
         "choosable_jokers": [] if player is None or state.phase is not rules.EveningPhase.JOKERS
-        else [{"joker": j.value, "name": JOKERS[j].name, "why_not": why}
+        else [{"joker": j.value, "name": JOKERS[j].name,
+               "why_not": None if why is None else text_json(why)}
               for j, why in rules.choosable(state, player)],
         "throw_off": None if off is None else {
             "kind": off.kind, "points": off.base, "tied": list(off.blocks[0]),
@@ -252,7 +266,7 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
         "rankings": [list(r) for r in state.rankings],
         "qualified": list(state.qualified),
         "legal": _evening_legal(state),
-        "note": state.note,
+        "note": text_json(state.note),
     }
 
 
@@ -284,13 +298,32 @@ def score(payload: Any) -> dict[str, Any]:
         action = action_from_json(data, f"input.events[{i}]")
         if isinstance(action, rules.SetGroups | rules.ChooseJokers):
             raise InputError(f"input.events[{i}] is an evening action; a round's events are "
-                             "throw, joker, end_fumo, stop, choose and steal")
+                             "throw, joker, end_fumo, stop, choose, steal, pass_steal and "
+                             "let_six_stand")
         try:
             game = rnd.apply(game, action)
         except RuleError as exc:
             raise RuleError(f"input.events[{i}] ({data.get('type')}): {exc}") from None
         steps.append({"event": action_to_json(action), "total": game.total,
                       "phase": game.phase.value, "protected": game.protected,
-                      "active": list(rnd.active(game)), "note": game.note})
-    return {"game": "v6", "player": player, "steps": steps, "total": game.total,
-            "outcome": game.outcome.value, "state": round_to_json(game)}
+                      "active": list(rnd.active(game)), "note": text_json(game.note)})
+    # the command line's output is English text (the tablet words the messages itself)
+    return english({"game": "v6", "player": player, "steps": steps, "total": game.total,
+                    "outcome": game.outcome.value, "state": round_to_json(game)})
+
+
+def standing(state: rules.Evening) -> Standing:
+    """The evening's placement points; the players with the most once the evening is over."""
+    points = dict(state.points)
+    over = state.phase is rules.EveningPhase.OVER
+    best = max(points.values(), default=0)
+    winners = tuple(name for name, p in points.items() if p == best) if over else ()
+    return Standing(tuple(points.items()), winners, over)
+
+
+def catalogue() -> dict[str, Any]:
+    """The jokers with their rules in both languages, for the croupier's screen and the
+    rules page (read from the joker table, never copied)."""
+    return {"jokers": {j.value: {"name": spec.name, "kind": spec.kind.value,
+                                 "rules": {"en": spec.rule_text, "de": JOKER_RULES_DE[j.value]}}
+                       for j, spec in JOKERS.items()}}

@@ -20,6 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dicecam.games.v6.messages import MESSAGES as M
+from dicecam.messages import Text
+
 
 class JokerId(StrEnum):
     JULE = "jule"
@@ -85,7 +88,7 @@ class ThrowEffect:
     """What one throw under a one-throw joker does to the player's total."""
 
     points: int
-    note: str
+    note: Text
     cursed: bool = False  # the verflixte Sechs struck (Fumo does not shield from it)
     busted: bool = False  # All In lost: everything gone, Ventil or not
     fumo_extra: int = 0  # the doubling's extra pips, which Runkelrüb may annul
@@ -104,10 +107,10 @@ class Step:
     memo: tuple[int, ...] = ()
     expects: str = "throw"  # "throw" or "choice"
     options: tuple[str, ...] = ()
-    prompt: str = ""
+    prompt: Text = ""
     points: int = 0
     done: bool = False
-    note: str = ""
+    note: Text = ""
     duel: int = 0
     success: bool = False  # Runkelrüb: the six is void
 
@@ -123,35 +126,34 @@ Program = Callable[[str, tuple[int, ...], "int | str"], Step]
 
 def fumo_rule(value: int, ctx: ThrowContext) -> ThrowEffect:
     if value == 6:
-        return ThrowEffect(0, "a six under Fumo is the verflixte Sechs", cursed=True)
-    return ThrowEffect(2 * value, f"Fumo doubles the {value}: +{2 * value}", fumo_extra=value)
+        return ThrowEffect(0, M("v6.j.fumo_six"), cursed=True)
+    return ThrowEffect(2 * value, M("v6.j.fumo", value=value, n=2 * value), fumo_extra=value)
 
 
 def all_in_rule(value: int, ctx: ThrowContext) -> ThrowEffect:
     if value <= 3:
-        return ThrowEffect(ctx.total, f"All In won with a {value}: the total doubles")
-    return ThrowEffect(-ctx.total, f"All In lost with a {value}: every pip is gone", busted=True)
+        return ThrowEffect(ctx.total, M("v6.j.all_in_won", value=value))
+    return ThrowEffect(-ctx.total, M("v6.j.all_in_lost", value=value), busted=True)
 
 
 def hirte_rule(value: int, ctx: ThrowContext) -> ThrowEffect:
-    return ThrowEffect(2 * value, f"Hirtenschutz doubles the {value}: +{2 * value}")
+    return ThrowEffect(2 * value, M("v6.j.hirte", value=value, n=2 * value))
 
 
 def kaelte_rule(value: int, ctx: ThrowContext) -> ThrowEffect:
     use = ctx.kaelte_use
     if value == 6:
-        return ThrowEffect(6, f"Kälteschutz (use {use}) turns the six into +6 and is spent",
-                           expires=True)
+        return ThrowEffect(6, M("v6.j.kaelte_six", use=use), expires=True)
     if value > use:
-        return ThrowEffect(value, f"Kälteschutz use {use}: {value} is above {use}, +{value}")
-    return ThrowEffect(-value, f"Kälteschutz use {use}: {value} is not above {use}, -{value}")
+        return ThrowEffect(value, M("v6.j.kaelte_above", use=use, value=value))
+    return ThrowEffect(-value, M("v6.j.kaelte_below", use=use, value=value))
 
 
 def spelunke_rule(value: int, ctx: ThrowContext) -> ThrowEffect:
     if value == 6:
-        return ThrowEffect(-SPELUNKE_SIX_LOSS, "Spelunkenbold: the six costs 3 pips, play goes on")
+        return ThrowEffect(-SPELUNKE_SIX_LOSS, M("v6.j.spelunke_six", loss=SPELUNKE_SIX_LOSS))
     gain = value + SPELUNKE_PIPS
-    return ThrowEffect(gain, f"Spelunkenbold: {value} + {SPELUNKE_PIPS} = +{gain}")
+    return ThrowEffect(gain, M("v6.j.spelunke", value=value, extra=SPELUNKE_PIPS, n=gain))
 
 
 # --- auto-joker bonuses on regular throws ------------------------------------------------
@@ -169,89 +171,91 @@ def ahri_bonus(value: int) -> int:
 # Each program starts at step "" with an empty memo; its first answer is what it waits for.
 
 
-def _throw(step: str, memo: tuple[int, ...], prompt: str, points: int = 0) -> Step:
+def _throw(step: str, memo: tuple[int, ...], prompt: Text, points: int = 0) -> Step:
     return Step(step, memo, THROW, (), prompt, points)
 
 
-def _choice(step: str, memo: tuple[int, ...], options: tuple[str, ...], prompt: str) -> Step:
+def _choice(step: str, memo: tuple[int, ...], options: tuple[str, ...], prompt: Text) -> Step:
     return Step(step, memo, CHOICE, options, prompt)
 
 
 def monokel_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     # steps: "1"/"2" throw, "1?"/"2?" keep or reroll, "1r"/"2r" the reroll (always kept)
     if step == "":
-        return _throw("1", (), "Monokel: first throw")
+        return _throw("1", (), M("v6.j.monokel_first"))
     which = step[0]
     if step in ("1", "2"):
         return _choice(which + "?", memo + (int(event),), ("keep", "reroll"),
-                       f"Monokel: keep the {event} or throw it again?")
+                       M("v6.j.monokel_ask", value=int(event)))
     if step.endswith("?") and event == "reroll":
-        return _throw(which + "r", memo, f"Monokel: throw {which} again (this one is kept)")
+        return _throw(which + "r", memo, M("v6.j.monokel_again", which=which))
     kept = memo[-1] if step.endswith("?") else int(event)
     if which == "1":
-        return Step("2", memo, THROW, (), f"Monokel: {kept} kept; second throw", kept)
-    return Step(done=True, points=kept, note=f"Monokel: the second throw {kept} is kept")
+        return Step("2", memo, THROW, (), M("v6.j.monokel_second", kept=kept), kept)
+    return Step(done=True, points=kept, note=M("v6.j.monokel_done", kept=kept))
 
 
 def pony_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     if step == "":
-        return _throw("1", (), "Pony: throw 1 of 3")
+        return _throw("1", (), M("v6.j.pony_throw", n=1))
     memo = memo + (int(event),)
     if len(memo) < 3:
-        return _throw(str(len(memo) + 1), memo, f"Pony: throw {len(memo) + 1} of 3")
+        return _throw(str(len(memo) + 1), memo, M("v6.j.pony_throw", n=len(memo) + 1))
     total = sum(memo)
     if total >= PONY_LIMIT:
-        return Step(done=True, points=total, note=f"Pony made it: {total} reaches {PONY_LIMIT}")
+        return Step(done=True, points=total,
+                    note=M("v6.j.pony_made", total=total, limit=PONY_LIMIT))
     return Step(done=True, points=-PONY_LOSS,
-                note=f"Pony failed: {total} is below {PONY_LIMIT}, -{PONY_LOSS}")
+                note=M("v6.j.pony_failed", total=total, limit=PONY_LIMIT, loss=PONY_LOSS))
 
 
 def oce_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     if step == "":
-        return _throw("snake", (), "Anaconda: the Anaconda's throw")
+        return _throw("snake", (), M("v6.j.oce_snake"))
     if step == "snake":
         return _choice("face", (int(event),), ("fight", "dodge"),
-                       f"Anaconda threw {event}: fight her or dodge (-{RETREAT_LOSS})?")
+                       M("v6.j.oce_ask", value=int(event), loss=RETREAT_LOSS))
     if step == "face":
         if event == "dodge":
             return Step(done=True, points=-RETREAT_LOSS,
-                        note=f"dodged the Anaconda: -{RETREAT_LOSS}")
-        return _throw("fight", memo, "Anaconda: the player's throw")
+                        note=M("v6.j.oce_dodged", loss=RETREAT_LOSS))
+        return _throw("fight", memo, M("v6.j.oce_mine"))
     snake, mine = memo[0], int(event)
     if mine >= snake:
         return Step(done=True, points=mine + OCE_WIN,
-                    note=f"beat the Anaconda {mine} to {snake}: {mine} + {OCE_WIN}")
+                    note=M("v6.j.oce_won", mine=mine, snake=snake, win=OCE_WIN))
     return Step(done=True, points=-OCE_LOSS,
-                note=f"the Anaconda won {snake} to {mine}: -{OCE_LOSS}")
+                note=M("v6.j.oce_lost", snake=snake, mine=mine, loss=OCE_LOSS))
 
 
 def ratte_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     if step == "":
-        return _throw("1", (), "Rattenlord: first throw (5 or 6 wins)")
+        return _throw("1", (), M("v6.j.ratte_first"))
     if step == "again?":
         if event == "retreat":
             return Step(done=True, points=-RETREAT_LOSS,
-                        note=f"retreated from the Rattenlord: -{RETREAT_LOSS}")
-        return _throw("2", memo, "Rattenlord: second throw (5 or 6 wins)")
+                        note=M("v6.j.ratte_retreated", loss=RETREAT_LOSS))
+        return _throw("2", memo, M("v6.j.ratte_second"))
     value = int(event)
     if value >= 5:
-        return Step(done=True, points=RATTE_WIN, note=f"beat the Rattenlord with a {value}: +18")
+        return Step(done=True, points=RATTE_WIN,
+                    note=M("v6.j.ratte_won", value=value, win=RATTE_WIN))
     if step == "1":
         return _choice("again?", (value,), ("again", "retreat"),
-                       f"Rattenlord: {value} is no win; throw again or retreat (-2)?")
-    return Step(done=True, points=-RATTE_LOSS, note=f"lost to the Rattenlord: -{RATTE_LOSS}")
+                       M("v6.j.ratte_ask", value=value, loss=RETREAT_LOSS))
+    return Step(done=True, points=-RATTE_LOSS, note=M("v6.j.ratte_lost", loss=RATTE_LOSS))
 
 
 def sekante_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     # memo = (throw number 1-5, wins, losses, the player's last throw)
     if step == "":
-        return _throw("mine", (1, 0, 0, 0), "Sekante: throw 1 of 5")
+        return _throw("mine", (1, 0, 0, 0), M("v6.j.sekante_first"))
     number, wins, losses, _ = memo
     if step == "mine":
         return _choice("call?", (number, wins, losses, int(event)), ("challenge", "pass"),
-                       f"Sekante {number}: the player threw {event}; let the opponent answer?")
+                       M("v6.j.sekante_ask", n=number, value=int(event)))
     if step == "call?" and event == "challenge":
-        return _throw("theirs", memo, f"Sekante {number}: the opponent's throw")
+        return _throw("theirs", memo, M("v6.j.sekante_theirs", n=number))
     if step == "theirs":
         if memo[3] > int(event):
             wins += 1
@@ -259,44 +263,44 @@ def sekante_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
             losses += 1
     if number < SEKANTE_THROWS:
         return _throw("mine", (number + 1, wins, losses, 0),
-                      f"Sekante: throw {number + 1} of 5 (score {wins}:{losses})")
+                      M("v6.j.sekante_next", n=number + 1, wins=wins, losses=losses))
     net = SEKANTE_STAKE * (wins - losses)
     return Step(done=True, duel=net, points=net,
-                note=f"Sekante ends {SEKANTE_STAKE * wins}:{SEKANTE_STAKE * losses}: "
-                     f"{'+' if net >= 0 else ''}{net}")
+                note=M("v6.j.sekante_done", won=SEKANTE_STAKE * wins,
+                       lost=SEKANTE_STAKE * losses, net=f"{'+' if net >= 0 else ''}{net}"))
 
 
 def hoeschen_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     # memo = (attempts made, successes, counters made, counters that averted)
     if step == "":
-        return _throw("try", (0, 0, 0, 0), "Höschen: attempt 1 of 4 (3+ succeeds)")
+        return _throw("try", (0, 0, 0, 0), M("v6.j.hoeschen_first"))
     tries, hits, counters, averted = memo
     value = int(event)
     if step == "try":
         tries += 1
         hits += value >= THREE_PLUS
         if tries < HOESCHEN_ATTEMPTS:
-            return _throw("try", (tries, hits, 0, 0), f"Höschen: attempt {tries + 1} of 4")
+            return _throw("try", (tries, hits, 0, 0), M("v6.j.hoeschen_try", n=tries + 1))
     else:
         counters += 1
         averted += value >= 5
     if counters < hits:
         return _throw("counter", (tries, hits, counters, averted),
-                      f"Höschen: Cherry's counter {counters + 1} of {hits} (5 or 6 averts)")
+                      M("v6.j.hoeschen_counter", n=counters + 1, of=hits))
     gain = HOESCHEN_PIPS * (hits - averted)
     return Step(done=True, points=gain,
-                note=f"Höschen: {hits} successful, {averted} averted: +{gain}")
+                note=M("v6.j.hoeschen_done", hits=hits, averted=averted, n=gain))
 
 
 def runkelrueb_program(step: str, memo: tuple[int, ...], event: int | str) -> Step:
     if step == "":
-        return _throw("1", (), "Runkelrüb: throw 1 of 2 against the six (3+ saves)")
+        return _throw("1", (), M("v6.j.runkelrueb_throw", n=1))
     memo = memo + (int(event),)
     if len(memo) < 2:
-        return _throw("2", memo, "Runkelrüb: throw 2 of 2 against the six (3+ saves)")
+        return _throw("2", memo, M("v6.j.runkelrueb_throw", n=2))
     if max(memo) >= THREE_PLUS:
-        return Step(done=True, success=True, note="Runkelrüb saved the player: the six is void")
-    return Step(done=True, note="Runkelrüb failed: the six stands")
+        return Step(done=True, success=True, note=M("v6.j.runkelrueb_saved"))
+    return Step(done=True, note=M("v6.j.runkelrueb_failed"))
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,15 @@ Readings of the rulebook (Regelwerk 2020) where it leaves room, chosen as a tabl
 * Fumo governs every throw from its announcement until the player ends it, announces
   another joker (which ends it), stops, or Runkelrüb annuls it. Announcing it takes the
   next throw, so no other joker can be announced before the first Fumo throw.
-* Runkelrüb acts by itself on the first cursed six, Ventil or not; it always takes two
-  throws, as in the rulebook's example ("Runk: 3, 1"). On success the six is void (no
+* The thieving one is the player's option ("hat er die Möglichkeit"): with opponents in
+  the round the player robs one of them or passes the theft up (``PassSteal``). A one passed
+  up brings no pips (outside the free throw a one counts only as the theft), yet it still
+  counts as a thieving one for the amount of the next; Törtchen still pays its +1.
+* Runkelrüb answers the first cursed six, Ventil or not, but "kann" is the player's
+  choice: before its first throw the player may let the six stand (``LetSixStand``); the
+  round then ends as the six says (zombie, or the Ventil's pips), and Runkelrüb stays
+  unused, so it may be chosen again this evening. Used, it always takes two throws, as in
+  the rulebook's example ("Runk: 3, 1"). On success the six is void (no
   Törtchen pip) and, if Fumo was running, the doublings of that Fumo run are taken back and
   Fumo ends ("Fumo ungültig"). It does not answer a lost All In: that loss is All In's.
 * Kälteschutz: each announcement is one use governing one throw; use n adds a throw above
@@ -71,6 +78,9 @@ from dicecam.games.v6.jokers import (
     Toertchen,
     joker_name,
 )
+from dicecam.games.v6.messages import MESSAGES as M
+from dicecam.games.v6.messages import joker_rule
+from dicecam.messages import Message, Text, concat, joined
 
 MAX_STEAL = 5
 ZOMBIE_PIPS = 5
@@ -126,7 +136,18 @@ class Steal:
     victim: str
 
 
-RoundAction = Throw | Announce | EndFumo | Stop | Choose | Steal
+@dataclass(frozen=True)
+class PassSteal:
+    """A thieving one's theft passed up: nobody is robbed, the one brings no pips."""
+
+
+@dataclass(frozen=True)
+class LetSixStand:
+    """The six struck and Runkelrüb is ready: the player lets the six stand and keeps
+    Runkelrüb unused (for a later round of the evening)."""
+
+
+RoundAction = Throw | Announce | EndFumo | Stop | Choose | Steal | PassSteal | LetSixStand
 
 
 # --- state --------------------------------------------------------------------------------
@@ -148,7 +169,7 @@ class InPlay:
     memo: tuple[int, ...] = ()
     expects: str = "throw"
     options: tuple[str, ...] = ()
-    prompt: str = ""
+    prompt: Text = ""
     opponent: str | None = None
 
 
@@ -157,9 +178,9 @@ class Entry:
     """One line of the round's log: an event and the total after it."""
 
     event: str
-    label: str
+    label: Text
     total: int
-    note: str
+    note: Text
     value: int | None = None
     joker: JokerId | None = None
 
@@ -169,7 +190,7 @@ class Legal:
     """An action allowed now, with the reason the tablet shows on its button."""
 
     action: RoundAction
-    why: str
+    why: Text
 
 
 @dataclass(frozen=True)
@@ -190,7 +211,7 @@ class RoundState:
     play: InPlay | None = None
     steal_pips: int = 0  # in Phase.VICTIM: how many pips the thief takes
     log: tuple[Entry, ...] = ()
-    note: str = ""
+    note: Text = ""
 
     @property
     def over(self) -> bool:
@@ -227,7 +248,7 @@ def new_round(player: str, jokers: tuple[JokerId, ...] | list[JokerId],
     if any(o.zombie and o.total for o in opps):
         raise RuleError("a zombie stands at zero pips")
     return RoundState(player, chosen, opps, start_total,
-                      note="the croupier begins with the free throw")
+                      note=M("v6.note.free_throw_first"))
 
 
 def available(state: RoundState, joker: JokerId) -> str | None:
@@ -266,30 +287,35 @@ def legal(state: RoundState) -> tuple[Legal, ...]:
     if phase is Phase.OVER:
         return ()
     if phase is Phase.FREE_THROW:
-        return (Legal(Throw(0), "the free throw: a 1 or a 6 counts as plain pips"),)
+        return (Legal(Throw(0), M("v6.why.free_throw")),)
     if phase is Phase.VICTIM:
-        return tuple(Legal(Steal(o.name), _steal_why(state, o)) for o in state.opponents)
+        return (*(Legal(Steal(o.name), _steal_why(state, o)) for o in state.opponents),
+                Legal(PassSteal(), M("v6.why.pass_steal", pips=state.steal_pips)))
     if phase is Phase.THROW:
         assert state.play is not None
+        if _runkelrueb_waits(state):
+            return (Legal(Throw(0), state.play.prompt),
+                    Legal(LetSixStand(), M("v6.why.let_six_stand", six=_six_note(state))))
         return (Legal(Throw(0), state.play.prompt),)
     if phase is Phase.CHOOSE:
         assert state.play is not None
         return tuple(Legal(Choose(option), state.play.prompt) for option in state.play.options)
     moves = [Legal(Throw(0), _go_on_why(state)),
-             Legal(Stop(), f"stop and keep {state.total} pips")]
+             Legal(Stop(), M("v6.why.stop", pips=state.total))]
     if state.fumo_running:
-        moves.append(Legal(EndFumo(), "end Fumo: throws count single again"))
+        moves.append(Legal(EndFumo(), M("v6.why.end_fumo")))
     for joker in state.jokers:
         if available(state, joker) is not None:
             continue
         spec = JOKERS[joker]
-        why = spec.rule_text
+        why: Text = joker_rule(joker.value, spec.rule_text)
         if joker is JokerId.KAELTE:
-            why = f"use {state.kaelte_uses + 1}: {why}"
+            why = M("v6.why.kaelte_use", n=state.kaelte_uses + 1, rule=why)
         if state.fumo_running:
-            why += " (ends Fumo)"
+            why = M("v6.why.ends_fumo", why=why)
         if spec.needs_opponent:
-            moves.extend(Legal(Announce(joker, o.name), f"{why}; against {o.name}")
+            moves.extend(Legal(Announce(joker, o.name), M("v6.why.against", why=why,
+                                                          opponent=o.name))
                          for o in state.opponents)
         else:
             moves.append(Legal(Announce(joker), why))
@@ -313,7 +339,9 @@ def active(state: RoundState) -> tuple[str, ...]:
     if JokerId.AHRI in state.jokers and started:
         out.append("Ahris Tentakel: covered by the joker in play" if covered
                    else "Ahris Tentakel: +5 on a 1 or 2, no thieving one")
-    if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
+    if _runkelrueb_waits(state):
+        out.append("Runkelrüb: the six struck; throw for Runkelrüb or let the six stand")
+    elif JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
         out.append("Runkelrüb: ready for the six")
     if state.fumo_running:
         out.append(f"Fumo: doubling every throw but the six (+{state.fumo_extra} extra so far)")
@@ -346,16 +374,21 @@ def apply(state: RoundState, action: RoundAction) -> RoundState:
         return _choose(state, action.option)
     if isinstance(action, Steal):
         return _steal(state, action.victim)
+    if isinstance(action, PassSteal):
+        return _pass_steal(state)
+    if isinstance(action, LetSixStand):
+        return _let_six_stand(state)
     if isinstance(action, EndFumo):
         _need_announce(state, "end Fumo")
         if not state.fumo_running:
             raise RuleError("Fumo is not running, so it cannot be ended")
-        return _log(replace(state, fumo_extra=None), "end_fumo", "end Fumo",
-                    "Fumo ended: throws count single again")
+        return _log(replace(state, fumo_extra=None), "end_fumo", M("v6.label.end_fumo"),
+                    M("v6.note.fumo_ended"))
     if isinstance(action, Stop):
         _need_announce(state, "stop")
         done = replace(state, phase=Phase.OVER, outcome=Outcome.STOPPED, fumo_extra=None)
-        return _log(done, "stop", "stop", f"{state.player} stops with {state.total} pips")
+        return _log(done, "stop", M("v6.label.stop"),
+                    M("v6.note.stops", player=state.player, pips=state.total))
     raise RuleError(f"unknown V6 action {action!r}")
 
 
@@ -384,24 +417,25 @@ def _announce(state: RoundState, action: Announce) -> RoundState:
         state.opponent(action.opponent)
     elif action.opponent is not None:
         raise RuleError(f"{spec.name} takes no opponent")
-    ended = " (Fumo ends)" if state.fumo_running else ""
+    ended: Text = M("v6.note.fumo_ends") if state.fumo_running else ""
     state = replace(state, fumo_extra=None, used=state.used | {joker})
     if joker is JokerId.FUMO:
         state = replace(state, fumo_extra=0)
     if joker is JokerId.VENTIL:
         state = replace(state, protected=state.total)
-        ended += f"; {state.total} pips secured"
+        ended = concat(ended, M("v6.note.secured", pips=state.total))
     if joker is JokerId.KAELTE:
         state = replace(state, kaelte_uses=state.kaelte_uses + 1)
-        ended = f" (use {state.kaelte_uses}){ended}"
+        ended = concat(M("v6.note.kaelte_use", n=state.kaelte_uses), ended)
     if spec.program is not None:
         first = spec.program("", (), "")
         play = InPlay(joker, first.step, first.memo, first.expects, first.options,
                       first.prompt, action.opponent)
     else:
-        play = InPlay(joker, prompt=f"the throw under {spec.name}")
+        play = InPlay(joker, prompt=M("v6.prompt.throw_under", joker=spec.name))
     state = replace(state, play=play, phase=Phase.THROW)
-    return _log(state, "joker", spec.name, f"{state.player} announces {spec.name}{ended}",
+    return _log(state, "joker", spec.name,
+                concat(M("v6.note.announces", player=state.player, joker=spec.name), ended),
                 joker=joker)
 
 
@@ -410,8 +444,8 @@ def _throw(state: RoundState, value: int) -> RoundState:
         raise RuleError(f"a die shows 1 to 6, got {value!r}")
     if state.phase is Phase.FREE_THROW:
         state = replace(state, total=state.total + value, turns=1, phase=Phase.ANNOUNCE)
-        return _log(state, "throw", "free throw",
-                    f"free throw {value}: +{value}; the auto-jokers are now active", value)
+        return _log(state, "throw", M("v6.label.free_throw"),
+                    M("v6.note.free_throw", value=value), value)
     if state.phase in (Phase.VICTIM, Phase.CHOOSE):
         _need_announce(state, "throw")
     play = state.play
@@ -425,17 +459,17 @@ def _throw(state: RoundState, value: int) -> RoundState:
     spec = JOKERS[governing]
     assert spec.throw_rule is not None
     effect: ThrowEffect = spec.throw_rule(value, ThrowContext(state.total, state.kaelte_uses))
-    label = f"throw {state.turns} ({spec.name})"
+    label = M("v6.label.throw_under", n=state.turns, joker=spec.name)
     if effect.cursed:
         return _six(state, value, label, governing)
     if effect.busted:
         done = replace(state, total=0, phase=Phase.OVER, outcome=Outcome.ZOMBIE,
                        fumo_extra=None, protected=None)
-        return _log(done, "throw", label, effect.note + "; the Ventil cannot help", value,
-                    governing)
+        return _log(done, "throw", label, joined(effect.note, M("v6.note.ventil_cannot_help")),
+                    value, governing)
     gain, note = effect.points, effect.note
     if spec.toertchen is Toertchen.EACH_THROW and JokerId.JULE in state.jokers:
-        gain, note = gain + 1, note + "; Törtchen +1"
+        gain, note = gain + 1, joined(note, M("v6.note.toertchen"))
     if governing is JokerId.FUMO:
         state = replace(state, fumo_extra=(state.fumo_extra or 0) + effect.fumo_extra)
     if effect.expires:
@@ -454,35 +488,36 @@ def _thief_on(state: RoundState, governing: JokerId | None) -> bool:
 
 
 def _regular_throw(state: RoundState, value: int, governing: JokerId | None) -> RoundState:
-    label = f"throw {state.turns}" + (" (Ventil)" if governing else "")
+    label = (M("v6.label.throw_under", n=state.turns, joker="Ventil") if governing
+             else M("v6.label.throw", n=state.turns))
     if value == 6:
         return _six(state, value, label, governing)
     ahri_on = JokerId.AHRI in state.jokers and governing is None
-    parts: list[str] = []
+    parts: list[Text] = []
     steal = 0
     if value == 1 and _thief_on(state, governing):
         steal = min(state.ones + 1, MAX_STEAL)
         gain = steal
-        parts.append(f"thieving one no. {state.ones + 1}: steals {steal}")
+        parts.append(M("v6.note.thief", n=state.ones + 1, pips=steal))
         state = replace(state, ones=state.ones + 1)
     else:
         gain = value
-        parts.append(f"+{value}")
+        parts.append(M("v6.note.plus", n=value))
     for joker in state.jokers:
         bonus = JOKERS[joker].bonus
         if bonus is None or (joker is JokerId.AHRI and not ahri_on):
             continue
         if extra := bonus(value):
             gain += extra
-            parts.append(f"{JOKERS[joker].name} +{extra}")
+            parts.append(M("v6.note.bonus", joker=JOKERS[joker].name, n=extra))
     state = _add(state, gain)
     if steal and state.opponents:
         state = replace(state, phase=Phase.VICTIM, steal_pips=steal)
-        parts.append("choose whom to rob")
-    return _log(state, "throw", label, "; ".join(parts), value, governing)
+        parts.append(M("v6.note.choose_victim"))
+    return _log(state, "throw", label, joined(*parts), value, governing)
 
 
-def _six(state: RoundState, value: int, label: str,
+def _six(state: RoundState, value: int, label: Text,
          joker: JokerId | None = None) -> RoundState:
     """The verflixte Sechs struck: Runkelrüb answers first, then the Ventil or nothing."""
     if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
@@ -491,17 +526,16 @@ def _six(state: RoundState, value: int, label: str,
         first = program("", (), "")
         play = InPlay(JokerId.RUNKELRUEB, first.step, first.memo, first.expects, (),
                       first.prompt)
-        state = replace(state, used=state.used | {JokerId.RUNKELRUEB}, play=play,
-                        phase=Phase.THROW)
-        return _log(state, "throw", label,
-                    "the verflixte Sechs! Runkelrüb gets two throws to make it void", value, joker)
+        # spent once its first throw is made: until then the player may let the six stand
+        state = replace(state, play=play, phase=Phase.THROW)
+        return _log(state, "throw", label, M("v6.note.runkelrueb_called"), value, joker)
     return _log(_six_stands(state), "throw", label, _six_note(state), value, joker)
 
 
-def _six_note(state: RoundState) -> str:
+def _six_note(state: RoundState) -> Message:
     if state.protected is not None:
-        return f"the verflixte Sechs: Elas' Ventil keeps {state.protected} pips; round over"
-    return "the verflixte Sechs: every pip is lost, the player is a zombie"
+        return M("v6.note.six_secured", pips=state.protected)
+    return M("v6.note.six_zombie")
 
 
 def _six_stands(state: RoundState) -> RoundState:
@@ -534,6 +568,7 @@ def _program_event(state: RoundState, event: int | str) -> RoundState:
     kind = "throw" if value is not None else "choose"
     label = spec.name
     if play.joker is JokerId.RUNKELRUEB:
+        state = replace(state, used=state.used | {JokerId.RUNKELRUEB})
         return _runkelrueb_step(state, step, value, label)
     if not step.done:
         state = _add(state, step.points)
@@ -547,11 +582,11 @@ def _program_event(state: RoundState, event: int | str) -> RoundState:
     note, gain = step.note, step.points
     if JokerId.JULE in state.jokers:
         gain += 1
-        note += "; Törtchen +1 after the joker's throws"
+        note = joined(note, M("v6.note.toertchen_after"))
     state = _add(state, gain)
     if play.joker is JokerId.SEKANTE and play.opponent is not None and step.duel:
         state, extra = _duel(state, play.opponent, step.duel)
-        note += extra
+        note = joined(note, extra)
     state = replace(state, play=None, phase=Phase.ANNOUNCE, turns=state.turns + 1,
                     used=state.used | {j for j in (JokerId.JULE, JokerId.AHRI)
                                        if j in state.jokers})
@@ -559,7 +594,7 @@ def _program_event(state: RoundState, event: int | str) -> RoundState:
 
 
 def _runkelrueb_step(state: RoundState, step: Step, value: int | None,
-                     label: str) -> RoundState:
+                     label: Text) -> RoundState:
     play = state.play
     assert play is not None
     if not step.done:
@@ -567,30 +602,31 @@ def _runkelrueb_step(state: RoundState, step: Step, value: int | None,
                                             prompt=step.prompt))
         return _log(state, "throw", label, step.prompt, value, JokerId.RUNKELRUEB)
     if not step.success:
-        return _log(_six_stands(state), "throw", label, f"{step.note}; {_six_note(state)}",
+        return _log(_six_stands(state), "throw", label, joined(step.note, _six_note(state)),
                     value, JokerId.RUNKELRUEB)
     note = step.note
     if state.fumo_running:
-        note += f"; Fumo's doublings are void (-{state.fumo_extra}) and Fumo ends"
+        note = joined(note, M("v6.note.fumo_void", n=state.fumo_extra or 0))
         state = _add(replace(state, fumo_extra=None), -(state.fumo_extra or 0))
     state = replace(state, play=None, phase=Phase.ANNOUNCE)
     return _log(state, "throw", label, note, value, JokerId.RUNKELRUEB)
 
 
-def _duel(state: RoundState, name: str, net: int) -> tuple[RoundState, str]:
+def _duel(state: RoundState, name: str, net: int) -> tuple[RoundState, Text]:
     """Settle Senigmas Sekante's net result with the opponent (the player's side is done)."""
     opp = state.opponent(name)
     if net > 0:
         left = max(0, opp.total - net)
         zombified = opp.total > 0 and left == 0 and not opp.zombie
         new = replace(opp, total=left, zombie=opp.zombie or zombified)
-        extra = f"; {name} loses {opp.total - left}"
+        extra: Text = M("v6.note.duel_loses", opponent=name, n=opp.total - left)
         if zombified:
             state = _add(state, ZOMBIE_PIPS)
-            extra += f" and is a zombie: +{ZOMBIE_PIPS} zombie pips"
+            extra = concat(extra, M("v6.note.duel_zombie", n=ZOMBIE_PIPS))
     else:
         new = opp if opp.zombie else replace(opp, total=opp.total - net)
-        extra = f"; {name} gains {-net}" if not opp.zombie else f"; zombie {name} stays at 0"
+        extra = (M("v6.note.duel_gains", opponent=name, n=-net) if not opp.zombie
+                 else M("v6.note.duel_zombie_stays", opponent=name))
     return _replace_opponent(state, new), extra
 
 
@@ -603,13 +639,40 @@ def _steal(state: RoundState, name: str) -> RoundState:
     left = max(0, opp.total - pips)
     zombified = opp.total > 0 and left == 0 and not opp.zombie
     state = _replace_opponent(state, replace(opp, total=left, zombie=opp.zombie or zombified))
-    note = f"{state.player} robs {name} of {pips}" + (
-        f" ({name} had {opp.total}, stays at {left})" if opp.total < pips else "")
+    note: Text = (M("v6.note.robs_poor", player=state.player, victim=name, pips=pips,
+                    had=opp.total, left=left) if opp.total < pips
+                  else M("v6.note.robs", player=state.player, victim=name, pips=pips))
     if zombified:
         state = _add(state, ZOMBIE_PIPS)
-        note += f"; {name} is a zombie: +{ZOMBIE_PIPS} zombie pips"
+        note = joined(note, M("v6.note.victim_zombie", victim=name, n=ZOMBIE_PIPS))
     state = replace(state, phase=Phase.ANNOUNCE, steal_pips=0)
-    return _log(state, "steal", f"rob {name}", note)
+    return _log(state, "steal", M("v6.label.rob", victim=name), note)
+
+
+def _pass_steal(state: RoundState) -> RoundState:
+    if state.phase is not Phase.VICTIM:
+        raise RuleError("there is no theft to pass up now: only a thieving one lets the player "
+                        "rob an opponent")
+    pips = state.steal_pips
+    # the theft's pips were counted with the throw (``_regular_throw``): taken back
+    state = replace(_add(state, -pips), phase=Phase.ANNOUNCE, steal_pips=0)
+    return _log(state, "pass_steal", M("v6.label.rob_nobody"),
+                M("v6.note.pass_steal", player=state.player, pips=pips))
+
+
+def _runkelrueb_waits(state: RoundState) -> bool:
+    """The six has struck and Runkelrüb has not thrown yet."""
+    play = state.play
+    return (state.phase is Phase.THROW and play is not None
+            and play.joker is JokerId.RUNKELRUEB and JokerId.RUNKELRUEB not in state.used)
+
+
+def _let_six_stand(state: RoundState) -> RoundState:
+    if not _runkelrueb_waits(state):
+        raise RuleError("there is no six for Runkelrüb to answer now; letting the six stand "
+                        "is a choice only right after it struck")
+    note = joined(M("v6.note.let_six_stand", player=state.player), _six_note(state))
+    return _log(_six_stands(state), "let_six_stand", M("v6.label.six_stands"), note)
 
 
 def _replace_opponent(state: RoundState, new: Opponent) -> RoundState:
@@ -626,33 +689,34 @@ def _add(state: RoundState, points: int) -> RoundState:
     return replace(state, total=total, protected=protected)
 
 
-def _log(state: RoundState, event: str, label: str, note: str, value: int | None = None,
+def _log(state: RoundState, event: str, label: Text, note: Text, value: int | None = None,
          joker: JokerId | None = None) -> RoundState:
     entry = Entry(event, label, state.total, note, value, joker)
     return replace(state, log=state.log + (entry,), note=note)
 
 
-def _go_on_why(state: RoundState) -> str:
+def _go_on_why(state: RoundState) -> Message:
     if state.fumo_running:
-        return "go on under Fumo: doubled, but a six is still the verflixte Sechs"
+        return M("v6.why.go_on_fumo")
     if state.protected is not None:
-        return f"go on: a six ends the round at the secured {state.protected}"
+        return M("v6.why.go_on_secured", pips=state.protected)
     if JokerId.RUNKELRUEB in state.jokers and JokerId.RUNKELRUEB not in state.used:
-        return "go on: a six calls Runkelrüb"
-    return "go on: a six loses everything"
+        return M("v6.why.go_on_runkelrueb")
+    return M("v6.why.go_on")
 
 
-def _steal_why(state: RoundState, opp: Opponent) -> str:
+def _steal_why(state: RoundState, opp: Opponent) -> Message:
     pips = state.steal_pips
     if opp.zombie:
-        return f"rob zombie {opp.name}: +{pips} for the thief, {opp.name} stays at 0"
+        return M("v6.why.rob_zombie", victim=opp.name, pips=pips)
     if 0 < opp.total <= pips:
-        return f"rob {opp.name} of {pips}: {opp.name} becomes a zombie, +{ZOMBIE_PIPS} more"
-    return f"rob {opp.name} of {pips} ({opp.name} has {opp.total})"
+        return M("v6.why.rob_zombify", victim=opp.name, pips=pips, zombie=ZOMBIE_PIPS)
+    return M("v6.why.rob", victim=opp.name, pips=pips, total=opp.total)
 
 
 __all__ = [
-    "ANNOUNCED", "Announce", "Choose", "EndFumo", "Entry", "InPlay", "Legal", "Opponent",
-    "Outcome", "Phase", "RoundAction", "RoundState", "Steal", "Stop", "Throw", "active",
+    "ANNOUNCED", "Announce", "Choose", "EndFumo", "Entry", "InPlay", "LetSixStand", "Legal",
+    "Opponent", "Outcome", "PassSteal", "Phase", "RoundAction", "RoundState", "Steal", "Stop",
+    "Throw", "active",
     "apply", "available", "legal", "new_round", "unavailable",
 ]

@@ -38,6 +38,8 @@ from dicecam.errors import RuleError
 from dicecam.games.v6 import round as rnd
 from dicecam.games.v6.groups import MIN_GROUP
 from dicecam.games.v6.jokers import MAX_CHOSEN, JokerId, joker_name
+from dicecam.games.v6.messages import MESSAGES as M
+from dicecam.messages import Message, Text, joined
 
 PLACE_POINTS = (6, 4, 2, 0)
 PASSES = 3
@@ -131,7 +133,7 @@ class Evening:
     throw_offs: tuple[ThrowOff, ...] = ()  # the first one is running
     rankings: tuple[tuple[str, ...], ...] = ()  # per finished group, best first
     qualified: tuple[str, ...] = ()
-    note: str = ""
+    note: Text = ""
 
     @property
     def player(self) -> str | None:
@@ -156,7 +158,7 @@ def new_game(config: Config) -> Evening:
     if not 1 <= config.qualify <= MAX_GROUP:
         raise RuleError(f"qualify must be 1 to {MAX_GROUP}, got {config.qualify}")
     evening = Evening(config, points=tuple((p, 0) for p in players),
-                      note="give the groups to begin")
+                      note=M("v6.ev.give_groups"))
     if config.groups is not None:
         evening = _set_groups(evening, config.groups)
     return evening
@@ -188,11 +190,11 @@ def apply(state: Evening, action: Action) -> Evening:
     return _finish_round(state) if state.round.over else state
 
 
-def choosable(state: Evening, player: str) -> tuple[tuple[JokerId, str | None], ...]:
+def choosable(state: Evening, player: str) -> tuple[tuple[JokerId, Message | None], ...]:
     """Every joker with None if the player may choose it now, else the reason."""
     spent = state.spent_by(player)
-    return tuple((j, None if j not in spent else f"{player} already used {joker_name(j)} "
-                  "this evening") for j in JokerId)
+    return tuple((j, None if j not in spent else M("v6.why.already_used", player=player,
+                                                   joker=joker_name(j))) for j in JokerId)
 
 
 def free_choice_open(state: Evening, player: str) -> bool:
@@ -227,8 +229,8 @@ def _start_pass(state: Evening, group: int, pass_no: int) -> Evening:
     standing = tuple(rnd.Opponent(p) for p in state.groups[group])
     state = replace(state, group=group, pass_no=pass_no, seat=0, standing=standing,
                     round=None, phase=EveningPhase.JOKERS)
-    return replace(state, note=f"group {group + 1}, pass {pass_no + 1}: {state.player} "
-                               "names the jokers")
+    return replace(state, note=M("v6.ev.names_jokers", group=group + 1, pass_no=pass_no + 1,
+                                 player=state.player))
 
 
 def _choose_jokers(state: Evening, action: ChooseJokers) -> Evening:
@@ -253,10 +255,10 @@ def _choose_jokers(state: Evening, action: ChooseJokers) -> Evening:
     others = tuple(o for o in state.standing if o.name != player)
     game = rnd.new_round(player, action.jokers, others, start_total=me.total)
     free_used = state.free_used | ({player} if action.free_choice else set())
-    names = ", ".join(joker_name(j) for j in action.jokers) or "no jokers"
+    names: Text = ", ".join(joker_name(j) for j in action.jokers) or M("v6.ev.no_jokers")
     return replace(state, round=game, phase=EveningPhase.ROUND, free_round=action.free_choice,
                    free_used=frozenset(free_used),
-                   note=f"{player} plays with {names}; the croupier begins with the free throw")
+                   note=M("v6.ev.plays_with", player=player, jokers=names))
 
 
 # --- after a round --------------------------------------------------------------------------
@@ -287,7 +289,7 @@ def _next_seat(state: Evening) -> Evening:
         name = group[state.seat]
         if not next(o for o in state.standing if o.name == name).zombie:
             return replace(state, phase=EveningPhase.JOKERS,
-                           note=f"{name} names the jokers for the next round")
+                           note=M("v6.ev.next_names_jokers", player=name))
         skipped = RoundResult(state.group, state.pass_no, name, (), 0, "skipped")
         state = replace(state, results=state.results + (skipped,), seat=state.seat + 1)
     return _settle_pass(state)
@@ -324,8 +326,8 @@ def _settle_pass(state: Evening) -> Evening:
     state = _award_pass(state, points)
     if offs:
         return replace(state, phase=EveningPhase.THROW_OFF, throw_offs=tuple(offs),
-                       note=f"tie in pass {state.pass_no + 1}: throw-off for "
-                            f"{', '.join(offs[0].blocks[0])}")
+                       note=M("v6.ev.tie_pass", pass_no=state.pass_no + 1,
+                              tied=", ".join(offs[0].blocks[0])))
     return _after_pass(state)
 
 
@@ -348,8 +350,8 @@ def _after_pass(state: Evening) -> Evening:
     state = replace(state, rankings=state.rankings + (tuple(n for n, _ in table),))
     if offs:
         return replace(state, phase=EveningPhase.THROW_OFF, throw_offs=tuple(offs),
-                       note=f"tie in group {state.group + 1}'s table: throw-off for "
-                            f"{', '.join(offs[0].blocks[0])}")
+                       note=M("v6.ev.tie_table", group=state.group + 1,
+                              tied=", ".join(offs[0].blocks[0])))
     return _after_group(state)
 
 
@@ -359,7 +361,7 @@ def _after_group(state: Evening) -> Evening:
     if state.group + 1 < len(state.groups):
         return _start_pass(state, state.group + 1, 0)
     return replace(state, phase=EveningPhase.OVER, round=None,
-                   note=f"the evening is over; through: {', '.join(state.qualified)}")
+                   note=M("v6.ev.over", qualified=", ".join(state.qualified)))
 
 
 def _throw_off(state: Evening, value: int) -> Evening:
@@ -372,17 +374,17 @@ def _throw_off(state: Evening, value: int) -> Evening:
     if len(throws) < len(block):
         off = replace(off, throws=throws)
         return replace(state, throw_offs=(off,) + state.throw_offs[1:],
-                       note=f"{who} threw {value}; next {off.thrower}")
+                       note=M("v6.ev.threw_next", player=who, value=value, next=off.thrower))
     ranked = sorted(zip(block, throws, strict=True), key=lambda item: -item[1])
     blocks = tuple(names for names, _, _ in _blocks(ranked)) + off.blocks[1:]
     order = off.order
     while blocks and len(blocks[0]) == 1:
         order, blocks = order + blocks[0], blocks[1:]
-    note = f"{who} threw {value}"
+    note = M("v6.ev.threw", player=who, value=value)
     if blocks:
         off = ThrowOff(off.kind, off.base, blocks, order)
         return replace(state, throw_offs=(off,) + state.throw_offs[1:],
-                       note=f"{note}; still tied: {', '.join(blocks[0])} throw again")
+                       note=joined(note, M("v6.ev.still_tied", tied=", ".join(blocks[0]))))
     state = replace(state, throw_offs=state.throw_offs[1:])
     if off.kind == "pass":
         state = _award_pass(state, {n: max(0, off.base - i) for i, n in enumerate(order)})
@@ -395,7 +397,7 @@ def _throw_off(state: Evening, value: int) -> Evening:
         ranking[start:start + len(order)] = order
         state = replace(state, points=tuple(points.items()),
                         rankings=state.rankings[:-1] + (tuple(ranking),))
-    state = replace(state, note=f"{note}; throw-off order: {', '.join(order)}")
+    state = replace(state, note=joined(note, M("v6.ev.order", order=", ".join(order))))
     if state.throw_offs:
         return state
     return _after_pass(state) if off.kind == "pass" else _after_group(state)

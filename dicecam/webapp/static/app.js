@@ -34,6 +34,7 @@
     selectedDie: null,
     paired: false,
     movedSinceRoll: false, // the table moved after the roll settled: dim its boxes
+    camera: null, // the camera's last status payload
   };
 
   function storedToken() {
@@ -98,7 +99,7 @@
             setPaired(false); // the server restarted: its new PIN is needed
             openPairDialog();
           } else {
-            toast((ack && ack.error) || t("no_answer"));
+            toast(ack && ack.message ? I18N.message(ack.message) : (ack && ack.error) || t("no_answer"));
           }
           reject(new Error((ack && ack.error) || "refused"));
         } else {
@@ -172,6 +173,12 @@
     }
   });
 
+  /* A game's name in the page's language where it has one (V6's), else the engine's title. */
+  function gameTitle(game, title) {
+    const key = "title_" + game;
+    return t(key) === key ? title : t(key);
+  }
+
   function legal(view) {
     const list = (view && view.state && view.state.legal) || [];
     return list;
@@ -191,6 +198,7 @@
     catalogue: (game) => (window.DICECAM_CATALOGUE || {})[game] || {},
     colours: () => (app.view && app.view.colours) || [],
     lang: () => I18N.lang(),
+    msg: (m) => I18N.message(m),
   };
   window.DicecamPage = { ctx, app, send, socket };
 
@@ -234,6 +242,14 @@
   });
 
   socket.on(E.CAMERA, (payload) => {
+    app.camera = payload;
+    renderCamera();
+  });
+
+  /* The camera's status in the current language (again after a language switch). */
+  function renderCamera() {
+    const payload = app.camera;
+    if (!payload) return;
     const el = $("camera-status");
     el.dataset.status = payload.status;
     // what the camera costs this computer (the reader's share of one CPU core)
@@ -241,7 +257,7 @@
       ? " · " + t("camera_cpu", { n: Math.round(payload.cpu * 100) }) : "";
     el.textContent = t("camera_" + payload.status) + cpu;
     el.title = payload.message || "";
-  });
+  }
 
   let decoding = false;
   socket.on(E.FRAME, (payload) => {
@@ -270,9 +286,8 @@
   socket.on("connect", () => document.body.classList.remove("offline"));
   socket.on("disconnect", () => {
     document.body.classList.add("offline");
-    const el = $("camera-status");
-    el.dataset.status = "offline";
-    el.textContent = t("server_lost");
+    app.camera = { status: "offline" };
+    renderCamera();
   });
 
   // --- rendering -------------------------------------------------------------------------
@@ -281,7 +296,7 @@
     const active = view && view.game;
     $("no-game").hidden = Boolean(active);
     $("undo").disabled = !(view && view.can_undo);
-    $("game-title").textContent = active ? view.title : "";
+    $("game-title").textContent = active ? gameTitle(view.game, view.title) : "";
     const container = $("game-view");
     container.replaceChildren();
     if (active) {
@@ -308,6 +323,9 @@
     $("demo-roll").hidden = demo !== "ask";
     $("demo-status").textContent = demo === "auto" ? t("demo_throwing") : "";
     panel.dataset.status = roll ? roll.status : "none";
+    // nothing to say and nothing to tap (no game, or a game that takes no dice now): no
+    // empty bar under the camera
+    panel.hidden = !roll && !entry && !demo;
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
       $("roll-zones").replaceChildren();
@@ -320,7 +338,7 @@
     let text = t("roll_" + roll.status, { n: roll.dice.length });
     if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
-    $("roll-error").textContent = roll.error || "";
+    $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
   }
 
   /* Dice read outside every zone (a table without a zone map): one tap says where they lie,
@@ -490,11 +508,35 @@
     if (!spec) return;
     $("entry-title").textContent = spec.title || t("enter_dice");
     $("entry-hint").textContent = spec.hint || "";
-    const counts = spec.groups.map(() => [0, 0, 0, 0, 0, 0]);
+    // Every tap is one entry, kept under its tap id: the same tap delivered twice (a touch
+    // screen's ghost click, a click landing on the button redrawn under the finger) adds
+    // nothing, while two quick taps are two entries. Counts are derived from the entries.
+    const entries = new Map(); // tap id -> {gi, value, add}
+    let tapSerial = 0;
+    const countsOf = (gi) => {
+      const counts = [0, 0, 0, 0, 0, 0];
+      for (const e of entries.values()) {
+        if (e.gi === gi) counts[e.value - 1] = Math.max(0, counts[e.value - 1] + e.add);
+      }
+      return counts;
+    };
     const body = $("entry-dice");
+    body.style.touchAction = "manipulation"; // no double-tap zoom between quick taps
+    let pressed = null; // the id of the last press: every click it causes is that one tap
+    body.onpointerdown = (ev) => {
+      pressed = "p" + ev.pointerId + "@" + ev.timeStamp.toFixed(1);
+    };
+    // ev.detail is 0 for a keyboard press: each is a tap of its own
+    const tapId = (ev) => (ev.detail !== 0 && pressed ? pressed : "k" + (tapSerial += 1));
+    const record = (ev, gi, value, add) => {
+      const id = tapId(ev);
+      if (!entries.has(id)) entries.set(id, { gi, value, add });
+      paint();
+    };
     const paint = () => {
       body.replaceChildren(...spec.groups.map((group, gi) => {
-        const total = counts[gi].reduce((a, b) => a + b, 0);
+        const counts = countsOf(gi);
+        const total = counts.reduce((a, b) => a + b, 0);
         const full = group.count !== undefined && group.count !== null && total >= group.count;
         return h("div", { class: "entry-group", "data-zone": group.zone || "",
           "data-colour": group.colour || "" },
@@ -502,30 +544,33 @@
           group.label, " ", h("small", {}, group.count !== undefined && group.count !== null
             ? `${total}/${group.count}` : String(total))),
         ...[1, 2, 3, 4, 5, 6].map((v) => h("button", {
-          type: "button", class: "entry-cell" + (counts[gi][v - 1] ? " some" : ""),
-          "data-value": v, disabled: full && !counts[gi][v - 1] ? true : null,
-          onclick: () => {
-            if (full) counts[gi][v - 1] = Math.max(0, counts[gi][v - 1] - 1);
-            else counts[gi][v - 1] += 1;
-            paint();
-          },
-        }, h("b", {}, String(v)), h("small", {}, counts[gi][v - 1] ? "×" + counts[gi][v - 1] : ""))),
+          type: "button", class: "entry-cell" + (counts[v - 1] ? " some" : ""),
+          "data-value": v, disabled: full && !counts[v - 1] ? true : null,
+          // a full group: a tap on a value it holds takes one die away
+          onclick: (ev) => record(ev, gi, v, full ? -1 : 1),
+        }, h("b", {}, String(v)), h("small", {}, counts[v - 1] ? "×" + counts[v - 1] : ""))),
         h("button", { type: "button", class: "entry-clear", onclick: () => {
-          counts[gi] = [0, 0, 0, 0, 0, 0]; paint();
+          for (const [id, e] of entries) if (e.gi === gi) entries.delete(id);
+          paint();
         } }, "⟲"));
       }));
     };
     paint();
+    // one id per opened pad: a second tap on the button sends the same entry, scored once
+    const entryId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    $("entry-submit").disabled = false;
     $("entry-submit").onclick = () => {
       const dice = [];
-      spec.groups.forEach((group, gi) => counts[gi].forEach((n, vi) => {
+      spec.groups.forEach((group, gi) => countsOf(gi).forEach((n, vi) => {
         for (let k = 0; k < n; k++) {
           dice.push({ value: vi + 1, colour: group.colour || null, zone: group.zone || null });
         }
       }));
       if (!dice.length && !spec.submit) { toast(t("no_dice_entered")); return; }
-      const sent = spec.submit ? spec.submit(dice) : send(E.ENTER_ROLL, { dice });
-      sent.then(() => $("entry-dialog").close()).catch(() => null);
+      const sent = spec.submit ? spec.submit(dice) : send(E.ENTER_ROLL, { dice, entry_id: entryId });
+      $("entry-submit").disabled = true; // until the server answered
+      sent.then(() => $("entry-dialog").close()).catch(() => null)
+        .finally(() => { $("entry-submit").disabled = false; });
     };
     $("entry-dialog").showModal();
   }
@@ -538,24 +583,68 @@
   // --- undo, games, new game, language --------------------------------------------------
   $("undo").addEventListener("click", () => send(E.UNDO, {}).catch(() => null));
 
+  /* The stored games: who played with their scores, the winners, when, ended or not; each
+   * can be opened, ended (kept with its score) or deleted (a second tap confirms). */
   function renderGamesList() {
     const list = $("games-list");
-    list.replaceChildren(...app.games.stored.map((g) => h("li", {},
-      h("button", { type: "button", "data-game-id": g.id, onclick: () => {
-        send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
-          .catch(() => null);
-      } }, `#${g.id} ${g.title}`),
-      " ", h("span", { class: "hint" }, g.players.join(", "), " · ",
-        new Date(g.updated * 1000).toLocaleString(I18N.lang())))));
+    const when = (seconds) => new Date(seconds * 1000).toLocaleString(I18N.lang(),
+      { dateStyle: "medium", timeStyle: "short" });
+    list.replaceChildren(...app.games.stored.map((g) => {
+      const standing = g.standing || { scores: [], winners: [] };
+      const scores = standing.scores.length
+        ? standing.scores.map((s) => `${s.player} ${s.score}`).join(" · ")
+        : g.players.join(", ");
+      const playing = app.view && app.view.game_id === g.id;
+      const remove = h("button", { type: "button", class: "danger", "data-delete-game": g.id,
+        onclick: () => {
+          if (!remove.dataset.armed) { // the first tap asks, the second deletes
+            remove.dataset.armed = "1";
+            remove.textContent = t("delete_confirm");
+            return;
+          }
+          send(E.DELETE_GAME, { game_id: g.id }).then(refreshGames).catch(() => null);
+        } }, t("delete"));
+      return h("li", { class: "stored-game", "data-game-id": g.id },
+        h("div", { class: "stored-head" },
+          h("b", {}, `#${g.id} ${gameTitle(g.game, g.title)}`),
+          g.closed ? h("span", { class: "pill" }, t("ended")) : null,
+          playing ? h("span", { class: "pill", "data-status": "running" }, t("playing")) : null),
+        h("div", { class: "stored-scores" }, scores,
+          standing.winners.length ? ` · ${t("winner")}: ${standing.winners.join(", ")}` : ""),
+        h("div", { class: "hint" }, `${t("started")} ${when(g.created || g.updated)} · `,
+          `${t("last_move")} ${when(g.updated)}`),
+        h("div", { class: "row" },
+          h("button", { type: "button", "data-open-game": g.id, onclick: () => {
+            send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
+              .catch(() => null);
+          } }, t("open")),
+          g.closed ? null : h("button", { type: "button", "data-close-game": g.id,
+            onclick: () => send(E.CLOSE_GAME, { game_id: g.id }).then(refreshGames)
+              .catch(() => null) }, t("end_game")),
+          remove));
+    }));
     if (!app.games.stored.length) list.append(h("li", { class: "hint" }, t("no_stored_games")));
   }
-  $("open-games").addEventListener("click", () => $("games-dialog").showModal());
+
+  /* The list with the scores as they are now (they change with every move). */
+  function refreshGames() {
+    socket.timeout(10000).emit(E.LIST_GAMES, {}, (err, ack) => {
+      if (err || !ack || !ack.ok) return;
+      app.games = ack.games;
+      renderGamesList();
+    });
+  }
+  $("open-games").addEventListener("click", () => {
+    renderGamesList();
+    refreshGames();
+    $("games-dialog").showModal();
+  });
 
   function renderNewGameChoices() {
     const select = $("new-game-name");
     const current = select.value;
     select.replaceChildren(...app.games.available.map((g) =>
-      h("option", { value: g.game }, g.title)));
+      h("option", { value: g.game }, gameTitle(g.game, g.title))));
     if (current) select.value = current;
     renderNewGameOptions();
   }
@@ -638,12 +727,41 @@
       })).catch(() => null);
   });
 
+  // --- help: what each step means, per game, and the rules page ------------------------
+  let helpGame = null; // the game the help shows (the one played, or the one picked)
+
+  function renderHelp() {
+    const help = window.DICECAM_HELP || {};
+    const games = app.games.available.filter((g) => help[g.game]);
+    if (!helpGame || !help[helpGame]) helpGame = (app.view && app.view.game) || (games[0] && games[0].game);
+    $("help-games").replaceChildren(...games.map((g) => h("button", {
+      type: "button", class: g.game === helpGame ? "chosen" : "", "data-help-game": g.game,
+      onclick: () => { helpGame = g.game; renderHelp(); } }, gameTitle(g.game, g.title))));
+    const entry = help[helpGame];
+    if (!entry) return;
+    const lang = I18N.lang();
+    const sections = entry.sections[lang] || entry.sections.en;
+    $("help-sections").replaceChildren(...sections.map((sec) => h("section", {},
+      h("h4", {}, sec.title), h("p", {}, sec.text))));
+    const title = gameTitle(helpGame, (games.find((g) => g.game === helpGame) || {}).title || helpGame);
+    const link = $("help-rules");
+    link.href = `rules/${encodeURIComponent(helpGame)}?lang=${lang}`;
+    link.textContent = t("full_rules", { game: title });
+  }
+  $("open-help").addEventListener("click", () => {
+    helpGame = (app.view && app.view.game) || helpGame;
+    renderHelp();
+    $("help-dialog").showModal();
+  });
+
   for (const button of document.querySelectorAll("[data-set-lang]")) {
     button.addEventListener("click", () => {
       I18N.setLang(button.dataset.setLang);
       renderAll();
+      renderCamera();
+      if ($("help-dialog").open) renderHelp();
       renderGamesList();
-      renderNewGameOptions();
+      renderNewGameChoices();
     });
   }
   I18N.apply(document);

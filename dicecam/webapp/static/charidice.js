@@ -7,6 +7,7 @@
     en: {
       cd_round: "Round {r} of {n}", cd_turn: "{p} plays, {q} receives the gift",
       cd_throw: "Throws so far: {n} of {m}", cd_options: "Options (best for points first)",
+      cd_options_hint: "Points + bonus of each option; the dice outlined green are the ones it scores; the gift goes to {q}.",
       cd_choose: "Score this", cd_points: "points", cd_bonus: "bonus", cd_gift: "gift",
       cd_big_gift: "{p} asks for the BIG GIFT", cd_big_gift_on: "Big gift: this gift counts double",
       cd_keep_hint: "Tap dice to keep them for the next throw.",
@@ -21,6 +22,7 @@
     de: {
       cd_round: "Runde {r} von {n}", cd_turn: "{p} ist dran, {q} bekommt die Spende",
       cd_throw: "Würfe bisher: {n} von {m}", cd_options: "Möglichkeiten (beste Punkte zuerst)",
+      cd_options_hint: "Punkte + Bonus jeder Möglichkeit; grün umrandet sind die Würfel, die sie wertet; die Spende geht an {q}.",
       cd_choose: "Werten", cd_points: "Punkte", cd_bonus: "Bonus", cd_gift: "Spende",
       cd_big_gift: "{p} fordert die GROSSE SPENDE", cd_big_gift_on: "Große Spende: diese Spende zählt doppelt",
       cd_keep_hint: "Tippe Würfel an, um sie für den nächsten Wurf zu behalten.",
@@ -79,7 +81,8 @@
       el.append(card);
     }
     if (ctx.legalOf(view, "choose") && s.options.length) {
-      const card = h("div", { class: "card", id: "cd-options" }, h("h3", {}, t("cd_options")));
+      const card = h("div", { class: "card", id: "cd-options" }, h("h3", {}, t("cd_options")),
+        h("p", { class: "hint", id: "cd-options-hint" }, t("cd_options_hint", { q: s.recipient })));
       s.options.forEach((o, i) => {
         const scored = new Set(o.scored);
         card.append(h("div", { class: "row option-row", "data-option": i },
@@ -93,7 +96,9 @@
       });
       el.append(card);
     }
-    if (s.explanation) el.append(h("p", { class: "hint", id: "cd-explanation" }, s.explanation));
+    if (s.explanation && s.explanation.length) {
+      el.append(h("p", { class: "hint", id: "cd-explanation" }, s.explanation.map(ctx.msg).join(" ")));
+    }
     el.append(sheets(ctx, s));
   }
 
@@ -102,7 +107,7 @@
     const card = h("div", { class: "card", id: "cd-sheets" },
       h("div", { class: "row" }, h("h3", { style: "flex:1" }, t("cd_sheet")),
         h("button", { type: "button", class: "no-print", onclick: () => window.print() }, t("print"))));
-    const grid = h("div", { class: "grid2" });
+    const grid = h("div", { class: "sheets" });
     for (const p of s.players) {
       const rows = [];
       for (let r = 0; r < s.rounds; r++) {

@@ -10,6 +10,7 @@
     en: {
       party_people: "Party People", vip: "VIP", mob: "Mob", dp_party: "party", dp_stock: "stock",
       dp_wallets: "wallets", dp_escalations: "escalations", dp_wins: "wins",
+      dp_wallets_short: "wal.", dp_escalations_short: "esc.",
       dp_steps: ["Throw", "Escalation?", "Millionaire?", "Pickpocket", "Provoke", "Grow"],
       dp_pickpocket: "Steal wallets from level-6 Party People", dp_steal: "Steal {n}",
       dp_provoke: "Provoke VIPs at level 4+", dp_provoke_n: "Provoke {n}",
@@ -29,6 +30,7 @@
     de: {
       party_people: "Partyvolk", vip: "VIP", mob: "Mob", dp_party: "Party", dp_stock: "Vorrat",
       dp_wallets: "Geldbörsen", dp_escalations: "Eskalationen", dp_wins: "Siege",
+      dp_wallets_short: "Börs.", dp_escalations_short: "Esk.",
       dp_steps: ["Werfen", "Eskalation?", "Millionär?", "Taschendiebstahl", "Provozieren", "Wachsen"],
       dp_pickpocket: "Geldbörsen von Partyvolk auf 6 stehlen", dp_steal: "{n} stehlen",
       dp_provoke: "VIPs ab Stufe 4 provozieren", dp_provoke_n: "{n} provozieren",
@@ -54,8 +56,8 @@
   }
 
   function counts(ctx, c) {
-    return KINDS.map((k) => ctx.h("span", { class: "swatch num", style: `--swatch:${window.DicecamPage.cssColour(COLOUR[k])}`,
-      title: ctx.t(k) }, String(c[k]), " "));
+    return ctx.h("span", { class: "counts" }, KINDS.map((k) => ctx.h("span", { class: "swatch num",
+      style: `--swatch:${window.DicecamPage.cssColour(COLOUR[k])}`, title: ctx.t(k) }, String(c[k]))));
   }
 
   function render(el, view, ctx) {
@@ -72,7 +74,7 @@
     }
     if (turn && turn.millionaire.arrived) {
       el.append(h("div", { class: "banner", id: "dp-millionaire" }, t("dp_millionaire", { p: turn.player }),
-        h("div", { class: "hint" }, turn.millionaire.reasons.join(" "))));
+        h("div", { class: "hint" }, turn.millionaire.reasons.map(ctx.msg).join("; "))));
     }
     if (turn && turn.escalation.escalated) {
       el.append(h("div", { class: "banner bad", id: "dp-escalated" }, t("dp_escalated", { p: turn.player })));
@@ -80,7 +82,7 @@
 
     const status = h("div", { class: "card", id: "dp-status" },
       h("h3", {}, `${t("round")} ${s.round}`, s.party_animal ? ` · ${t("dp_party_animal")}` : ""),
-      h("p", {}, `${t("dp_waiting")}: ${s.waiting_for}`));
+      h("p", {}, `${t("dp_waiting")}: ${ctx.msg(s.waiting_for)}`));
     if (s.active) {
       const current = STEP_OF_PHASE[s.phase];
       const steps = t("dp_steps");
@@ -93,7 +95,7 @@
         Object.entries(s.preparty.totals).map(([n, v]) => `${n} ${v}`).join(", "),
         s.preparty.tied.length ? ` · ${t("dp_tied")}` : ""));
     }
-    for (const text of s.events || []) status.append(h("p", { class: "hint" }, text));
+    for (const m of s.events || []) status.append(h("p", { class: "hint" }, ctx.msg(m)));
     el.append(status);
 
     const controls = h("div", { class: "card actions", id: "dp-actions" });
@@ -106,21 +108,27 @@
         h("h3", {}, turn.player),
         h("div", { class: "dice" }, turn.dice.map((d) => die(ctx, d))),
         h("p", { id: "dp-verdict" }, h("b", {}, esc.escalated ? t("dp_escalated", { p: turn.player }) : t("dp_calm")),
-          " · ", esc.explanation),
-        esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, g.text))) : null,
+          " · ", ctx.msg(esc.explanation)),
+        esc.groups.length ? h("ul", { id: "dp-groups" }, esc.groups.map((g) => h("li", {}, ctx.msg(g.text)))) : null,
         turn.deliveries.length ? h("ul", {}, turn.deliveries.map((d) =>
           h("li", {}, `${d.player}: +${d.new_mobs} ${t("mob")}`))) : null));
     }
 
     const table = h("table", { id: "dp-players" },
       h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("dp_party")), h("th", {}, t("dp_stock")),
-        h("th", {}, t("dp_wallets")), h("th", {}, t("dp_escalations")), h("th", {}, t("dp_wins")))),
+        shortened(ctx, "dp_wallets"), shortened(ctx, "dp_escalations"), h("th", {}, t("dp_wins")))),
       h("tbody", {}, s.players.map((p) => h("tr", { class: p.name === s.active ? "active" : "", "data-player": p.name },
         h("td", {}, p.name, p.crowned ? " 👑" : "", p.in_round ? "" : " ✗"),
         h("td", {}, counts(ctx, p.party)), h("td", {}, counts(ctx, p.stock)),
         h("td", { class: "num" }, String(p.wallets)), h("td", { class: "num" }, String(p.escalations)),
         h("td", {}, p.wins.map((w) => t(w)).join(", "))))));
-    el.append(h("div", { class: "card" }, table));
+    el.append(h("div", { class: "card table-card" }, table));
+  }
+
+  /* A header with a short form that a phone shows instead (the table then fits 390 px). */
+  function shortened(ctx, key) {
+    return ctx.h("th", { title: ctx.t(key) }, ctx.h("span", { class: "long" }, ctx.t(key)),
+      ctx.h("span", { class: "short", "aria-hidden": "true" }, ctx.t(key + "_short")));
   }
 
   function addControl(box, item, view, ctx) {

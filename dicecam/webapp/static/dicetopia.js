@@ -10,11 +10,14 @@
       dt_dice: "dice", dt_agents: "agents", dt_control: "control", dt_stars: "★ each",
       dt_breakdown: "Breakdown", dt_loot: "loot", dt_missions: "missions", dt_rank: "rank",
       dt_boards: "Faction boards", dt_enter_zone: "Dice in {z}", dt_set_dice: "Enter dice",
-      dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "RISIKO: the card drawn",
-      dt_copy: "TRITTBRETTGÄNGER copies", dt_faction: "Faction", dt_none: "none",
+      dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "Risk (RISIKO): the card drawn",
+      dt_copy: "Free Rider (TRITTBRETTGÄNGER) copies", dt_faction: "Faction", dt_none: "none",
       dt_zone_hint: "Count the dice of each colour by their pips; an empty pad clears the zone.",
       dt_provisional: "Provisional (the table is not complete)", dt_abilities: "Faction abilities",
       dt_tied: "tied", dt_decided_by: "decided for {p}",
+      dt_leading: "Leading so far: {w}", dt_nothing_yet: "No points yet",
+      dt_if_ended_now: "If the game ended now: ",
+      dt_agents_hint: "+ and − count each player's agents in a district as they stand at the end of the game: they score at the end only (control, some missions).",
     },
     de: {
       dt_winner: "Sieger: {w}", dt_missing: "Es fehlt noch", dt_districts: "Bezirke",
@@ -26,6 +29,9 @@
       dt_zone_hint: "Zähle die Würfel jeder Farbe nach Augen; ein leeres Feld leert die Zone.",
       dt_provisional: "Vorläufig (der Tisch ist noch nicht vollständig)", dt_abilities: "Fraktionsfähigkeiten",
       dt_tied: "Gleichstand", dt_decided_by: "entschieden für {p}",
+      dt_leading: "Vorne liegt bisher: {w}", dt_nothing_yet: "Noch keine Punkte",
+      dt_if_ended_now: "Wenn das Spiel jetzt endete: ",
+      dt_agents_hint: "+ und − zählen die Agenten jedes Spielers in einem Bezirk, wie sie am Spielende stehen: sie zählen nur für die Schlusswertung (Kontrolle, manche Missionen).",
     },
   });
 
@@ -55,29 +61,40 @@
   function render(el, view, ctx) {
     const { h, t } = ctx;
     const s = view.state;
-    const cat = ctx.catalogue("dicetopia");
-    const missionName = (id) => (cat.missions && cat.missions[id] ? cat.missions[id].name : id);
-    el.append(h("div", { class: s.complete ? "banner" : "banner bad", id: "dt-winner" },
-      t("dt_winner", { w: s.winner }), s.complete ? "" : h("div", { class: "hint" }, t("dt_provisional"))));
-    el.append(h("p", { id: "dt-explanation" }, s.explanation));
+    const missionName = (id) => missionText(ctx, id, "names");
+    // Only a complete table has a winner; before that the leader is provisional, and a table
+    // with nothing scored yet has no leader at all (not a red "Winner" over empty boards).
+    const scored = s.players.some((p) => p.total > 0);
+    el.append(s.complete
+      ? h("div", { class: "banner", id: "dt-winner" }, t("dt_winner", { w: s.winner }))
+      : h("div", { class: "banner provisional", id: "dt-winner" },
+        scored ? t("dt_leading", { w: s.winner }) : t("dt_nothing_yet"),
+        h("div", { class: "hint" }, t("dt_provisional"))));
+    // the engine explains the result as if the game ended now: said so until it is complete
+    if (s.complete || scored) {
+      el.append(h("p", { id: "dt-explanation" }, s.complete ? "" : t("dt_if_ended_now"),
+        ctx.msg(s.explanation)));
+    }
     if (s.waiting_for.length) {
       el.append(h("div", { class: "card", id: "dt-missing" }, h("h3", {}, t("dt_missing")),
-        h("ul", {}, s.waiting_for.map((w) => h("li", {}, w)))));
+        h("ul", {}, s.waiting_for.map((w) => h("li", {}, ctx.msg(w))))));
     }
 
     // the breakdown per player
-    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_breakdown")), h("table", { id: "dt-breakdown" },
+    el.append(h("div", { class: "card table-card" }, h("h3", {}, t("dt_breakdown")), h("table", { id: "dt-breakdown" },
       h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("dt_loot")), h("th", {}, t("dt_control")),
-        h("th", {}, t("dt_missions")), h("th", {}, t("total")), h("th", {}, t("dt_rank")))),
+        h("th", {}, t("dt_missions")), h("th", {}, t("total")),
+        h("th", { title: t("dt_rank") }, h("span", { class: "long" }, t("dt_rank")),
+          h("span", { class: "short", "aria-hidden": "true" }, "#")))),
       h("tbody", {}, s.players.map((p) => h("tr", { "data-player": p.name },
         h("td", {}, h("b", {}, p.name), p.details.faction_name ? h("div", { class: "hint" }, p.details.faction_name) : null),
         h("td", { class: "num" }, String(p.loot)), h("td", { class: "num" }, String(p.control)),
         h("td", { class: "num" }, String(p.missions), h("div", { class: "hint" },
-          p.details.missions.map((m) => `${m.name} ${m.stars}★${m.note ? " (" + m.note + ")" : ""}`).join("; "))),
+          p.details.missions.map((m) => `${missionName(m.id)} ${m.stars}★${m.note ? " (" + ctx.msg(m.note) + ")" : ""}`).join("; "))),
         h("td", { class: "num total" }, h("b", {}, String(p.total))), h("td", { class: "num" }, String(p.rank))))))));
     if (s.abilities.length) {
       el.append(h("div", { class: "card" }, h("h3", {}, t("dt_abilities")),
-        h("ul", {}, s.abilities.map((a) => h("li", {}, `${a.player}: ${a.text}`)))));
+        h("ul", {}, s.abilities.map((a) => h("li", {}, ctx.msg(a.text))))));
     }
 
     // districts: dice, agents (tap + / -), who controls
@@ -97,7 +114,7 @@
             ctx.act({ type: "set_agents", district: d.name, agents: next });
           };
           return h("div", { class: "row agent-row", "data-player": name },
-            h("span", { style: "min-width:5em" }, name),
+            h("span", { class: "agent-name", title: name }, name),
             h("button", { type: "button", "data-agents": "minus", disabled: n === 0 ? true : null, onclick: () => set(n - 1) }, "−"),
             h("b", { class: "num" }, String(n)),
             h("button", { type: "button", "data-agents": "plus", onclick: () => set(n + 1) }, "+"));
@@ -107,7 +124,9 @@
           d.tied.length ? h("div", { class: "hint" }, `${t("dt_tied")}: ${d.tied.join(", ")}`) : null,
           d.decided_by ? h("div", { class: "hint" }, t("dt_decided_by", { p: d.decided_by })) : null));
     });
-    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_districts")), h("table", { id: "dt-districts" },
+    el.append(h("div", { class: "card" }, h("h3", {}, t("dt_districts")),
+      agentsLegal ? h("p", { class: "hint", id: "dt-agents-hint" }, t("dt_agents_hint")) : null,
+      h("table", { id: "dt-districts" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("dt_agents")), h("th", {}, t("dt_control")))),
       h("tbody", {}, rows))));
 
@@ -144,6 +163,14 @@
     el.append(missions);
   }
 
+  /* A mission card's name or rule text in the page's language (the cards are German; the
+   * English text says how dicecam scores the card). */
+  function missionText(ctx, id, what) {
+    const card = (ctx.catalogue("dicetopia").missions || {})[id];
+    if (!card) return id;
+    return card[what][ctx.lang()] || card[what].en;
+  }
+
   function select(ctx, label, options, current, onchange, name) {
     const { h, t } = ctx;
     const el = h("select", { name }, h("option", { value: "" }, t("dt_none")),
@@ -157,13 +184,12 @@
     const player = s.table.players.find((p) => p.name === item.player);
     const chosen = new Set(player.missions);
     const box = h("div", { class: "mission-picker", "data-player": item.player });
-    const cat = ctx.catalogue("dicetopia");
     const paint = () => {
       box.replaceChildren(h("h3", {}, t("dt_missions_of", { p: item.player })),
         h("p", { class: "hint" }, Array.from(chosen).map(missionName).join(", ") || t("dt_none")),
         h("div", { class: "actions mission-options" }, item.options.map((m) => h("button", {
           type: "button", class: chosen.has(m) ? "chosen" : "", "data-mission": m,
-          title: cat.missions && cat.missions[m] ? cat.missions[m].rule : "",
+          title: missionText(ctx, m, "rules"),
           disabled: !chosen.has(m) && chosen.size >= 3 ? true : null,
           onclick: () => { if (chosen.has(m)) chosen.delete(m); else chosen.add(m); paint(); },
         }, missionName(m)))),

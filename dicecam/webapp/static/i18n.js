@@ -1,8 +1,9 @@
 /* German and English for the page. Each game view adds its own words with DicecamI18n.add.
  * The language is the one chosen with the DE/EN switch (remembered on this tablet), else
  * the one the server picked from the browser's preferences (German if it prefers German).
- * Sentences that come from the rules engines (why an action is legal, rule errors) are
- * shown as the engines write them.
+ * Sentences from the rules engines come as {msg: id, params: {...}}: message(m) words them
+ * from the engines' own tables in both languages (window.DICECAM_MESSAGES, from each game's
+ * messages.py); a parameter may itself be a message, or a list ("A, B and C").
  */
 (function () {
   "use strict";
@@ -16,11 +17,14 @@
       save: "Save", score_dice: "Score these dice", game: "Game", players: "Players",
       start: "Start", stored_games: "Stored games", close: "Close",
       no_stored_games: "No games stored yet.", player_n: "Player {n}",
+      help: "Help", full_rules: "The full rules ({game})",
+      open: "Open", end_game: "End game", delete: "Delete", delete_confirm: "Really delete?",
+      ended: "ended", playing: "playing now", started: "started", last_move: "last move",
       player_optional: "(optional)", no_answer: "The server did not answer; try again.",
       no_dice_entered: "Tap the values of the dice first.",
       camera_starting: "camera starting", camera_running: "camera live", camera_cpu: "CPU {n}%",
       camera_ended: "video ended", camera_lost: "camera lost, reconnecting",
-      server_lost: "server lost, reconnecting",
+      server_lost: "server lost, reconnecting", camera_offline: "server lost, reconnecting",
       roll_waiting: "Waiting for the dice to settle.",
       roll_pending: "Roll of {n} dice waits for a check.",
       roll_applied: "Roll of {n} dice scored.",
@@ -49,11 +53,14 @@
       save: "Speichern", score_dice: "Diese Würfel werten", game: "Spiel", players: "Spieler",
       start: "Los", stored_games: "Gespeicherte Spiele", close: "Schließen",
       no_stored_games: "Noch keine Spiele gespeichert.", player_n: "Spieler {n}",
+      help: "Hilfe", full_rules: "Die ganzen Regeln ({game})",
+      open: "Öffnen", end_game: "Spiel beenden", delete: "Löschen", delete_confirm: "Wirklich löschen?",
+      ended: "beendet", playing: "läuft gerade", started: "begonnen", last_move: "letzter Zug",
       player_optional: "(optional)", no_answer: "Der Server antwortet nicht; bitte nochmal.",
       no_dice_entered: "Tippe zuerst die Augenzahlen der Würfel an.",
       camera_starting: "Kamera startet", camera_running: "Kamera live", camera_cpu: "CPU {n} %",
       camera_ended: "Video zu Ende", camera_lost: "Kamera verloren, verbinde neu",
-      server_lost: "Server verloren, verbinde neu",
+      server_lost: "Server verloren, verbinde neu", camera_offline: "Server verloren, verbinde neu",
       roll_waiting: "Warte, bis die Würfel liegen.",
       roll_pending: "Wurf mit {n} Würfeln wartet auf Prüfung.",
       roll_applied: "Wurf mit {n} Würfeln gewertet.",
@@ -95,13 +102,44 @@
   function apply(root) {
     document.documentElement.lang = current;
     for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of root.querySelectorAll("[data-i18n-title]")) {
+      el.title = t(el.dataset.i18nTitle);
+      el.setAttribute("aria-label", el.title);
+    }
     for (const el of root.querySelectorAll("[data-set-lang]")) {
       el.classList.toggle("chosen", el.dataset.setLang === current);
     }
   }
 
+  const AND = { en: " and ", de: " und " };
+
+  function word(value) {
+    if (value && typeof value === "object" && !Array.isArray(value) && "msg" in value) {
+      return message(value);
+    }
+    if (Array.isArray(value)) {
+      const words = value.map(word);
+      if (words.length <= 1) return words.join("");
+      return words.slice(0, -1).join(", ") + (AND[current] || AND.en) + words[words.length - 1];
+    }
+    return value === null || value === undefined ? "" : String(value);
+  }
+
+  /* An engine's message in the current language; plain text (older payloads) as it is. */
+  function message(m) {
+    if (m === null || m === undefined) return "";
+    if (typeof m === "string") return m;
+    const table = (window.DICECAM_MESSAGES || {})[m.msg];
+    let text = table ? (table[current] || table.en) : m.msg;
+    for (const [name, value] of Object.entries(m.params || {})) {
+      text = text.split("{" + name + "}").join(word(value));
+    }
+    return text;
+  }
+
   window.DicecamI18n = {
     t,
+    message,
     apply,
     lang: () => current,
     colour: (name) => (name ? t(name) : "?"),
