@@ -52,8 +52,9 @@ class TrainConfig:
     cache_dir: Path | None = None
     #: fine-tune this exported model (batch norms frozen) instead of training from scratch
     init_onnx: Path | None = None
-    #: add the detector's boxes on the real photos without dice as class-0 crops
-    hard_negatives: bool = False
+    #: at most this many of the detector's boxes on the real photos without dice, as
+    #: class-0 crops (0: none; a seeded random choice when there are more)
+    hard_negatives: int = 0
 
 
 @dataclass
@@ -181,6 +182,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     report.left_out = tuple(config.leave_out)
     if config.hard_negatives:
         negatives = background_crops(INPUT_PX, log=log)
+        if len(negatives) > config.hard_negatives:
+            pick = np.random.default_rng(config.seed).choice(
+                len(negatives), config.hard_negatives, replace=False)
+            negatives = negatives[np.sort(pick)]
+            log(f"kept {len(negatives)} of them")
         real_images = np.concatenate([real_images, negatives])
         real_labels = np.concatenate([real_labels, np.zeros(len(negatives), np.int64)])
         report.hard_negatives = len(negatives)

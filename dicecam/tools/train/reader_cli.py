@@ -36,9 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--init-onnx", type=Path, default=None, metavar="ONNX",
                         help="fine-tune this exported model (e.g. the shipped one; batch "
                              "norms frozen) instead of training from scratch")
-    parser.add_argument("--hard-negatives", action="store_true",
-                        help="add the detector's boxes on the real photos without dice "
-                             "(never their held-out third) as 'not a die' crops")
+    parser.add_argument("--hard-negatives", type=int, default=0, metavar="N",
+                        help="add up to N of the detector's boxes on the real photos without "
+                             "dice (never their held-out third) as 'not a die' crops "
+                             "(default 0: none)")
     parser.add_argument("--real-share", type=float, default=0.1,
                         help="share of each epoch drawn from the real crops (default 0.1)")
     parser.add_argument("--out", type=Path, default=None,
@@ -66,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
                          "use --no-real for none")
     if args.init_onnx is not None and not args.init_onnx.is_file():
         raise InputError(f"--init-onnx: no model at {args.init_onnx}")
+    if args.hard_negatives < 0:
+        raise InputError("--hard-negatives must be 0 or more")
     if not 0 <= args.real_share <= 1:
         raise InputError("--real-share must be from 0 to 1")
     out = args.out
