@@ -33,6 +33,7 @@ from dicecam.webapp.help import (
 )
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
+from dicecam.webapp.profile_from_play import ProfileFromPlay
 from dicecam.webapp.session import GameSession
 from dicecam.webapp.store import GameStore
 
@@ -93,6 +94,11 @@ class Services:
             stall_seconds=app.config["CAMERA_STALL_SECONDS"],
             retry_seconds=app.config["CAMERA_RETRY_SECONDS"],
         )
+        if self.reader is not None and getattr(outputs, "learns_colours", False):
+            # the first roll the players confirm fits this table's colours
+            learner = ProfileFromPlay(getattr(outputs, "use_profile", None))
+            self.reader.profile_from_play = learner
+            self.session.on_confirmed = learner.confirmed
         self.stop = threading.Event()
         self._started = False
         self._start_lock = threading.Lock()

@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dicecam.calibration.profile import ColourProfile
 from dicecam.games.registry import get_game
+from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import Director
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
@@ -93,6 +95,7 @@ def pipeline_outputs(
     their own (a source that fails on cue, a reader that needs no model)."""
     reported: set[str] = set()
     demo: dict[str, Director] = {}
+    running: dict[str, Any] = {}  # the table reader now reading, and its dice set
 
     def skip_image(error: Exception) -> None:
         if str(error) not in reported:  # a folder plays in a loop: name each bad file once
@@ -114,6 +117,7 @@ def pipeline_outputs(
         try:
             checked = CheckedFrames(opened, on_bad=drop_frame)
             reader = pipeline(dice_set, zones)
+            running.update(reader=reader, dice_set=dice_set)
             yield from iter_outputs(checked, reader, dice_set=dice_set, realtime=realtime)
         finally:
             close = getattr(opened, "close", None)
@@ -129,5 +133,19 @@ def pipeline_outputs(
         demo["director"] = director
         return source == DEMO
 
+    def use_profile(profile: ColourProfile) -> bool:
+        """Read colours with ``profile`` from the next frame on, when the reader now
+        running reads its dice set (True when it does)."""
+        reader = running.get("reader")
+        if reader is None or running.get("dice_set") != profile.name \
+                or getattr(reader, "read_colours", None) is None:
+            return False
+        reader.read_colours = ColourReader(profile).read_scores
+        return True
+
     open_for.direct_demo = direct_demo  # type: ignore[attr-defined]
+    open_for.use_profile = use_profile  # type: ignore[attr-defined]
+    # a real table teaches its colours; the demo's drawn dice and a recorded video must not
+    # become the colours the next real game is read with
+    open_for.learns_colours = is_live(source)  # type: ignore[attr-defined]
     return open_for

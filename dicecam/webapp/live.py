@@ -29,6 +29,7 @@ import numpy as np
 from dicecam.reading import FrameReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.frames import CameraFault, frame_problem
+from dicecam.webapp.profile_from_play import ProfileFromPlay
 from dicecam.webapp.pump import OutputPump, Stalled
 from dicecam.webapp.session import GameSession
 
@@ -100,6 +101,9 @@ class LiveReader:
         self.frames_seen = 0
         self.settles_seen = 0
         self._cpu_share: float | None = None
+        #: keeps the pictures of settled rolls, to fit the table's colours from one the
+        #: players confirm
+        self.profile_from_play: ProfileFromPlay | None = None
         self._cpu_mark: tuple[float, float] | None = None
 
     def status_payload(self) -> dict[str, Any]:
@@ -182,7 +186,7 @@ class LiveReader:
                 return False
             if output.settled is not None:
                 self.settles_seen += 1
-                self._settle(output.settled)
+                self._settle(output.settled, output.frame_bgr)
             problem = frame_problem(output.frame_bgr)
             now = time.monotonic()
             if problem is not None:
@@ -226,9 +230,11 @@ class LiveReader:
             log.warning("frame source failed: %s", error)
         self._set_status(CameraStatus.LOST, message)
 
-    def _settle(self, roll: SettledRoll) -> None:
+    def _settle(self, roll: SettledRoll, frame_bgr: np.ndarray) -> None:
         try:
-            self.session.settle(roll, settled_at=time.time())
+            current = self.session.settle(roll, settled_at=time.time())
+            if self.profile_from_play is not None:
+                self.profile_from_play.remember(current.roll_id, frame_bgr)
         except Exception:  # a scoring bug is not a camera fault: log it, keep reading
             log.exception("scoring settled roll %s failed", roll.roll_id)
 

@@ -15,6 +15,7 @@ happened.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -41,6 +42,8 @@ from dicecam.webapp.tablet_commands import (
     Undo,
 )
 from dicecam.webapp.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
+
+log = logging.getLogger(__name__)
 
 Publish = Callable[[str, dict[str, Any]], None]
 GameLoader = Callable[[str], GameDescriptor]
@@ -95,6 +98,9 @@ class GameSession:
         #: set when the camera is the demo table: whether it throws now ("auto"), waits for
         #: a tablet to ask ("ask"), or has nothing to throw (None); shown in the state
         self.demo_status: Callable[[], str | None] | None = None
+        #: told of every roll scored after the players confirmed or corrected it:
+        #: (game id, game name, roll); the table's colours are fitted from such a roll
+        self.on_confirmed: Callable[[int, str, CurrentRoll], None] | None = None
         saved = store.get_setting(ACTIVE_GAME_KEY)
         if saved is not None and saved.isdigit():
             try:
@@ -395,8 +401,15 @@ class GameSession:
         applied_at = len(active.actions)
         active.actions.append(stored)
         active.state = decision.new_state
-        return replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None,
-                       error_message=None)
+        applied = replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None,
+                          error_message=None)
+        if source is Source.CORRECTION and self.on_confirmed is not None:
+            try:
+                self.on_confirmed(active.game_id, active.game.name, applied)
+            except Exception:  # learning the colours is a bonus: never lose the roll over it
+                log.exception("learning the table's colours from roll %s failed",
+                              applied.roll_id)
+        return applied
 
     def _current_roll(self, roll_id: int) -> CurrentRoll:
         if self._roll is None or self._roll.roll_id != roll_id:

@@ -1,0 +1,142 @@
+"""The table's colours fitted from the first roll the players confirm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicecam.calibration.profile import load_builtin_profile, load_profile, profiles_dir
+from dicecam.reading import DieReading, SettledRoll
+from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.webapp.camera import pipeline_outputs
+from dicecam.webapp.frames import CameraFault
+from dicecam.webapp.profile_from_play import KEEP_PICTURES, ProfileFromPlay
+from dicecam.webapp.session import GameSession
+from dicecam.webapp.store import GameStore
+from dicecam.webapp.tablet_commands import ConfirmRoll, NewGame
+from dicecam.webapp.views import CurrentRoll, RollStatus
+
+
+def _table(seed: int = 5) -> tuple[np.ndarray, tuple[DieReading, ...]]:
+    """A drawn Dice Party table with its dice as read (the drawing's own colours)."""
+    rng = np.random.default_rng(seed)
+    scene = render_scene(rng, SceneSpec(width=640, height=400, n_dice=12, die_px=(44, 48),
+                                        dice_set="diceparty", cluster_share=0.0,
+                                        max_tilt=0.0, distractors=0, hand_probability=0.0))
+    dice = tuple(DieReading(d.cx, d.cy, d.w, d.h, d.value, d.colour, 0.95)
+                 for d in scene.visible_dice)
+    return scene.image_bgr, dice
+
+
+def _roll(roll_id: int, dice: tuple[DieReading, ...]) -> CurrentRoll:
+    return CurrentRoll(roll_id, 640, 400, dice, RollStatus.APPLIED, 0.0)
+
+
+def test_a_confirmed_roll_showing_every_colour_fits_and_saves_the_sets_profile() -> None:
+    frame, dice = _table()
+    assert {d.colour for d in dice} == {"yellow", "orange", "red"}
+    used = []
+    learner = ProfileFromPlay(used.append)
+    learner.remember(7, frame)
+    profile = learner.confirmed(1, "diceparty", _roll(7, dice))
+    assert profile is not None and profile.fitted and profile.name == "diceparty"
+    assert used == [profile]
+    assert (profiles_dir() / "diceparty.json").is_file()
+    assert load_profile("diceparty").fitted  # the saved one now comes before the built-in
+    assert not load_builtin_profile("diceparty").fitted
+
+
+def test_only_the_first_confirmed_roll_of_a_game_fits() -> None:
+    frame, dice = _table()
+    learner = ProfileFromPlay()
+    learner.remember(1, frame)
+    learner.remember(2, frame)
+    assert learner.confirmed(1, "diceparty", _roll(1, dice)) is not None
+    assert learner.confirmed(1, "diceparty", _roll(2, dice)) is None
+    assert learner.confirmed(2, "diceparty", _roll(2, dice)) is not None  # a new game
+
+
+def test_a_roll_without_its_picture_or_without_every_colour_teaches_nothing() -> None:
+    frame, dice = _table()
+    learner = ProfileFromPlay()
+    assert learner.confirmed(1, "diceparty", _roll(3, dice)) is None  # typed in: no picture
+    learner.remember(3, frame)
+    no_red = tuple(d for d in dice if d.colour != "red")
+    assert learner.confirmed(1, "diceparty", _roll(3, no_red)) is None
+    assert not (profiles_dir() / "diceparty.json").exists()
+    for roll_id in range(10, 10 + KEEP_PICTURES):  # later rolls push the old picture out
+        learner.remember(roll_id, frame)
+    assert learner.confirmed(1, "diceparty", _roll(3, dice)) is None
+    assert learner.confirmed(1, "diceparty", _roll(10, dice)) is not None
+
+
+def test_a_die_too_unlike_its_colour_is_no_crash_and_saves_nothing() -> None:
+    frame, dice = _table()
+    learner = ProfileFromPlay()
+    learner.remember(4, np.zeros_like(frame))  # the lights went out
+    assert learner.confirmed(1, "diceparty", _roll(4, dice)) is None
+    assert not (profiles_dir() / "diceparty.json").exists()
+
+
+def _session(tmp_path: Path) -> tuple[GameSession, list[Any]]:
+    session = GameSession(GameStore(tmp_path / "games.sqlite"), lambda *_: None)
+    told: list[Any] = []
+    session.on_confirmed = lambda game_id, name, roll: told.append((name, roll.roll_id))
+    return session, told
+
+
+def test_the_session_tells_of_confirmed_rolls_only(tmp_path: Path) -> None:
+    session, told = _session(tmp_path)
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    six = [(1, "red"), (2, "blue"), (3, "green"), (4, "purple"), (5, "black"), (6, "grey")]
+
+    def settle(roll_id: int, confidence: float) -> CurrentRoll:
+        dice = tuple(DieReading(60.0 + 70 * i, 80.0, 50.0, 50.0, v, c, confidence)
+                     for i, (v, c) in enumerate(six))
+        return session.settle(SettledRoll(roll_id, 640, 480, dice))
+
+    assert settle(1, 0.99).status is RollStatus.APPLIED  # scored without asking
+    assert told == []
+    session.undo()
+    pending = settle(2, 0.6)
+    assert pending.status is RollStatus.PENDING
+    session.confirm_roll(ConfirmRoll(pending.roll_id))
+    assert told == [("charidice", pending.roll_id)]
+
+
+def test_a_fault_while_learning_loses_no_roll(tmp_path: Path) -> None:
+    session, _ = _session(tmp_path)
+
+    def broken(*_: Any) -> None:
+        raise RuntimeError("disk gone")
+
+    session.on_confirmed = broken
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    dice = tuple(DieReading(60.0 + 70 * i, 80.0, 50.0, 50.0, i + 1, c, 0.6) for i, c in
+                 enumerate(["red", "blue", "green", "purple", "black", "grey"]))
+    roll = session.settle(SettledRoll(1, 640, 480, dice))
+    session.confirm_roll(ConfirmRoll(roll.roll_id))
+    assert session.view()["roll"]["status"] == "applied"
+
+
+class _Reader:
+    read_colours = object()
+
+
+@pytest.mark.parametrize("source,learns", [("demo", False), ("camera:0", True)])
+def test_the_running_reader_takes_the_fitted_profile_and_only_a_camera_teaches(
+        source: str, learns: bool) -> None:
+    reader = _Reader()
+    outputs = pipeline_outputs(source, frames=lambda *a, **k: iter(()),
+                               pipeline=lambda dice_set, zones: reader)
+    assert outputs.learns_colours is learns
+    profile = load_builtin_profile("diceparty")
+    assert not outputs.use_profile(profile)  # nothing reads yet
+    with pytest.raises(CameraFault):  # an empty source ends
+        list(outputs("diceparty"))
+    assert outputs.use_profile(profile)
+    assert callable(reader.read_colours)
+    assert not outputs.use_profile(load_builtin_profile("dicetopia"))  # another set
