@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from dicecam.webapp.views import CurrentRoll
 
 log = logging.getLogger(__name__)
 
+#: A roll fits the colours only when it shows at least this many dice of every colour
+#: (what ``dicecam calibrate colours`` asks for): one die per colour fits its own shading.
+MIN_DICE_PER_COLOUR = 3
 #: Pictures of the last settled rolls kept for a later confirmation (a confirmation comes
 #: seconds after its roll settled, before the next throw or two).
 KEEP_PICTURES = 3
@@ -69,8 +72,8 @@ class ProfileFromPlay:
         base = load_builtin_profile(dice_set)
         samples = [ColourSample((d.x, d.y, d.w, d.h), d.colour) for d in roll.dice
                    if d.colour in base.colours]
-        if {s.colour for s in samples} != set(base.colours):
-            return None  # every colour must be seen once; a later roll may show them all
+        if not shows_every_colour([s.colour for s in samples], base.colours):
+            return None  # a later roll of the game may show them all
         try:
             profile = fit_profile(picture, samples, base, name=dice_set,
                                   source=f"roll {roll.roll_id}, confirmed at the table")
@@ -86,3 +89,10 @@ class ProfileFromPlay:
         if self._use_profile is not None:
             self._use_profile(profile)
         return profile
+
+
+def shows_every_colour(colours: Sequence[str | None], wanted: Sequence[str],
+                       at_least: int = MIN_DICE_PER_COLOUR) -> bool:
+    """Whether ``colours`` (a roll's dice) hold ``at_least`` dice of each of ``wanted``."""
+    counts = Counter(colours)
+    return all(counts[c] >= at_least for c in wanted)

@@ -21,12 +21,15 @@ import cv2
 import numpy as np
 
 from dicecam.calibration.profile import ColourProfile, load_builtin_profile
+from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_to_counts
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.tools.real_colours import colour_label
-from dicecam.tools.realdata import LabelledPhoto, real_photos
+from dicecam.tools.realdata import LabelledPhoto, pxl_runs, real_photos
 from dicecam.vision.colour import ColourReader
+from dicecam.vision.colour_fit import ColourSample, fit_profile
 from dicecam.vision.die_reader import cut_crop
+from dicecam.webapp.profile_from_play import MIN_DICE_PER_COLOUR, shows_every_colour
 
 #: the sets whose body colours the labels cover
 SETS = ("diceparty", "dicetopia")
@@ -61,10 +64,12 @@ class ColourTally:
         return out
 
 
-def photo_batches(set_colours: Iterable[str], photos: Sequence[LabelledPhoto]
+def photo_batches(set_colours: Iterable[str], photos: Sequence[LabelledPhoto], *,
+                  boxes: list | None = None,
                   ) -> Iterable[tuple[LabelledPhoto, list[np.ndarray], list[tuple[str, bool]]]]:
     """Per photo: the crops of its dice labelled with one of ``set_colours`` and their
-    (colour, doubtful) labels."""
+    (colour, doubtful) labels (``boxes``, a list, gets each photo's face boxes and the
+    photo itself as (image, boxes) beside them)."""
     wanted = set(set_colours)
     for photo in photos:
         found = [(i, label) for i in range(len(photo.labels.read_text().split("\n")))
@@ -76,14 +81,17 @@ def photo_batches(set_colours: Iterable[str], photos: Sequence[LabelledPhoto]
         if image is None:
             continue
         dice = photo.dice(image.shape[1], image.shape[0])
-        crops, truth = [], []
+        crops, truth, faces = [], [], []
         for i, label in found:
             if i >= len(dice):
                 continue
             d = dice[i]
             crops.append(cut_crop(image, d.cx, d.cy, d.w, d.h))
             truth.append((label.colour, label.doubtful))
+            faces.append((d.cx, d.cy, d.w, d.h))
         if crops:
+            if boxes is not None:
+                boxes.append((image, faces))
             yield photo, crops, truth
 
 
@@ -107,6 +115,56 @@ def colour_check(set_name: str, photos: Sequence[LabelledPhoto] | None = None,
         for (colour, doubtful), d in zip(truth, dice, strict=True):
             tally.add(colour, d.colour, d.colour_confidence, doubtful)
     return tally
+
+
+def table_runs(photos: Sequence[LabelledPhoto]) -> list[list[LabelledPhoto]]:
+    """The photos grouped by table: a byler run of ten shots, a pxl run of one tray
+    (the webcam dice are all white, so no set's colours are labelled there)."""
+    byler = [p for p in photos if p.source == "byler"]
+    runs = [byler[i:i + 10] for i in range(0, len(byler), 10)]
+    pxl = {p.image.stem: p for p in photos if p.source == "pxl"}
+    runs += [[pxl[name] for name in run] for run in pxl_runs(sorted(pxl))]
+    return [run for run in runs if run]
+
+
+def fitted_from_play_check(set_name: str, photos: Sequence[LabelledPhoto] | None = None,
+                           min_per_colour: int = MIN_DICE_PER_COLOUR,
+                           ) -> tuple[ColourTally, ColourTally, int]:
+    """What fitting from the first confirmed roll does at a table (``webapp``'s
+    ``ProfileFromPlay``): in each table run, the first photo whose dice of the set show
+    every colour (``min_per_colour`` dice of each at least) is taken as that roll (its
+    labelled colours as the players confirmed them) and fitted; the run's *other* photos
+    are then read with the built-in profile and with the fitted one. Returns (built-in,
+    fitted, tables fitted); runs where no photo shows every colour, or the fit is
+    refused, are left out of both."""
+    base = load_builtin_profile(set_name)
+    plain, fitted, tables = ColourTally(), ColourTally(), 0
+    plain_read = ColourReader(base).read_scores
+    for run in table_runs(photos or real_photos()):
+        boxes: list = []
+        batches = list(photo_batches(base.colours, run, boxes=boxes))
+        first = next((k for k, (_, _, truth) in enumerate(batches)
+                      if shows_every_colour([c for c, _ in truth], base.colours,
+                                            min_per_colour)), None)
+        if first is None:
+            continue
+        image, faces = boxes[first]
+        samples = [ColourSample(box, colour)
+                   for box, (colour, _) in zip(faces, batches[first][2], strict=True)]
+        try:
+            profile = fit_profile(image, samples, base, crops=batches[first][1])
+        except InputError:
+            continue
+        tables += 1
+        fitted_read = ColourReader(profile).read_scores
+        for k, (_, crops, truth) in enumerate(batches):
+            if k == first:
+                continue
+            for tally, read in ((plain, plain_read), (fitted, fitted_read)):
+                for (colour, doubtful), (got, conf, _) in zip(truth, read(crops),
+                                                              strict=True):
+                    tally.add(colour, got, conf, doubtful)
+    return plain, fitted, tables
 
 
 #: the sets whose throws the game knows the colour counts of
@@ -138,6 +196,20 @@ def print_colour_check(sets: Sequence[str] = SETS) -> dict[str, ColourTally]:
         worst = ", ".join(f"{t}->{g} {kind} {n}" for (t, g, kind), n in
                           tally.confusions.most_common(5)) or "-"
         print(f"{'':18s} mistakes: {worst}")
+    print("fitted from play: per table (a run of shots), the first photo showing every "
+          "colour fitted as a confirmed roll; the run's other photos read")
+    print(f"(the live view fits from a roll with {MIN_DICE_PER_COLOUR} dice of each colour "
+          "or more; the real photos rarely show that many, so fewer are tried here too)")
+    for set_name in sets:
+        for least in range(1, MIN_DICE_PER_COLOUR + 1):
+            plain, fitted, tables = fitted_from_play_check(set_name, min_per_colour=least)
+            for label, tally in (("built-in", plain), ("fitted", fitted)):
+                total = tally.total()
+                print(f"{set_name:12s} {least} a colour {label:9s} {tables:3d} tables "
+                      f"{total['dice']:5d} dice  right "
+                      f"{_pct(total['right'], total['dice']):>7s}  asked "
+                      f"{_pct(total['asked'], total['dice']):>7s}  silent {total['silent']}")
+                out[f"{set_name} from play ({least} a colour) {label}"] = tally
     return out
 
 
