@@ -42,7 +42,10 @@ def test_json_lines_hold_every_die_with_the_documented_fields(images, scenes, ca
         assert (record["width"], record["height"]) == (960, 540)
         assert set(record["dice"][0]) == {"x", "y", "w", "h", "value", "colour", "confidence",
                                           "zone"}
-        assert len(record["dice"]) == len(scene.dice)
+        # a token the detector took for a die is kept only as unreadable, to be asked
+        read = [d for d in record["dice"] if d["value"] is not None]
+        assert len(read) == len(scene.dice)
+        assert all(d["confidence"] < 0.9 for d in record["dice"] if d["value"] is None)
         found = {(round(d["x"] / 10), round(d["y"] / 10)) for d in record["dice"]}
         assert len(found) >= len(scene.dice) - 1  # centres are distinct dice
         assert {d["colour"] for d in record["dice"]} <= {"yellow", "orange", "red", None}
@@ -80,4 +83,5 @@ def test_a_video_publishes_its_still_roll_once(tmp_path, scenes, capsys):
     assert [r["frame"] for r in records] == list(range(15))
     settled = [r for r in records if r["settled"]]
     assert len(settled) == 1
-    assert len(settled[0]["dice"]) == len(scenes[0].dice)
+    # a token the detector took for a die is kept only as unreadable, to be asked
+    assert len([d for d in settled[0]["dice"] if d["value"] is not None]) == len(scenes[0].dice)

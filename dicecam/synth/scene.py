@@ -432,15 +432,24 @@ def paste_die(img: np.ndarray, rgba: np.ndarray, cx: float, cy: float,
     return (x0 + bx, y0 + by, bw, bh)
 
 
-def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> Scene:
-    """Draw one full frame as ``spec`` says (default: 1080p, 60 Dice Party dice)."""
+def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None,
+                 table: np.ndarray | None = None) -> Scene:
+    """Draw one full frame as ``spec`` says (default: 1080p, 60 Dice Party dice); on
+    ``table`` (a BGR picture of the frame's size, e.g. a real board or carpet) instead of
+    a drawn table when given."""
     spec = spec or SceneSpec()
     h, w = spec.height, spec.width
     mean_px = float(np.mean(spec.die_px))
     # Everything else on the table is sized relative to the dice (1.0 = a 24 px die), so a
     # small tile with small dice looks like a zoomed-out table, not a table of giant cards.
     scale = mean_px / 24
-    img = _table(rng, h, w, scale)
+    if table is not None:
+        if table.shape[:2] != (h, w):
+            raise ValueError(f"the table picture is {table.shape[1]}x{table.shape[0]}, "
+                             f"the scene {w}x{h}")
+        img = np.ascontiguousarray(table, dtype=np.uint8).copy()
+    else:
+        img = _table(rng, h, w, scale)
     for _ in range(spec.distractors):
         if rng.random() < 0.35:
             _card(rng, img, scale)

@@ -49,7 +49,8 @@ class Sample:
 TILE_VERSION = 1
 
 
-def synthetic_tile(seed: int) -> Sample:
+def synthetic_tile(seed: int, table: np.ndarray | None = None) -> Sample:
+    """One rendered tile (``table``: a real picture to draw the dice on)."""
     rng = np.random.default_rng(seed)
     size = math.exp(rng.uniform(math.log(5.0), math.log(64.0)))
     density = rng.uniform(0.03, 0.3)
@@ -70,7 +71,7 @@ def synthetic_tile(seed: int) -> Sample:
     if rng.random() < 0.04:  # an empty table now and then
         spec = SceneSpec(width=TILE, height=TILE, n_dice=0, die_px=(size, size),
                          distractors=spec.distractors + 3, hand_probability=0.5)
-    scene = render_scene(rng, spec)
+    scene = render_scene(rng, spec, table)
     boxes = np.array([(d.cx, d.cy, d.w, d.h) for d in scene.visible_dice], np.float32)
     return Sample(scene.image_bgr, boxes.reshape(-1, 4), np.ones(len(boxes), bool),
                   scene.hand_mask)
@@ -122,6 +123,28 @@ def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, 
         known = np.array([d.box_is_face for d in dice], bool)
         out.append((image, boxes.reshape(-1, 4), known))
     return out
+
+
+def pasted_pool(count: int, seed: int, negatives: list, workers: int = 2) -> list[Sample]:
+    """``count`` rendered tiles whose table is a crop of a real photo without dice (at a
+    random scale): dice lying on a chess board or a carpet, so that learning what is not a
+    die from those photos never teaches that a board holds no dice."""
+    if not negatives or count <= 0:
+        return []
+    rng = np.random.default_rng(seed + 7_919)
+    seeds = [seed * 2_000_003 + i for i in range(count)]
+    tables = []
+    for _ in seeds:
+        image = negatives[int(rng.integers(len(negatives)))][0]
+        scale = math.exp(rng.uniform(math.log(0.5), math.log(1.6)))
+        h, w = image.shape[:2]
+        scaled = cv2.resize(image, (max(TILE, round(w * scale)), max(TILE, round(h * scale))),
+                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        x0 = int(rng.integers(0, scaled.shape[1] - TILE + 1))
+        y0 = int(rng.integers(0, scaled.shape[0] - TILE + 1))
+        tables.append(scaled[y0:y0 + TILE, x0:x0 + TILE].copy())
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(synthetic_tile, seeds, tables, chunksize=8))
 
 
 def background_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -222,20 +245,26 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    steps: int | None = None, init: Path | None = None,
                    weights_out: Path | None = None, real_sources=None, leave_out=(),
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
-                   lr: float = 3e-3, log=print) -> dict:
+                   pasted: int = 0, lr: float = 3e-3, log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
     threads wait on each other far more than they compute. The real tuning photos come
     from ``real_sources`` (None: every source) less ``leave_out``; ``backgrounds`` is the
-    share of each batch cut from the real photos without dice (hard negatives).
+    share of each batch cut from the real photos without dice (hard negatives), and
+    ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards).
     ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
     leave_out = tuple(leave_out)
     real = real_pool(real_sources, leave_out)
-    negatives = background_pool() if backgrounds > 0 else []
+    negatives = background_pool() if backgrounds > 0 or pasted > 0 else []
+    if pasted > 0:
+        log(f"rendering {pasted} tiles of dice on the real photos without dice...")
+        synth = synth + pasted_pool(pasted, seed, negatives)
+    if backgrounds <= 0:
+        negatives = []
     left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos{left}, {len(negatives)} real photos without dice")
@@ -243,7 +272,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
 
     used = [name for name in (real_sources or SOURCES) if name not in leave_out]
     metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used),
-                "background_share": str(backgrounds),
+                "background_share": str(backgrounds), "pasted_tiles": str(pasted),
                 "fine_tuned_from": Path(init_onnx).name if init_onnx else ""}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,

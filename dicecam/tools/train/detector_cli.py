@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backgrounds", type=float, default=0.0, metavar="SHARE",
                         help="share of each batch cut from the real photos without dice "
                              "(hard negatives; never their held-out third; default 0)")
+    parser.add_argument("--pasted", type=int, default=0, metavar="N",
+                        help="also render N tiles of dice drawn on the real photos without "
+                             "dice (never their held-out third; default 0)")
     parser.add_argument("--lr", type=float, default=3e-3,
                         help="peak learning rate (default 3e-3; lower for fine-tuning)")
     parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
@@ -62,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--init and --init-onnx: choose one starting point")
     if not 0 <= args.backgrounds < 0.7:
         raise InputError("--backgrounds must be a share from 0 to 0.7")
+    if args.pasted < 0:
+        raise InputError("--pasted must be 0 or more")
     if not 0 < args.lr <= 0.1:
         raise InputError("--lr must be above 0 and at most 0.1")
     leave_out = check_sources(args.leave_out) or ()
@@ -74,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                              weights_out=Path(args.weights) if args.weights else None,
                              real_sources=real_sources, leave_out=leave_out,
                              init_onnx=Path(args.init_onnx) if args.init_onnx else None,
-                             backgrounds=args.backgrounds, lr=args.lr,
+                             backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
