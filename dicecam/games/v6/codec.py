@@ -239,8 +239,11 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
                         for g, p, n, v in state.pass_points],
         "results": [{"group": r.group + 1, "pass": r.pass_no + 1, "player": r.player,
                      "jokers": [j.value for j in r.jokers], "total": r.total,
-                     "outcome": r.outcome, "free_choice": r.free_choice}
+                     "outcome": r.outcome, "free_choice": r.free_choice,
+                     "used": [j.value for j in r.used]}
                     for r in state.results],
+        "pass_totals": [{"group": t.group + 1, "pass": t.pass_no + 1, "player": t.player,
+                         "total": t.total, "zombie": t.zombie} for t in state.pass_totals],
         "spent_jokers": {name: [j.value for j in js] for name, js in state.spent},
         "free_choice_used": sorted(state.free_used),
         "choosable_jokers": [] if player is None or state.phase is not rules.EveningPhase.JOKERS

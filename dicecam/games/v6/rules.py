@@ -94,6 +94,19 @@ class RoundResult:
     total: int
     outcome: str  # a v6_round.Outcome value, or "skipped" (zombified before the turn)
     free_choice: bool = False
+    used: tuple[JokerId, ...] = ()  # the chosen jokers the round used (they count as spent)
+
+
+@dataclass(frozen=True)
+class PassTotal:
+    """A player's standing total when a pass was ranked: what the placement points were
+    given for (a later theft in the pass may have lowered the total the round ended with)."""
+
+    group: int
+    pass_no: int
+    player: str
+    total: int
+    zombie: bool
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,7 @@ class Evening:
     results: tuple[RoundResult, ...] = ()
     points: tuple[tuple[str, int], ...] = ()  # evening points per player
     pass_points: tuple[tuple[int, int, str, int], ...] = ()  # (group, pass, player, points)
+    pass_totals: tuple[PassTotal, ...] = ()  # the totals each settled pass was ranked by
     spent: tuple[tuple[str, tuple[JokerId, ...]], ...] = ()  # jokers used this evening
     free_used: frozenset[str] = frozenset()
     throw_offs: tuple[ThrowOff, ...] = ()  # the first one is running
@@ -269,11 +283,11 @@ def _finish_round(state: Evening) -> Evening:
     me = rnd.Opponent(game.player, game.total, zombie)
     by_name = {o.name: o for o in game.opponents}
     standing = tuple(me if o.name == game.player else by_name[o.name] for o in state.standing)
+    used = tuple(j for j in game.jokers if j in game.used)
     result = RoundResult(state.group, state.pass_no, game.player, game.jokers, game.total,
-                         game.outcome.value, state.free_round)
+                         game.outcome.value, state.free_round, used)
     spent = dict(state.spent)
     if not state.free_round:
-        used = tuple(j for j in game.jokers if j in game.used)
         spent[game.player] = tuple(dict.fromkeys(spent.get(game.player, ()) + used))
     state = replace(state, standing=standing, results=state.results + (result,),
                     spent=tuple(spent.items()), seat=state.seat + 1, round=None,
@@ -308,6 +322,9 @@ def _blocks(items: list[tuple[str, int]]) -> list[tuple[tuple[str, ...], int, in
 
 def _settle_pass(state: Evening) -> Evening:
     group = state.groups[state.group]
+    state = replace(state, pass_totals=state.pass_totals + tuple(
+        PassTotal(state.group, state.pass_no, o.name, o.total, o.zombie)
+        for o in state.standing))
     alive = [(o.name, o.total) for o in state.standing if not o.zombie]
     alive.sort(key=lambda item: -item[1])  # stable: seating order within a tie
     points = {name: 0 for name in group}
