@@ -21,7 +21,9 @@ from dicecam.games.registry import get_game
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
+from dicecam.webapp.hub_link import HubLink
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
+from dicecam.webapp.outbox import Outbox
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
 from dicecam.webapp.store import GameStore
@@ -46,6 +48,8 @@ DEFAULTS: dict[str, Any] = {
     "PAIRING_PIN": None,  # None: a new random PIN at each start (create_app stores it here)
     "CAMERA_STALL_SECONDS": STALL_SECONDS,  # no picture this long: the camera counts as lost
     "CAMERA_RETRY_SECONDS": RETRY_SECONDS,  # pause before opening a lost camera again
+    "HUB_URL": None,  # a tournament hub to send the V6 evening's results to (hub_link.py)
+    "TABLE_CODE": None,  # this table's code at that hub
 }
 
 
@@ -61,9 +65,15 @@ class Services:
             db_path = games_db_path()
             db_path.parent.mkdir(parents=True, exist_ok=True)
         self.store = GameStore(db_path)
+        # results for the hub wait in an outbox in the journal's own file
+        self.hub_link = None if not app.config["HUB_URL"] else HubLink(
+            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", Outbox(db_path), publish)
         self.session = GameSession(
-            self.store, publish, games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
+            self.store, publish if self.hub_link is None else self.hub_link.wrap(publish),
+            games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
         )
+        if self.hub_link is not None:  # results settled before a crash and not queued yet
+            self.hub_link.observe(events.STATE, self.session.view())
         outputs: OutputsFactory | None = app.config["OUTPUTS"]
         # the demo table plays the game (throws what it waits for) when it is the source
         self.demo: DemoDirector | None = None
@@ -88,7 +98,10 @@ class Services:
         self._start_lock = threading.Lock()
 
     def start_reader(self) -> None:
-        """Start the one background reader task (once; later calls do nothing)."""
+        """Start the one background reader task and the hub link (once; later calls do
+        nothing)."""
+        if self.hub_link is not None:
+            self.hub_link.start()
         with self._start_lock:
             if self._started or self.reader is None:
                 return
@@ -97,6 +110,9 @@ class Services:
 
     def close(self) -> None:
         self.stop.set()
+        if self.hub_link is not None:
+            self.hub_link.stop()
+            self.hub_link.outbox.close()
         if self.reader is not None:
             self.reader.join(timeout=5.0)
         self.store.close()

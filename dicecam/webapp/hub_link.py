@@ -1,0 +1,180 @@
+"""The table's link to the tournament hub (``dicecam serve --hub URL --table-code CODE``).
+
+Every state the table publishes of a V6 evening is turned into its settled passes and
+group tables (``games/v6/tables.reports_from_state``); each new one goes into the outbox
+in the table's journal file, and one sender thread posts them to the hub in order. A
+result leaves the outbox only when the hub answered that it stored it (or already had it:
+the same action id counts once there), so a hub that is down, a lost answer or a table
+killed halfway loses nothing and counts nothing twice: the next attempt sends the same
+action id again. The croupier's page is told "hub offline, N results waiting".
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dicecam.errors import InputError
+from dicecam.games.v6 import tables as v6_tables
+from dicecam.webapp import events
+from dicecam.webapp.outbox import Outbox, OutboxState
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[str, dict[str, Any]], None]
+RETRY_FIRST = 0.5  # seconds before retrying an unreachable hub, doubling ...
+RETRY_MOST = 5.0  # ... up to this
+STATUS_EVERY = 2.0  # the status goes to the tablets this often (a new tablet learns it)
+HTTP_TIMEOUT = 5.0
+
+
+class HubLink:
+    def __init__(self, hub_url: str, table_code: str, outbox: Outbox, publish: Publish, *,
+                 retry_most: float = RETRY_MOST) -> None:
+        if not hub_url.startswith(("http://", "https://")):
+            raise InputError(f"--hub must be the hub's address, http://HOST:PORT, got "
+                             f"{hub_url!r}")
+        if not table_code.strip():
+            raise InputError("--table-code is the code `dicecam hub --init` printed for "
+                             "this table")
+        self.hub_url = hub_url.rstrip("/")
+        self.table_code = table_code.strip().upper()
+        self.outbox = outbox
+        self._publish = publish
+        self._retry_most = retry_most
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.online: bool | None = None  # None: not tried yet
+        self.assignment: dict[str, Any] | None = None
+        self.last_error: str | None = None
+
+    # -- the table's side ------------------------------------------------------------------
+
+    def wrap(self, publish: Publish) -> Publish:
+        """``publish`` that also hands every state to the link."""
+
+        def publish_and_queue(event: str, payload: dict[str, Any]) -> None:
+            publish(event, payload)
+            self.observe(event, payload)
+
+        return publish_and_queue
+
+    def observe(self, event: str, payload: Mapping[str, Any]) -> None:
+        """Queue the settled results in a published state that are not queued yet."""
+        if event != events.STATE or payload.get("game") != "v6":
+            return
+        game_id = payload.get("game_id")
+        added = 0
+        for report in v6_tables.reports_from_state(self.table_code, f"game{game_id}",
+                                                   payload["state"]):
+            added += self.outbox.add(report.action_id, report.round_key,
+                                     v6_tables.report_to_json(report))
+        if added:
+            self._wake.set()
+            self._publish_status()
+
+    def status(self) -> dict[str, Any]:
+        counts = self.outbox.counts()
+        return {"hub": self.hub_url, "table": self.table_code, "online": self.online,
+                "waiting": counts[OutboxState.WAITING.value],
+                "delivered": counts[OutboxState.DELIVERED.value],
+                "refused": self.outbox.refusals(), "error": self.last_error,
+                "assignment": self.assignment}
+
+    # -- the sender --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="hub-link", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=HTTP_TIMEOUT + 1)
+
+    def _run(self) -> None:
+        pause = RETRY_FIRST
+        last_status = 0.0
+        while not self._stop.is_set():
+            try:
+                sent = self._step()
+                pause = RETRY_FIRST
+            except OSError as exc:  # unreachable, timed out, or the hub answered 5xx
+                self._set_online(False, f"{exc}")
+                self._stop.wait(pause)
+                pause = min(pause * 2, self._retry_most)
+                sent = False
+            except Exception:  # a bug must not stop the table: log it, try again later
+                log.exception("the hub link failed")
+                self._stop.wait(self._retry_most)
+                sent = False
+            if time.monotonic() - last_status > STATUS_EVERY:
+                self._publish_status()
+                last_status = time.monotonic()
+            if not sent:
+                self._wake.wait(STATUS_EVERY)
+                self._wake.clear()
+
+    def _step(self) -> bool:
+        """Join (once) and send the oldest waiting result; True when one was sent."""
+        if self.assignment is None:
+            answer, status = self._post("/api/join", {"code": self.table_code})
+            if status != 200:
+                self._set_online(True, answer.get("error", f"join refused ({status})"))
+                return False
+            self.assignment = {k: answer.get(k) for k in ("evening", "number", "stage",
+                                                          "group")}
+            log.info("joined the hub as table %s: %s", answer.get("number"),
+                     ", ".join(answer.get("group") or []))
+            self._set_online(True, None)
+        row = self.outbox.next_waiting()
+        if row is None:
+            return False
+        answer, status = self._post("/api/results", row.report)
+        if status == 200:
+            self.outbox.mark(row.id, OutboxState.DELIVERED)
+            self._set_online(True, None)
+        else:  # the hub read it and says it is wrong: keep it with the reason, go on
+            error = str(answer.get("error", f"refused ({status})"))
+            self.outbox.mark(row.id, OutboxState.REFUSED, error)
+            self._set_online(True, error)
+        self._publish_status()
+        return True
+
+    def _post(self, path: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        request = urllib.request.Request(
+            self.hub_url + path, data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json", "X-Table-Code": self.table_code})
+        try:
+            with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+                return json.loads(response.read() or b"{}"), response.status
+        except urllib.error.HTTPError as exc:
+            if exc.code >= 500:
+                raise OSError(f"the hub answered {exc.code}") from None
+            try:
+                return json.loads(exc.read() or b"{}"), exc.code
+            except ValueError:
+                return {"error": f"the hub answered {exc.code}"}, exc.code
+        except ValueError as exc:  # an answer that is not JSON: not our hub (yet)
+            raise OSError(f"the hub's answer is not JSON ({exc})") from None
+
+    def _set_online(self, online: bool, error: str | None) -> None:
+        changed = online != self.online
+        self.online, self.last_error = online, error
+        if changed:
+            self._publish_status()
+
+    def _publish_status(self) -> None:
+        try:
+            self._publish(events.HUB, self.status())
+        except Exception:  # the page's status is a courtesy; the outbox is what matters
+            log.exception("could not publish the hub status")
