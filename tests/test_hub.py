@@ -1,0 +1,239 @@
+"""The tournament hub and a table's link to it.
+
+Without servers: the table's outbox and hub link against a stand-in hub (a small HTTP
+server in this process): results wait while the hub is away, go in order exactly once
+when it answers, a refused one is kept with the reason; ``dicecam serve``'s app queues a
+V6 evening's passes as they settle. With private PostgreSQL and Redis instances (skipped,
+with the reason, where Debian's postgresql or redis-server is not installed): the real
+``dicecam hub`` with two processes, and a smaller version of ``dicecam bench evening``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import socketio
+from tablets import paired_client
+
+from dicecam.errors import InputError
+from dicecam.games.v6 import tables as v6_tables
+from dicecam.tools import services as private
+from dicecam.tools.v6_evening import play_group
+from dicecam.webapp import events
+from dicecam.webapp.app import create_app, services
+from dicecam.webapp.hub_link import HubLink
+from dicecam.webapp.outbox import Outbox
+
+GROUP = ["Ann", "Bea", "Cem", "Dan"]
+MISSING = private.missing()
+needs_servers = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+
+
+class StandInHub:
+    """Answers /api/join and /api/results like the hub: stores each action id once."""
+
+    def __init__(self, port: int) -> None:
+        self.received: list[dict[str, Any]] = []
+        self.stored: dict[str, dict[str, Any]] = {}
+        hub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if self.path == "/api/join":
+                    self._answer(200, {"ok": True, "number": 3, "group": GROUP,
+                                       "stage": "prelim", "evening": "test"})
+                    return
+                hub.received.append(body)
+                if body["group"][0] == "Refused":
+                    self._answer(400, {"ok": False, "error": "the evening seats others"})
+                    return
+                new = body["action_id"] not in hub.stored
+                hub.stored.setdefault(body["action_id"], body)
+                self._answer(200, {"ok": True, "stored": new})
+
+            def _answer(self, status: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def wait_for(condition: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def evening() -> Any:
+    return play_group(GROUP, "hub-link")
+
+
+def publish_all(link: HubLink, states: Any, game_id: int = 1) -> None:
+    for state in states:
+        link.observe(events.STATE, {"game": "v6", "game_id": game_id, "state": state})
+
+
+def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
+        tmp_path: Path, evening: Any) -> None:
+    port = private.free_port()
+    shown: list[dict[str, Any]] = []
+    outbox = Outbox(tmp_path / "games.sqlite")
+    link = HubLink(f"http://127.0.0.1:{port}", "t3code", outbox,
+                   lambda event, payload: shown.append(payload), retry_most=0.2)
+    link.start()
+    publish_all(link, evening.states)
+    wait_for(lambda: link.online is False)
+    status = link.status()
+    assert status["waiting"] == 4 and status["delivered"] == 0  # 3 passes + the group table
+    assert any(s["online"] is False and s["waiting"] == 4 for s in shown)
+    hub = StandInHub(port)
+    try:
+        wait_for(lambda: link.status()["waiting"] == 0)
+        keys = [r["kind"] + str(r.get("pass", "")) for r in hub.received]
+        assert keys == ["pass1", "pass2", "pass3", "ranking"]
+        assert all(r["table"] == "T3CODE" for r in hub.received)
+        # the table restarts: the same states give the same results, nothing is sent again
+        link.stop()
+        again = HubLink(f"http://127.0.0.1:{port}", "T3CODE", Outbox(tmp_path /
+                                                                      "games.sqlite"),
+                        lambda *_: None, retry_most=0.2)
+        again.start()
+        publish_all(again, evening.states[-3:])
+        time.sleep(0.3)
+        assert len(hub.received) == 4 and again.status()["delivered"] == 4
+        assert again.assignment == {"evening": "test", "number": 3, "stage": "prelim",
+                                    "group": GROUP}
+        again.stop()
+    finally:
+        hub.close()
+
+
+def test_a_refused_result_is_kept_with_the_reason_and_the_rest_still_go(
+        tmp_path: Path) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    outbox = Outbox(tmp_path / "games.sqlite")
+    link = HubLink(f"http://127.0.0.1:{port}", "T1", outbox, lambda *_: None, retry_most=0.2)
+    bad = {"kind": "pass", "group": ["Refused", "X"], "action_id": "bad"}
+    good = {"kind": "pass", "group": GROUP, "action_id": "good"}
+    assert outbox.add("bad", "prelim/pass1", bad) and outbox.add("good", "prelim/pass2", good)
+    assert not outbox.add("good", "prelim/pass2", good)  # queued once
+    link.start()
+    try:
+        wait_for(lambda: link.status()["waiting"] == 0)
+        status = link.status()
+        assert status["delivered"] == 1 and "the evening seats others" in status["refused"][0]
+        assert list(hub.stored) == ["good"]
+    finally:
+        link.stop()
+        hub.close()
+
+
+def test_a_bad_hub_address_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="http://HOST:PORT"):
+        HubLink("192.168.1.5:8770", "T1", Outbox(":memory:"), lambda *_: None)
+
+
+def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
+                                                               evening: Any) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T7"})
+    try:
+        services(app).start_reader()
+        client = paired_client(app)
+        ack = client.emit(events.NEW_GAME, {"game": "v6", "config": evening.config},
+                          callback=True)
+        assert ack["ok"], ack
+        for action in evening.actions:
+            ack = client.emit(events.ACTION, action, callback=True)
+            assert ack["ok"], (action, ack)
+        link = services(app).hub_link
+        wait_for(lambda: link.status()["delivered"] == 4)
+        reports = [v6_tables.report_from_json(r) for r in hub.received]
+        assert [r.round_key for r in reports] == ["prelim/pass1", "prelim/pass2",
+                                                  "prelim/pass3", "prelim/table"]
+        hub_statuses = [m["args"][0] for m in client.get_received() if m["name"] == events.HUB]
+        assert hub_statuses and hub_statuses[-1]["table"] == "T7"
+    finally:
+        services(app).close()
+        hub.close()
+
+
+# --- with the real servers -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Any]:
+    if MISSING:
+        pytest.skip(f"needs {', '.join(MISSING)}")
+    from dicecam.tools.hub_harness import private_hub
+
+    with private_hub([f"P{i:02d}" for i in range(16)], 4, processes=2, seed="t") as running:
+        yield running
+
+
+@needs_servers
+def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) -> None:
+    plan = v6_tables.plan_evening([f"P{i:02d}" for i in range(16)], hub.codes, "t")
+    played = play_group(plan.groups[0], "once")
+    first = v6_tables.report_to_json(
+        v6_tables.reports_from_state(plan.tables[0], "g", played.states[-1])[0])
+    phone = socketio.Client()
+    boards: list[dict[str, Any]] = []
+    phone.on("standings", boards.append)
+    phone.connect(hub.url, transports=["websocket"])
+    try:
+        status, answer = hub.post("/api/results", first, plan.tables[0])
+        assert status == 200 and answer["stored"] is True
+        status, answer = hub.post("/api/results", first, plan.tables[0])
+        assert status == 200 and answer["stored"] is False
+        status, answer = hub.post("/api/results", {**first, "pass": 9}, plan.tables[0])
+        assert status == 400 and "report.pass" in answer["error"]
+        status, answer = hub.post("/api/results", first, plan.tables[1])
+        assert status == 400 and "code of table" in answer["error"]
+        status, answer = hub.post("/api/join", {"code": "NOPE42"})
+        assert status == 404 and "no table has the code" in answer["error"]
+        wait_for(lambda: any(b["counted"] == 1 for b in boards))
+        board = hub.get("/api/standings")
+        assert board["counted"] == 1 and board["version"] == boards[-1]["version"]
+    finally:
+        phone.disconnect()
+
+
+@pytest.mark.slow
+@needs_servers
+def test_an_evening_survives_kills_and_an_absent_hub_and_equals_the_reference() -> None:
+    from dicecam.tools.bench.hub import run_evening
+    from dicecam.tools.hub_harness import private_hub
+
+    names = [f"P{i:02d}" for i in range(16)]
+    with private_hub(names, 4, processes=2, seed="kills") as running:
+        check = run_evening(running, names, "kills", stage_seconds=6.0, hub_down=2.0)
+    assert len(check.events) == 3, check.events
+    assert check.mismatches == []
+    assert check.results_stored == check.results_expected == 4 * 4 + 2 * 5
