@@ -38,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 0.0.0.0: tablets on the LAN too)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT})")
-    parser.add_argument("--db", metavar="PATH", help="SQLite file with the games "
+    parser.add_argument("--db", metavar="PATH", help="SQLite file with the games, or a "
+                        "postgresql://... URL to keep them in PostgreSQL "
                         "(default: games.sqlite in the data folder, $DICECAM_HOME or "
                         "~/.local/share/dicecam)")
     parser.add_argument("--hub", metavar="URL", help="a tournament hub (dicecam hub) to send "

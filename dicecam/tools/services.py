@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
+
 POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin"
 START_SECONDS = 30.0
 
@@ -74,6 +76,19 @@ def redis_server(port: int | None = None) -> Iterator[str]:
             process.wait(timeout=10)
 
 
+def _create_database(admin_url: str, name: str) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while True:  # the port opens a moment before the server takes connections
+        try:
+            with psycopg.connect(admin_url, autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def _as_postgres_user() -> list[str]:
     """initdb refuses to run as root: as root (CI), run the server as the postgres user."""
     if os.geteuid() != 0:
@@ -111,8 +126,8 @@ def postgres_server(port: int | None = None) -> Iterator[str]:
                       "-c", "max_connections=200"], stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_port(port, process, "postgres")
-            url = f"postgresql://dicecam@127.0.0.1:{port}/dicecam"
-            yield url
+            _create_database(f"postgresql://dicecam@127.0.0.1:{port}/postgres", "dicecam")
+            yield f"postgresql://dicecam@127.0.0.1:{port}/dicecam"
         finally:
             process.terminate()  # SIGTERM: PostgreSQL's smart shutdown
             try:

@@ -22,11 +22,10 @@ from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
 from dicecam.webapp.hub_link import HubLink
+from dicecam.webapp.journal import open_journal, open_outbox
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
-from dicecam.webapp.outbox import Outbox
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
-from dicecam.webapp.store import GameStore
 
 socketio = SocketIO()
 
@@ -37,7 +36,8 @@ LANGUAGES = ("en", "de")
 STATIC = Path(__file__).parent / "static"
 
 DEFAULTS: dict[str, Any] = {
-    "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path)
+    "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path);
+    # a postgresql:// URL keeps the journal in PostgreSQL (webapp/journal.py)
     "OUTPUTS": None,  # an OutputsFactory, or None for no camera at all
     "FRAME_FPS": 12.0,  # frames per second sent to tablets (readings go with each)
     "FRAME_MAX_WIDTH": 960,
@@ -64,10 +64,10 @@ class Services:
         if db_path is None:
             db_path = games_db_path()
             db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.store = GameStore(db_path)
+        self.store = open_journal(db_path)
         # results for the hub wait in an outbox in the journal's own file
         self.hub_link = None if not app.config["HUB_URL"] else HubLink(
-            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", Outbox(db_path), publish)
+            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", open_outbox(db_path), publish)
         self.session = GameSession(
             self.store, publish if self.hub_link is None else self.hub_link.wrap(publish),
             games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]

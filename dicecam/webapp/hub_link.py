@@ -23,7 +23,8 @@ from typing import Any
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
 from dicecam.webapp import events
-from dicecam.webapp.outbox import Outbox, OutboxState
+from dicecam.webapp.journal import OutboxStore
+from dicecam.webapp.outbox import OutboxState
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ HTTP_TIMEOUT = 5.0
 
 
 class HubLink:
-    def __init__(self, hub_url: str, table_code: str, outbox: Outbox, publish: Publish, *,
+    def __init__(self, hub_url: str, table_code: str, outbox: OutboxStore, publish: Publish, *,
                  retry_most: float = RETRY_MOST) -> None:
         if not hub_url.startswith(("http://", "https://")):
             raise InputError(f"--hub must be the hub's address, http://HOST:PORT, got "
