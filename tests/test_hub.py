@@ -22,6 +22,7 @@ import pytest
 import socketio
 from tablets import paired_client
 
+from dicecam.commands.doctor import Verdict, check_hub
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
 from dicecam.tools import services as private
@@ -29,7 +30,7 @@ from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.hub_link import HubLink
-from dicecam.webapp.outbox import Outbox
+from dicecam.webapp.outbox import Outbox, OutboxState
 
 GROUP = ["Ann", "Bea", "Cem", "Dan"]
 MISSING = private.missing()
@@ -218,11 +219,37 @@ def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) ->
         assert status == 400 and "code of table" in answer["error"]
         status, answer = hub.post("/api/join", {"code": "NOPE42"})
         assert status == 404 and "no table has the code" in answer["error"]
+        seat = hub.get(f"/api/tables/{plan.tables[0].lower()}")
+        assert seat["stage"] == "prelim" and seat["group"] == list(plan.groups[0])
         wait_for(lambda: any(b["counted"] == 1 for b in boards))
         board = hub.get("/api/standings")
         assert board["counted"] == 1 and board["version"] == boards[-1]["version"]
     finally:
         phone.disconnect()
+
+
+def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    outbox = Outbox(db)
+    outbox.add("a", "prelim/pass1", {})
+    outbox.add("b", "prelim/pass2", {})
+    row = outbox.next_waiting()
+    assert row is not None
+    outbox.mark(row.id, OutboxState.REFUSED, "the evening seats others")
+    outbox.close()
+    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", "T1", db)
+    assert [f.verdict for f in findings] == [Verdict.WARN, Verdict.WARN]
+    assert "does not answer" in findings[0].what
+    assert findings[1].what == ("outbox: 0 results delivered, 1 waiting, 1 refused (latest: "
+                                "prelim/pass1: the evening seats others)")
+
+
+@needs_servers
+def test_doctor_checks_the_code_with_the_hub(hub: Any, tmp_path: Path) -> None:
+    known = check_hub(hub.url, hub.codes[0].lower(), tmp_path / "none.sqlite")
+    assert [f.verdict for f in known] == [Verdict.OK] and "knows table 1" in known[0].what
+    unknown = check_hub(hub.url, "NOPE42", tmp_path / "none.sqlite")
+    assert unknown[0].verdict is Verdict.FAIL and "no table has the code" in unknown[0].what
 
 
 @pytest.mark.slow

@@ -102,15 +102,25 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
         except InputError as exc:
             return {"ok": False, "error": str(exc)}, 404
         board = hub().board(seat.evening)
-        socketio.emit(STANDINGS, board)
+        if seat.joined_now:  # the board counts the tables joined
+            socketio.emit(STANDINGS, board)
         return {"ok": True, **assignment(seat.evening, seat.code, board)}
+
+    @app.get("/api/tables/<code>")
+    def api_table(code: str) -> Any:
+        """A table's assignment now (its final group once drawn), without joining it."""
+        try:
+            seat = hub().store.seat(code, join=False)
+        except InputError as exc:
+            return {"ok": False, "error": str(exc)}, 404
+        return {"ok": True, **assignment(seat.evening, seat.code, hub().board(seat.evening))}
 
     @app.post("/api/results")
     def api_results() -> Any:
         received = time.time()
         code = request.headers.get("X-Table-Code", "").strip().upper()
         try:
-            seat = hub().store.seat(code)
+            seat = hub().store.seat(code, join=False)
             report = v6_tables.report_from_json(request.get_json(silent=True))
         except InputError as exc:
             return {"ok": False, "error": str(exc)}, 400

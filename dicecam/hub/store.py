@@ -75,6 +75,7 @@ class TableSeat:
     code: str
     position: int  # 0-based: the plan's tables[position]
     evening: Evening
+    joined_now: bool = False  # this call joined it (the first time)
 
 
 def new_table_code() -> str:
@@ -163,13 +164,18 @@ class HubStore:
                 "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
         return _evening(row, codes)
 
-    def seat(self, code: str) -> TableSeat:
-        """The table with this code (it joins the evening now); InputError when unknown."""
+    def seat(self, code: str, *, join: bool = True) -> TableSeat:
+        """The table with this code (with ``join``, it joins the evening now, once);
+        InputError when no table has it."""
         code = code.strip().upper()
         with self._pool.connection() as conn:
-            found = conn.execute("UPDATE tables SET joined = COALESCE(joined, now()) "
-                                 "WHERE code = %s RETURNING evening_id, position",
-                                 (code,)).fetchone()
+            if join:  # now() is the transaction's start: equal only when set right here
+                found = conn.execute("UPDATE tables SET joined = COALESCE(joined, now()) "
+                                     "WHERE code = %s RETURNING evening_id, position, "
+                                     "joined = now()", (code,)).fetchone()
+            else:
+                found = conn.execute("SELECT evening_id, position, false FROM tables "
+                                     "WHERE code = %s", (code,)).fetchone()
             if found is None:
                 raise InputError(f"no table has the code {code!r}; `dicecam hub --init` "
                                  "printed one command per table")
@@ -177,7 +183,7 @@ class HubStore:
                                "WHERE id = %s", (found[0],)).fetchone()
             codes = [r[0] for r in conn.execute(
                 "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
-        return TableSeat(code, found[1], _evening(row, codes))
+        return TableSeat(code, found[1], _evening(row, codes), bool(found[2]))
 
     def joined(self, evening_id: int) -> dict[str, bool]:
         with self._pool.connection() as conn:

@@ -33,6 +33,7 @@ RETRY_FIRST = 0.5  # seconds before retrying an unreachable hub, doubling ...
 RETRY_MOST = 5.0  # ... up to this
 STATUS_EVERY = 2.0  # the status goes to the tablets this often (a new tablet learns it)
 HTTP_TIMEOUT = 5.0
+ASSIGNMENT_EVERY = 15.0  # seconds between asking the hub what this table plays (the final)
 
 
 class HubLink:
@@ -54,6 +55,7 @@ class HubLink:
         self._thread: threading.Thread | None = None
         self.online: bool | None = None  # None: not tried yet
         self.assignment: dict[str, Any] | None = None
+        self._asked = 0.0  # when the assignment was last asked for
         self.last_error: str | None = None
 
     # -- the table's side ------------------------------------------------------------------
@@ -132,13 +134,16 @@ class HubLink:
             if status != 200:
                 self._set_online(True, answer.get("error", f"join refused ({status})"))
                 return False
-            self.assignment = {k: answer.get(k) for k in ("evening", "number", "stage",
-                                                          "group")}
+            self._assign(answer)
             log.info("joined the hub as table %s: %s", answer.get("number"),
                      ", ".join(answer.get("group") or []))
             self._set_online(True, None)
         row = self.outbox.next_waiting()
         if row is None:
+            if time.monotonic() - self._asked > ASSIGNMENT_EVERY:  # the final may be drawn
+                answer, status = self._get(f"/api/tables/{self.table_code}")
+                if status == 200 and self._assign(answer):
+                    self._publish_status()
             return False
         answer, status = self._post("/api/results", row.report)
         if status == 200:
@@ -151,10 +156,22 @@ class HubLink:
         self._publish_status()
         return True
 
+    def _assign(self, answer: Mapping[str, Any]) -> bool:
+        """Keep what the hub says this table plays; True when it changed."""
+        self._asked = time.monotonic()
+        new = {k: answer.get(k) for k in ("evening", "number", "stage", "group")}
+        changed, self.assignment = new != self.assignment, new
+        return changed
+
+    def _get(self, path: str) -> tuple[dict[str, Any], int]:
+        return self._call(urllib.request.Request(self.hub_url + path, method="GET"))
+
     def _post(self, path: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
-        request = urllib.request.Request(
+        return self._call(urllib.request.Request(
             self.hub_url + path, data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", "X-Table-Code": self.table_code})
+            headers={"Content-Type": "application/json", "X-Table-Code": self.table_code}))
+
+    def _call(self, request: urllib.request.Request) -> tuple[dict[str, Any], int]:
         try:
             with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
                 return json.loads(response.read() or b"{}"), response.status

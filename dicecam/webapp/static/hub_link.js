@@ -16,7 +16,9 @@
 
   page.socket.on(window.DICECAM_EVENTS.HUB || "hub", (s) => {
     line.hidden = false;
-    const where = s.assignment ? "table " + s.assignment.number + " · " : "";
+    const a = s.assignment;
+    const where = a ? "table " + a.number + (a.stage === "final" ? ", final" : "") +
+      (a.group && a.group.length ? " (" + a.group.join(", ") + ")" : "") + " · " : "";
     let text;
     if (s.online === false) {
       text = "hub offline, " + plural(s.waiting, "result") + " waiting (kept here, sent when " +
