@@ -41,16 +41,19 @@ class StandInHub:
     """Answers /api/join and /api/results like the hub: stores each action id once."""
 
     def __init__(self, port: int) -> None:
+        self.stage = "prelim"  # what /api/join and /api/tables say this table plays
         self.received: list[dict[str, Any]] = []
         self.stored: dict[str, dict[str, Any]] = {}
         hub = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self._answer(200, hub.seat())
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 if self.path == "/api/join":
-                    self._answer(200, {"ok": True, "number": 3, "group": GROUP,
-                                       "stage": "prelim", "evening": "test"})
+                    self._answer(200, hub.seat())
                     return
                 hub.received.append(body)
                 if body["group"][0] == "Refused":
@@ -74,6 +77,10 @@ class StandInHub:
         self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def seat(self) -> dict[str, Any]:
+        return {"ok": True, "number": 3, "group": GROUP, "stage": self.stage,
+                "evening": "test"}
 
     def close(self) -> None:
         self.server.shutdown()
@@ -180,6 +187,34 @@ def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
                                                   "prelim/pass3", "prelim/table"]
         hub_statuses = [m["args"][0] for m in client.get_received() if m["name"] == events.HUB]
         assert hub_statuses and hub_statuses[-1]["table"] == "T7"
+    finally:
+        services(app).close()
+        hub.close()
+
+
+def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
+        tmp_path: Path, evening: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr("dicecam.webapp.hub_link.ASSIGNMENT_EVERY", 0.1)
+    port = private.free_port()
+    hub = StandInHub(port)
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T3"})
+    session = services(app).session
+    try:
+        services(app).start_reader()
+        wait_for(lambda: session.view().get("game") == "v6")
+        assert session.view()["config"] == {"players": GROUP, "groups": [GROUP],
+                                            "final": False}
+        client = paired_client(app)
+        for action in evening.actions[:5]:  # an evening in progress is never replaced
+            assert client.emit(events.ACTION, action, callback=True)["ok"]
+        hub.stage = "final"
+        time.sleep(0.5)
+        assert session.view()["actions"] == 5 and not session.view()["config"]["final"]
+        for action in evening.actions[5:]:
+            assert client.emit(events.ACTION, action, callback=True)["ok"]
+        wait_for(lambda: session.view()["config"].get("final") is True)
+        assert session.view()["actions"] == 0
     finally:
         services(app).close()
         hub.close()

@@ -8,6 +8,7 @@ camera reader is a normal thread that needs no monkey-patching.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -17,17 +18,19 @@ from typing import Any
 from flask import Flask, current_app, render_template, request
 from flask_socketio import SocketIO
 
+from dicecam.errors import InputError
 from dicecam.games.registry import get_game
 from dicecam.paths import games_db_path
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
-from dicecam.webapp.hub_link import HubLink
+from dicecam.webapp.hub_link import HubLink, start_assigned_game
 from dicecam.webapp.journal import open_journal, open_outbox
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.session import GameSession
 
 socketio = SocketIO()
+log = logging.getLogger(__name__)
 
 #: game name (or None when no game runs) -> the live outputs to show for it
 OutputsFactory = Callable[[str | None], Iterable[LiveOutput]]
@@ -67,7 +70,8 @@ class Services:
         self.store = open_journal(db_path)
         # results for the hub wait in an outbox in the journal's own file
         self.hub_link = None if not app.config["HUB_URL"] else HubLink(
-            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", open_outbox(db_path), publish)
+            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", open_outbox(db_path), publish,
+            on_assignment=self._seat_from_hub)
         self.session = GameSession(
             self.store, publish if self.hub_link is None else self.hub_link.wrap(publish),
             games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
@@ -96,6 +100,14 @@ class Services:
         self.stop = threading.Event()
         self._started = False
         self._start_lock = threading.Lock()
+
+    def _seat_from_hub(self, assignment: dict[str, Any]) -> None:
+        """The hub seats a group here (at the start, and the final's): start its game when
+        the table is free for it."""
+        try:
+            start_assigned_game(self.session, assignment)
+        except InputError as exc:  # a group the rules refuse: the croupier starts by hand
+            log.warning("could not start the hub's group: %s", exc)
 
     def start_reader(self) -> None:
         """Start the one background reader task and the hub link (once; later calls do

@@ -22,9 +22,11 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
+from dicecam.games.v6.groups import MIN_GROUP
 from dicecam.webapp import events
 from dicecam.webapp.journal import OutboxStore
 from dicecam.webapp.outbox import OutboxState
+from dicecam.webapp.tablet_commands import NewGame
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,8 @@ ASSIGNMENT_EVERY = 15.0  # seconds between asking the hub what this table plays 
 
 class HubLink:
     def __init__(self, hub_url: str, table_code: str, outbox: OutboxStore, publish: Publish, *,
-                 retry_most: float = RETRY_MOST) -> None:
+                 retry_most: float = RETRY_MOST,
+                 on_assignment: Callable[[dict[str, Any]], None] | None = None) -> None:
         if not hub_url.startswith(("http://", "https://")):
             raise InputError(f"--hub must be the hub's address, http://HOST:PORT, got "
                              f"{hub_url!r}")
@@ -50,6 +53,7 @@ class HubLink:
         self.outbox = outbox
         self._publish = publish
         self._retry_most = retry_most
+        self._on_assignment = on_assignment
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -161,6 +165,8 @@ class HubLink:
         self._asked = time.monotonic()
         new = {k: answer.get(k) for k in ("evening", "number", "stage", "group")}
         changed, self.assignment = new != self.assignment, new
+        if self._on_assignment is not None:  # every time: the table may have become free
+            self._on_assignment(new)
         return changed
 
     def _get(self, path: str) -> tuple[dict[str, Any], int]:
@@ -196,3 +202,26 @@ class HubLink:
             self._publish(events.HUB, self.status())
         except Exception:  # the page's status is a courtesy; the outbox is what matters
             log.exception("could not publish the hub status")
+
+
+def start_assigned_game(session: Any, assignment: Mapping[str, Any]) -> bool:
+    """Start the V6 game the hub seats at this table when the table is free for it: no
+    game running, or a V6 evening that is over (the preliminary passes done, the final
+    drawn). A game in progress is never replaced: the croupier decides, the page names the
+    group. True when a game was started."""
+    group = list(assignment.get("group") or [])
+    if "v6" not in session.games or len(group) < MIN_GROUP:
+        return False
+    final = assignment.get("stage") == v6_tables.FINAL
+    view = session.view()
+    if view.get("game") is not None:
+        config = view.get("config") or {}
+        if view["game"] == "v6" and sorted(config.get("players", [])) == sorted(group) and \
+                bool(config.get("final")) == final:
+            return False  # already playing it
+        if view["game"] != "v6" or view["state"].get("phase") != "over":
+            return False
+    session.new_game(NewGame("v6", {"players": group, "groups": [group], "final": final}))
+    log.info("started the hub's %s group at this table: %s", "final" if final else "V6",
+             ", ".join(group))
+    return True
