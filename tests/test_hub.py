@@ -22,6 +22,7 @@ import pytest
 import socketio
 from tablets import paired_client
 
+from dicecam.cli import main
 from dicecam.commands.doctor import Verdict, check_hub
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
@@ -299,3 +300,14 @@ def test_an_evening_survives_kills_and_an_absent_hub_and_equals_the_reference() 
     assert len(check.events) == 3, check.events
     assert check.mismatches == []
     assert check.results_stored == check.results_expected == 4 * 4 + 2 * 5
+
+
+def test_the_hub_command_says_what_is_missing(capsys: Any) -> None:
+    assert main(["hub", "--init", "--db", "postgresql://x@127.0.0.1:1/none"]) == 2
+    assert "name the evening's players" in capsys.readouterr().err
+    assert main(["hub", "--processes", "2", "--redis", "none"]) == 2
+    assert "share their emits through Redis" in capsys.readouterr().err
+    port = private.free_port()
+    assert main(["hub", "--processes", "1", "--redis", "none", "--db",
+                 f"postgresql://nobody@127.0.0.1:{port}/none"]) == 2
+    assert "cannot reach the hub's database" in capsys.readouterr().err

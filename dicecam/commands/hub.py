@@ -76,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.init:
         return _init(args, settings)
-    app = create_hub_app({"DB_URL": settings.db, "REDIS_URL": settings.redis})
     if args.worker:
+        app = create_hub_app({"DB_URL": settings.db, "REDIS_URL": settings.redis})
         serve_worker(app, settings.host, settings.port)
         return 0
     if args.processes < 1:
@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
     if args.processes > 1 and settings.redis is None:
         raise InputError("several hub processes share their emits through Redis: pass "
                          "--redis URL, or --processes 1")
+    # the database checked once here, so a wrong URL is one clear line
+    # rather than N workers failing
+    HubStore(settings.db).close()
     try:  # another hub (or anything) already answering there would share our connections
         socket.create_connection(("127.0.0.1", settings.port), timeout=0.5).close()
         raise InputError(f"port {settings.port} is in use; stop what runs there or pass "

@@ -104,7 +104,8 @@ def create_database(url: str) -> bool:
 class HubStore:
     def __init__(self, url: str, *, max_connections: int = 8) -> None:
         self.url = url
-        try:
+        try:  # one direct connection first: a refused one fails at once, the pool retries
+            psycopg.connect(url, connect_timeout=5).close()
             self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
                                         kwargs={"connect_timeout": 5}, open=True, timeout=10)
             self._pool.wait(timeout=10)
