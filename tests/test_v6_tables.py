@@ -115,6 +115,13 @@ def test_a_report_from_the_wrong_group_is_a_problem_not_a_count() -> None:
     board = t.standings(plan, [pass_report("T1", plan.groups[1], 1, rows)])
     assert board.counted == 0 and "evening seats" in board.problems[0]
     assert all(r.points == 0 for r in board.rows)
+    spare = t.plan_evening(PLAYERS[:8], TABLES[:3], "w")  # two groups, a third table
+    board = t.standings(spare, [pass_report("T3", spare.groups[0], 1, rows)])
+    assert board.counted == 0 and board.problems == (
+        "T3 prelim/pass1: a result from a table where the evening seats no group",)
+    final_too_early = pass_report("T1", spare.groups[0], 1, rows, stage=t.FINAL)
+    assert "no final group plays at this table (yet)" in t.standings(
+        spare, [final_too_early]).problems[0]
 
 
 def test_a_simulated_evening_of_8_tables_equals_one_single_process_evening() -> None:

@@ -12,6 +12,7 @@ process.
 from __future__ import annotations
 
 import os
+import resource
 import threading
 import time
 from collections.abc import Mapping
@@ -85,7 +86,9 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:
-        return {"ok": True, "pid": os.getpid(), "rss_kb": rss_kb()}
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {"ok": True, "pid": os.getpid(), "rss_kb": rss_kb(),
+                "cpu_s": round(usage.ru_utime + usage.ru_stime, 3)}
 
     @app.get("/api/standings")
     def api_standings() -> dict[str, Any]:

@@ -106,12 +106,13 @@ class Hub:
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read() or b"{}")
 
-    def worker_memory_kb(self) -> dict[int, int]:
-        """Resident memory per worker (each /healthz lands on one worker)."""
-        seen: dict[int, int] = {}
+    def worker_health(self) -> dict[int, dict[str, Any]]:
+        """Each worker's /healthz (resident memory, CPU seconds), by pid: each request
+        lands on one worker, so ask until every one answered."""
+        seen: dict[int, dict[str, Any]] = {}
         for _ in range(200):
             answer = self.get("/healthz")
-            seen[answer["pid"]] = answer["rss_kb"]
+            seen[answer["pid"]] = answer
             if len(seen) >= self.processes:
                 break
         return seen

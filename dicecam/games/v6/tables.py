@@ -347,10 +347,14 @@ def standings(plan: EveningPlan, reports: Sequence[Report]) -> Standings:
     final = final_groups(plan, qualified) if all_ranked else ()
     final_tables = plan.tables[:len(final)]
     finals = _stage(FINAL, dict(zip(final_tables, final, strict=True)), latest, problems)
+    seated = plan.tables[:len(plan.groups)]
     for (table, round_key), report in latest.items():
         if report.stage == FINAL and table not in final_tables:
             problems.append(f"{table} {round_key}: a final result, but no final group plays "
                             "at this table (yet)")
+        elif report.stage == PRELIM and table not in seated:
+            problems.append(f"{table} {round_key}: a result from a table where the evening "
+                            "seats no group")
 
     table_of = {name: plan.tables[i] for i, group in enumerate(plan.groups) for name in group}
     final_table_of = {name: final_tables[i] for i, group in enumerate(final) for name in group}

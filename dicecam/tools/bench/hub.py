@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import signal
 import subprocess
@@ -218,6 +219,7 @@ class HubFigures:
     lost: int = 0  # (result, phone) pairs where the phone never held a board counting it
     disconnects: int = 0
     memory_kb: dict[int, int] = field(default_factory=dict)
+    cpu_s: dict[int, float] = field(default_factory=dict)  # each worker's CPU during the run
     seconds: float = 0.0
 
 
@@ -274,6 +276,7 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
         ready.get(timeout=120)
     posted: list[tuple[float, int]] = []
     lock = threading.Lock()
+    before = hub.worker_health()
     start = time.time()
 
     def table(index: int) -> None:
@@ -295,7 +298,10 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
         thread.join()
     time.sleep(2.0)  # the last boards on their way
     figures.seconds = time.time() - start
-    figures.memory_kb = hub.worker_memory_kb()
+    after = hub.worker_health()
+    figures.memory_kb = {pid: h["rss_kb"] for pid, h in after.items()}
+    figures.cpu_s = {pid: h["cpu_s"] - before.get(pid, {"cpu_s": 0.0})["cpu_s"]
+                     for pid, h in after.items()}
     stop.set()
     watched = [phone for _ in children for phone in out.get(timeout=60)]
     for child in children:
@@ -353,7 +359,10 @@ def run(args: argparse.Namespace) -> int:
               f"{percentile(fan, 0.5):.0f} ms, p95 {percentile(fan, 0.95):.0f} ms")
     print(f"boards never received: {f.lost}; phone disconnects: {f.disconnects}")
     for pid, kb in sorted(f.memory_kb.items()):
-        print(f"hub worker pid {pid}: {kb / 1024:.0f} MB resident")
+        print(f"hub worker pid {pid}: {kb / 1024:.0f} MB resident, "
+              f"{f.cpu_s.get(pid, 0.0):.1f} s CPU during the run")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (this machine's cores: "
+          f"{os.cpu_count()}; the phones, the tables, PostgreSQL and Redis run here too)")
     ok = f.lost == 0 and f.stored == f.posted and p95 < TARGET_P95_MS
     return 0 if ok else 1
 
