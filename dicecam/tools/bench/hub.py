@@ -228,7 +228,10 @@ class _Phone:
         self.boards: list[tuple[float, int]] = []  # (wall clock, version)
         self.fan_out_ms: list[float] = []
         self.disconnects = 0
-        self.client = socketio.Client(reconnection=True)
+        # websocket-client checks UTF-8 in pure Python unless told not to (a browser does
+        # it in C++): 20 phones in one process spent their time there, not the hub's
+        self.client = socketio.Client(reconnection=True, websocket_extra_options={
+            "skip_utf8_validation": True})
         self.client.on("standings", self._on_board)
         self.client.on("disconnect", self._on_disconnect)
         self.client.connect(url, transports=["websocket"], wait_timeout=20)
