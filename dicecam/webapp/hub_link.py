@@ -35,7 +35,7 @@ RETRY_FIRST = 0.5  # seconds before retrying an unreachable hub, doubling ...
 RETRY_MOST = 5.0  # ... up to this
 STATUS_EVERY = 2.0  # the status goes to the tablets this often (a new tablet learns it)
 HTTP_TIMEOUT = 5.0
-ASSIGNMENT_EVERY = 15.0  # seconds between asking the hub what this table plays (the final)
+ASSIGNMENT_EVERY = 5.0  # seconds between asking the hub what this table plays (the final)
 
 
 class HubLink:

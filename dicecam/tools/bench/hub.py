@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,11 +35,15 @@ from typing import Any
 import psycopg
 import socketio
 
+from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
 from dicecam.tools.bench.web import percentile
+from dicecam.tools.child_server import ChildServer, start_child_server
 from dicecam.tools.hub_harness import Hub, private_hub
 from dicecam.tools.services import missing
+from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.tools.v6_evening import PlayedEvening, play_group, reference_points
+from dicecam.webapp import events
 
 HELP = ("the tournament hub: tables posting results, phones watching the standings over N "
         "hub processes: update latency p95, losses, memory per process")
@@ -110,25 +115,116 @@ class _Nodes:
         return failed
 
 
+class _ServeTables:
+    """Real tables: ``dicecam serve --no-camera --game v6 --hub URL --table-code CODE`` as
+    child processes, each with its own SQLite journal, and a croupier's tablet per table
+    sending the played evening's actions over Socket.IO. The table starts the group's game
+    itself from the hub's assignment (the final's too); a killed table is started again
+    on its journal and the croupier goes on from the actions the journal holds."""
+
+    def __init__(self, hub: Hub, folder: Path) -> None:
+        self.hub, self.folder = hub, folder
+        self.servers: dict[str, ChildServer] = {}
+        self.threads: dict[str, threading.Thread] = {}
+        self.failures: list[str] = []
+        self._lock = threading.Lock()
+
+    def _serve(self, code: str) -> ChildServer:
+        return start_child_server(self.folder / f"{code}.sqlite", args=(
+            "--no-camera", "--game", "v6", "--hub", self.hub.url, "--table-code", code))
+
+    def start(self, code: str, evening: PlayedEvening, game_id: int, start_at: float,
+              delay: float) -> None:
+        if code not in self.servers:
+            self.servers[code] = self._serve(code)
+        final = bool(evening.config["final"])
+        thread = threading.Thread(target=self._croupier, args=(
+            code, evening.actions, sorted(evening.config["players"]), final, start_at, delay))
+        self.threads[code] = thread
+        thread.start()
+
+    def kill_and_restart(self, code: str, pause: float) -> None:
+        with self._lock:
+            self.servers[code].kill()
+        time.sleep(pause)
+        server = self._serve(code)
+        with self._lock:
+            self.servers[code] = server
+
+    def _croupier(self, code: str, actions: Sequence[dict[str, Any]], players: list[str],
+                  final: bool, start_at: float, delay: float) -> None:
+        deadline = time.monotonic() + NODE_SECONDS
+        tablet, server = None, None
+        done = 0
+        while done < len(actions) and time.monotonic() < deadline:
+            try:
+                with self._lock:
+                    current = self.servers[code]
+                if tablet is None or server is not current or current.process.poll() is not None:
+                    if tablet is not None:
+                        tablet.close()
+                    server, tablet = current, Tablet(current.url).connect()
+                    tablet.pair(current.pin)
+                state = tablet.state or {}
+                config = state.get("config") or {}
+                if state.get("game") != "v6" or sorted(config.get("players", [])) != players \
+                        or bool(config.get("final")) != final:
+                    time.sleep(0.1)  # the table starts the hub's game by itself
+                    continue
+                done = int(state["actions"])  # the journal says where the evening is
+                if done >= len(actions):
+                    break
+                time.sleep(max(0.0, start_at + done * delay - time.time()))
+                ack = tablet.call(events.ACTION, actions[done])
+                if not ack.get("ok"):
+                    self.failures.append(f"table {code} refused action {done}: {ack}")
+                    return
+                time.sleep(0.005)  # the state after the action arrives before the next
+            except (ConnectionLost, InputError, OSError, socketio.exceptions.SocketIOError):
+                tablet = None  # killed: wait for it to come back
+                time.sleep(0.2)
+        if done < len(actions):
+            self.failures.append(f"table {code} stopped at action {done} of {len(actions)}")
+        if tablet is not None:
+            tablet.close()
+
+    def wait(self) -> list[str]:
+        for thread in self.threads.values():
+            thread.join()
+        self.threads.clear()
+        failures, self.failures = self.failures, []
+        return failures
+
+    def stop(self) -> None:
+        for server in self.servers.values():
+            server.stop()
+
+
 def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
                 hub_down: float, kill_worker: bool = True, kill_table: bool = True,
-                chaos_seed: int = 18) -> EveningCheck:
-    """Play the preliminary passes and the final through ``hub`` with failures."""
+                chaos_seed: int = 18, real_tables: bool = False) -> EveningCheck:
+    """Play the preliminary passes and the final through ``hub`` with failures; the tables
+    are ``dicecam serve`` itself with ``real_tables``, else table nodes (quicker)."""
     started = time.monotonic()
     rng = random.Random(chaos_seed)
     plan = v6_tables.plan_evening(names, hub.codes, seed)
     check = EveningCheck(len(plan.groups), 0)
     with tempfile.TemporaryDirectory(prefix="dicecam-nodes-") as folder:
-        nodes = _Nodes(hub, Path(folder))
-        played = [play_group(g, f"{seed}/{i}") for i, g in enumerate(plan.groups)]
-        _play_stage(hub, nodes, plan.tables, played, 1, stage_seconds, hub_down,
-                    kill_worker, kill_table, rng, check)
-        board = _wait_board(hub, lambda b: bool(b["final"]), "the final's groups")
-        finals = [play_group(g, f"{seed}/final/{i}", final=True)
-                  for i, g in enumerate(board["final"])]
-        _play_stage(hub, nodes, board["final_tables"], finals, 2, stage_seconds / 2, 0.0,
-                    False, False, rng, check)
-        board = _wait_board(hub, lambda b: b["over"], "the final's end")
+        nodes: _Nodes | _ServeTables = (_ServeTables if real_tables else _Nodes)(
+            hub, Path(folder))
+        try:
+            played = [play_group(g, f"{seed}/{i}") for i, g in enumerate(plan.groups)]
+            _play_stage(hub, nodes, plan.tables, played, 1, stage_seconds, hub_down,
+                        kill_worker, kill_table, rng, check)
+            board = _wait_board(hub, lambda b: bool(b["final"]), "the final's groups")
+            finals = [play_group(g, f"{seed}/final/{i}", final=True)
+                      for i, g in enumerate(board["final"])]
+            _play_stage(hub, nodes, board["final_tables"], finals, 2, stage_seconds / 2, 0.0,
+                        False, False, rng, check)
+            board = _wait_board(hub, lambda b: b["over"], "the final's end")
+        finally:
+            if isinstance(nodes, _ServeTables):
+                nodes.stop()
     check.results_expected = sum(passes_and_table(p) for p in played + finals)
     check.results_stored = _stored_results(hub.db)
     prelim = reference_points(plan.groups, played)
@@ -155,7 +251,7 @@ def passes_and_table(evening: PlayedEvening) -> int:
     return evening.final_state.config.passes + 1
 
 
-def _play_stage(hub: Hub, nodes: _Nodes, codes: list[str] | tuple[str, ...],
+def _play_stage(hub: Hub, nodes: _Nodes | _ServeTables, codes: list[str] | tuple[str, ...],
                 played: list[PlayedEvening], game_id: int, seconds: float, hub_down: float,
                 kill_worker: bool, kill_table: bool, rng: random.Random,
                 check: EveningCheck) -> None:
@@ -178,7 +274,8 @@ def _play_stage(hub: Hub, nodes: _Nodes, codes: list[str] | tuple[str, ...],
         elif what == "table":
             code = rng.choice(list(codes))
             nodes.kill_and_restart(code, 1.0)
-            check.events.append(f"{at:.1f} s: SIGKILL of table node {code}, started again "
+            kind = "table (dicecam serve)" if isinstance(nodes, _ServeTables) else "table node"
+            check.events.append(f"{at:.1f} s: SIGKILL of {kind} {code}, started again "
                                 "after 1 s")
         else:
             hub.stop()
@@ -376,6 +473,9 @@ def add_evening_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how long the preliminary passes take (the final half that)")
     parser.add_argument("--hub-down", type=float, default=30.0,
                         help="seconds the whole hub is away during the preliminary passes")
+    parser.add_argument("--table-nodes", action="store_true",
+                        help="tables as light nodes running the hub link alone, instead of "
+                        "dicecam serve with a croupier's tablet (quicker)")
 
 
 def run_evening_command(args: argparse.Namespace) -> int:
@@ -386,8 +486,10 @@ def run_evening_command(args: argparse.Namespace) -> int:
     names = players(4 * args.tables)
     with private_hub(names, args.tables, processes=2, seed="evening") as hub:
         check = run_evening(hub, names, "evening", stage_seconds=args.seconds,
-                            hub_down=args.hub_down)
-    print(f"evening: {check.tables} tables x 3 passes + final, {check.seconds:.0f} s")
+                            hub_down=args.hub_down, real_tables=not args.table_nodes)
+    kind = "light table nodes" if args.table_nodes else "dicecam serve + a croupier's tablet"
+    print(f"evening: {check.tables} tables ({kind}) x 3 passes + final, "
+          f"{check.seconds:.0f} s")
     for event in check.events:
         print(f"  {event}")
     print(f"results stored {check.results_stored} of {check.results_expected} "
