@@ -315,3 +315,14 @@ def test_the_hub_command_says_what_is_missing(capsys: Any) -> None:
     assert main(["hub", "--processes", "1", "--redis", "none", "--db",
                  f"postgresql://nobody@127.0.0.1:{port}/none"]) == 2
     assert "cannot reach the hub's database" in capsys.readouterr().err
+
+
+def test_an_outbox_that_fails_does_not_stop_the_game(evening: Any, caplog: Any) -> None:
+    class BrokenOutbox:
+        def add(self, *args: Any) -> bool:
+            raise OSError("disk full")
+
+    broken: Any = BrokenOutbox()
+    link = HubLink("http://127.0.0.1:9", "T1", broken, lambda *_: None)
+    link.observe(events.STATE, {"game": "v6", "game_id": 1, "state": evening.states[-1]})
+    assert "could not queue this table's results" in caplog.text

@@ -79,10 +79,14 @@ class HubLink:
             return
         game_id = payload.get("game_id")
         added = 0
-        for report in v6_tables.reports_from_state(self.table_code, f"game{game_id}",
-                                                   payload["state"]):
-            added += self.outbox.add(report.action_id, report.round_key,
-                                     v6_tables.report_to_json(report))
+        try:
+            for report in v6_tables.reports_from_state(self.table_code, f"game{game_id}",
+                                                       payload["state"]):
+                added += self.outbox.add(report.action_id, report.round_key,
+                                         v6_tables.report_to_json(report))
+        except Exception:  # the game goes on: the next state (or a restart) queues it again
+            log.exception("could not queue this table's results for the hub")
+            return
         if added:
             self._wake.set()
             self._publish_status()
