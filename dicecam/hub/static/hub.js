@@ -56,13 +56,20 @@
       " results counted";
   }
 
-  socket.on(EVENT, (board) => {
+  function show(board) {
     if (board.version < shown) return;
     shown = board.version;
     window.dicecamHub.updates += 1;
     window.dicecamHub.version = board.version;
     draw(board);
-  });
+  }
+  socket.on(EVENT, show);
+  // An emit lost on its way (Redis restarting, a worker killed mid-send) is made good by
+  // the next result; between results, the board asks for itself now and then.
+  setInterval(() => {
+    fetch("api/standings").then((r) => (r.ok ? r.json() : null))
+      .then((board) => { if (board) show(board); }).catch(() => {});
+  }, 30000);
   const status = document.getElementById("status");
   socket.on("connect", () => { status.textContent = "live"; status.className = "status live"; });
   socket.on("disconnect", () => {
