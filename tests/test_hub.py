@@ -326,3 +326,10 @@ def test_an_outbox_that_fails_does_not_stop_the_game(evening: Any, caplog: Any) 
     link = HubLink("http://127.0.0.1:9", "T1", broken, lambda *_: None)
     link.observe(events.STATE, {"game": "v6", "game_id": 1, "state": evening.states[-1]})
     assert "could not queue this table's results" in caplog.text
+
+
+@needs_servers
+def test_the_hub_without_an_evening_says_to_run_init(capsys: Any) -> None:
+    with private.postgres_server() as db:
+        assert main(["hub", "--processes", "1", "--redis", "none", "--db", db]) == 2
+    assert "no evening yet: run `dicecam hub --init`" in capsys.readouterr().err

@@ -85,9 +85,14 @@ def run(args: argparse.Namespace) -> int:
     if args.processes > 1 and settings.redis is None:
         raise InputError("several hub processes share their emits through Redis: pass "
                          "--redis URL, or --processes 1")
-    # the database checked once here, so a wrong URL is one clear line
-    # rather than N workers failing
-    HubStore(settings.db).close()
+    # the database and its evening checked once here, so a wrong URL or a missing --init
+    # is one clear line rather than N workers failing
+    store = HubStore(settings.db)
+    try:
+        store.migrate()
+        evening = store.current_evening()
+    finally:
+        store.close()
     try:  # another hub (or anything) already answering there would share our connections
         socket.create_connection(("127.0.0.1", settings.port), timeout=0.5).close()
         raise InputError(f"port {settings.port} is in use; stop what runs there or pass "
@@ -95,8 +100,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError:
         pass
     host = hub_config.lan_address() or "localhost"
-    print(f"dicecam hub: {args.processes} processes on port {settings.port}; standings at "
-          f"http://{host}:{settings.port}/ (big screen and phones)", flush=True)
+    print(f"dicecam hub: evening '{evening.name}' ({len(evening.plan.players)} players, "
+          f"{len(evening.plan.tables)} tables); {args.processes} processes on port "
+          f"{settings.port}; standings at http://{host}:{settings.port}/ (big screen and "
+          "phones)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
     worker = ["hub", "--worker", "--db", settings.db, "--redis", settings.redis or "none",
               "--host", settings.host, "--port", str(settings.port)]
