@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import resource
-import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -47,8 +46,7 @@ class HubServices:
                              "`dicecam hub --init` first")
         self.store = HubStore(app.config["DB_URL"])
         self.store.migrate()
-        self._lock = threading.Lock()
-        self._final_saved = False
+        self._final_saved: set[int] = set()  # evenings whose final groups are stored
 
     def evening(self) -> Evening:
         return self.store.current_evening()
@@ -56,9 +54,9 @@ class HubServices:
     def board(self, evening: Evening) -> dict[str, Any]:
         version, reports = self.store.results(evening.id)
         board = v6_tables.standings(evening.plan, reports)
-        if board.final and not self._final_saved:
+        if board.final and evening.id not in self._final_saved:
             self.store.save_final_groups(evening, board.final, board.final_tables)
-            self._final_saved = True
+            self._final_saved.add(evening.id)
         return standings_json(evening, board, version, self.store.joined(evening.id))
 
 
