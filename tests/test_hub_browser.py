@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from dicecam.games.v6 import tables as v6_tables
@@ -95,6 +96,10 @@ def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None
         winner = wait(browser, lambda b: b.find_element(By.ID, "winner").text)
         assert winner == f"{hub.get('/api/standings')['winner']} wins the evening"
         assert "results counted" in browser.find_element(By.ID, "tables").text
+        with psycopg.connect(hub.db) as conn:  # the groups the hub seated, both stages
+            stored = dict(conn.execute("SELECT stage, count(*) FROM groups GROUP BY stage")
+                          .fetchall())
+        assert stored == {"prelim": 2, "final": 1}
 
 
 def test_the_croupier_sees_hub_offline_and_the_results_waiting(browser: Any,
