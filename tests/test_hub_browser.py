@@ -58,10 +58,13 @@ def wait(browser: Any, condition: Any) -> Any:
 
 
 def points_shown(browser: Any) -> dict[str, int]:
-    rows = browser.find_elements(By.CSS_SELECTOR, "#board tbody tr")
-    return {row.get_attribute("data-player"): int(row.find_element(By.CSS_SELECTOR,
-                                                                  "td.points").text)
-            for row in rows}
+    """The board's points per player, read in one script (the board is redrawn whole on
+    each update, so elements found one call earlier may be gone)."""
+    return browser.execute_script(
+        "const out = {};"
+        "for (const tr of document.querySelectorAll('#board tbody tr'))"
+        "  out[tr.dataset.player] = Number(tr.querySelector('td.points').textContent);"
+        "return out;")
 
 
 @pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
@@ -84,8 +87,10 @@ def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None
             hub.post("/api/results", v6_tables.report_to_json(report), report.table)
         wait(browser, lambda b: not b.find_element(By.ID, "final-section")
              .get_attribute("hidden"))
-        through = browser.find_elements(By.CSS_SELECTOR, "#board td.through")
-        assert len([t for t in through if t.text]) == 4
+        through = browser.execute_script(
+            "return [...document.querySelectorAll('#board td.through')]"
+            ".filter((td) => td.textContent).length")
+        assert through == 4
         board = hub.get("/api/standings")
         finals = [play_group(g, f"screen/final/{i}", final=True)
                   for i, g in enumerate(board["final"])]
