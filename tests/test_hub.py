@@ -82,8 +82,11 @@ class StandInHub:
         self.thread.start()
 
     def seat(self) -> dict[str, Any]:
-        return {"ok": True, "number": 3, "group": GROUP, "stage": self.stage,
+        seat = {"ok": True, "number": 3, "group": GROUP, "stage": self.stage,
                 "evening": "test"}
+        if self.stage == "final":  # the jokers Ann used in the preliminary passes
+            seat["spent"] = {"Ann": ["fumo"]}
+        return seat
 
     def close(self) -> None:
         self.server.shutdown()
@@ -136,7 +139,7 @@ def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
         time.sleep(0.3)
         assert len(hub.received) == 4 and again.status()["delivered"] == 4
         assert again.assignment == {"evening": "test", "number": 3, "stage": "prelim",
-                                    "group": GROUP}
+                                    "group": GROUP, "spent": None}
         again.stop()
     finally:
         hub.close()
@@ -218,6 +221,8 @@ def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
             assert client.emit(events.ACTION, action, callback=True)["ok"]
         wait_for(lambda: session.view()["config"].get("final") is True)
         assert session.view()["actions"] == 0
+        assert session.view()["config"]["spent"] == {"Ann": ["fumo"]}
+        assert session.view()["state"]["spent_jokers"] == {"Ann": ["fumo"]}
     finally:
         services(app).close()
         hub.close()

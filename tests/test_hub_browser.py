@@ -92,7 +92,11 @@ def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None
             ".filter((td) => td.textContent).length")
         assert through == 4
         board = hub.get("/api/standings")
-        finals = [play_group(g, f"screen/final/{i}", final=True)
+        seat = hub.get(f"/api/tables/{board['final_tables'][0]}")
+        assert seat["stage"] == "final" and seat["spent"] == {
+            n: board["spent"][n] for n in board["final"][0] if n in board["spent"]}
+        finals = [play_group(g, f"screen/final/{i}", final=True,
+                             spent={n: board["spent"][n] for n in g if n in board["spent"]})
                   for i, g in enumerate(board["final"])]
         for i, evening in enumerate(finals):
             for report in v6_tables.reports_from_state(board["final_tables"][i], f"f{i}",

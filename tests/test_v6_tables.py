@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from dicecam.errors import InputError
+from dicecam.errors import InputError, RuleError
+from dicecam.games.v6 import codec, rules
 from dicecam.games.v6 import tables as t
 from dicecam.tools.v6_evening import play_group, reference_points
 
@@ -96,6 +97,27 @@ def test_a_report_sent_twice_counts_once_and_a_correction_replaces() -> None:
     assert all(r.points == 0 for r in after.rows if r.player in names)
 
 
+def test_a_final_table_is_told_the_jokers_used_before_and_its_engine_refuses_them() -> None:
+    plan = t.plan_evening(["A", "B", "C", "D"], ["T1"], "j")
+    group = plan.groups[0]
+    rows = [pp(n, 10 - i, t.PLACE_POINTS[i], used=("fumo", "jule") if n == "A" else ())
+            for i, n in enumerate(group)]
+    board = t.standings(plan, [pass_report("T1", group, 1, rows, "x")])
+    assert board.spent_by(["A", "B"]) == {"A": ["fumo", "jule"]}
+    final = codec.new_game({"players": ["A", "B"], "groups": [["A", "B"]], "final": True,
+                            "spent": board.spent_by(["A", "B"])})
+    first = final.groups[0][0]
+    if first != "A":  # B plays first: let B's round pass
+        final = rules.apply(final, rules.ChooseJokers(()))
+        final = rules.apply(final, codec.action_from_json({"type": "throw", "value": 6}))
+        final = rules.apply(final, codec.action_from_json({"type": "throw", "value": 6}))
+    with pytest.raises(RuleError, match="A already used Fumo this evening"):
+        rules.apply(final, codec.action_from_json({"type": "jokers", "jokers": ["fumo"]}))
+    # the final's free-choice round may take it again (section 4, "Finale")
+    rules.apply(final, codec.action_from_json({"type": "jokers", "jokers": ["fumo"],
+                                               "free_choice": True}))
+
+
 def test_jokers_are_once_per_evening_across_tables() -> None:
     plan = t.plan_evening(["A", "B", "C", "D"], ["T1"], "j")
     group = plan.groups[0]
@@ -134,7 +156,9 @@ def test_a_simulated_evening_of_8_tables_equals_one_single_process_evening() -> 
     assert {r.player for r in board.rows if r.qualified} == set(reference.qualified)
     assert len(board.final) == 4 and not board.over and board.counted == 8 * 4
     # the final: four passes at the first four tables
-    finals = [play_group(g, f"final/{i}", final=True) for i, g in enumerate(board.final)]
+    # each final table knows the jokers its players used in the preliminary passes
+    finals = [play_group(g, f"final/{i}", final=True, spent=board.spent_by(g))
+              for i, g in enumerate(board.final)]
     final_reports = [r for i, p in enumerate(finals)
                      for r in t.reports_from_state(board.final_tables[i], f"f{i}",
                                                    p.states[-1])]
@@ -144,3 +168,6 @@ def test_a_simulated_evening_of_8_tables_equals_one_single_process_evening() -> 
         dict(ref_final.points)
     assert done.over and done.winner == done.rows[0].player
     assert done.rows[0].final_place == 1 and not done.problems
+    assert not done.joker_conflicts  # no joker used twice across the tables
+    for evening in finals:  # and the finals did choose: the limit was not met by chance
+        assert any(r.jokers for r in evening.final_state.results)

@@ -143,18 +143,22 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def assignment(evening: Evening, code: str, board: Mapping[str, Any]) -> dict[str, Any]:
-    """What a table plays now: its final group once the final is drawn, else its group."""
+    """What a table plays now: its final group once the final is drawn (with the jokers its
+    players used in the preliminary passes, which the final's engine must refuse), else
+    its group."""
     position = evening.plan.tables.index(code)
     final_tables = board["final_tables"]
+    spent: dict[str, list[str]] = {}
     if code in final_tables:
         group = board["final"][final_tables.index(code)]
         stage = v6_tables.FINAL
+        spent = {name: board["spent"][name] for name in group if name in board["spent"]}
     elif position < len(evening.plan.groups):
         group, stage = list(evening.plan.groups[position]), v6_tables.PRELIM
     else:
         group, stage = [], v6_tables.PRELIM
     return {"evening": evening.name, "table": code, "number": position + 1, "stage": stage,
-            "group": group}
+            "group": group, "spent": spent}
 
 
 def standings_json(evening: Evening, board: v6_tables.Standings, version: int,
@@ -175,6 +179,7 @@ def standings_json(evening: Evening, board: v6_tables.Standings, version: int,
         "counted": board.counted,
         "duplicates": board.duplicates,
         "joker_conflicts": list(board.joker_conflicts),
+        "spent": {name: list(jokers) for name, jokers in board.spent},
         "problems": list(board.problems),
         "tables": [{"number": number[c], "joined": joined.get(c, False)}
                    for c in evening.plan.tables],

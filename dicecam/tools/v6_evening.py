@@ -4,7 +4,7 @@ seeded random throws and random legal choices, as a croupier's tablet would send
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,10 +44,14 @@ def random_action(rng: random.Random, state: rules.Evening) -> rules.Action:
     return rnd.Throw(rng.randint(1, 6)) if isinstance(move, rnd.Throw) else move
 
 
-def play_group(group: Sequence[str], seed: int | str, final: bool = False) -> PlayedEvening:
-    """One group's whole evening (three passes, four in a final) at one table."""
+def play_group(group: Sequence[str], seed: int | str, final: bool = False,
+               spent: Mapping[str, Sequence[str]] | None = None) -> PlayedEvening:
+    """One group's whole evening (three passes, four in a final) at one table; ``spent``:
+    the jokers its players used earlier that evening (a final's group)."""
     rng = random.Random(f"{seed}")
-    config = {"players": list(group), "groups": [list(group)], "final": final}
+    config: dict[str, Any] = {"players": list(group), "groups": [list(group)], "final": final}
+    if spent:
+        config["spent"] = {name: list(jokers) for name, jokers in spent.items()}
     state = codec.new_game(config)
     actions, states = [], []
     while state.phase is not rules.EveningPhase.OVER:
@@ -65,8 +69,10 @@ def reference_points(groups: Sequence[Sequence[str]], played: Sequence[PlayedEve
     """One single-process evening of every group, fed the tables' actions one group after
     the other: the reference the hub's standings must equal."""
     players = [name for group in groups for name in group]
+    spent = {name: jokers for evening in played
+             for name, jokers in evening.config.get("spent", {}).items()}
     state = codec.new_game({"players": players, "groups": [list(g) for g in groups],
-                            "final": final})
+                            "final": final, "spent": spent})
     for evening in played:
         for action in evening.actions:
             state = rules.apply(state, codec.action_from_json(action))

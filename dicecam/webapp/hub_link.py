@@ -167,7 +167,7 @@ class HubLink:
     def _assign(self, answer: Mapping[str, Any]) -> bool:
         """Keep what the hub says this table plays; True when it changed."""
         self._asked = time.monotonic()
-        new = {k: answer.get(k) for k in ("evening", "number", "stage", "group")}
+        new = {k: answer.get(k) for k in ("evening", "number", "stage", "group", "spent")}
         changed, self.assignment = new != self.assignment, new
         if self._on_assignment is not None:  # every time: the table may have become free
             self._on_assignment(new)
@@ -225,7 +225,10 @@ def start_assigned_game(session: Any, assignment: Mapping[str, Any]) -> bool:
             return False  # already playing it
         if view["game"] != "v6" or view["state"].get("phase") != "over":
             return False
-    session.new_game(NewGame("v6", {"players": group, "groups": [group], "final": final}))
+    config: dict[str, Any] = {"players": group, "groups": [group], "final": final}
+    if final and assignment.get("spent"):  # the evening's jokers, used at other tables
+        config["spent"] = dict(assignment["spent"])
+    session.new_game(NewGame("v6", config))
     log.info("started the hub's %s group at this table: %s", "final" if final else "V6",
              ", ".join(group))
     return True

@@ -63,12 +63,14 @@ def _jokers(value: Any, where: str) -> tuple[JokerId, ...]:
 
 def new_game(config: Mapping[str, Any]) -> rules.Evening:
     """An evening from {"players", "groups"? | "group_seed"? | "seating"?, "final"?,
-    "qualify"?}: the groups given, drawn from the seed, or ``"seating": "in_order"`` (the
-    players as entered, dealt round the groups); with none of them the evening waits for
-    a ``groups`` action."""
+    "qualify"?, "spent"?}: the groups given, drawn from the seed, or ``"seating":
+    "in_order"`` (the players as entered, dealt round the groups); with none of them the
+    evening waits for a ``groups`` action. ``spent`` maps a player to the jokers used
+    earlier this evening at another table (the tournament hub sends it with a final
+    group)."""
     config = require_object(config, "config")
     reject_unknown_keys(config, "config", ("players", "groups", "group_seed", "seating",
-                                           "final", "qualify"))
+                                           "final", "qualify", "spent"))
     players = require_list(config.get("players"), "config.players", min_len=MIN_GROUP,
                            max_len=rules.MAX_PLAYERS)
     names = tuple(_name(p, f"config.players[{i}]") for i, p in enumerate(players))
@@ -89,7 +91,18 @@ def new_game(config: Mapping[str, Any]) -> rules.Evening:
     final = require_bool(config.get("final", False), "config.final")
     qualify = require_int(config.get("qualify", rules.QUALIFY), "config.qualify", 1,
                           rules.MAX_GROUP)
-    return rules.new_game(rules.Config(names, groups, final, qualify))
+    spent_json = require_object(config.get("spent", {}), "config.spent")
+    spent = tuple((_name(name, "config.spent"),
+                   _spent_jokers(jokers, f"config.spent.{name}"))
+                  for name, jokers in spent_json.items())
+    return rules.new_game(rules.Config(names, groups, final, qualify, spent))
+
+
+def _spent_jokers(value: Any, where: str) -> tuple[JokerId, ...]:
+    """Jokers a player used earlier this evening (any number, each once)."""
+    items = require_list(value, where, max_len=len(JOKER_IDS))
+    return tuple(JokerId(require_choice(j, f"{where}[{i}]", JOKER_IDS))
+                 for i, j in enumerate(items))
 
 
 def action_from_json(data: Mapping[str, Any], where: str = "action") -> rules.Action:

@@ -23,8 +23,10 @@ separat" about ties):
 * Each player may choose each joker once per evening: a joker counts as chosen for the
   evening once the round actually used it (announced jokers when announced, Törtchen and
   Tentakel once a throw followed the free throw, Runkelrüb when a six called it); chosen
-  but unused jokers may be chosen again. In a final, each player has one free-choice round
-  (named when choosing the jokers) that neither checks nor spends the evening's jokers.
+  but unused jokers may be chosen again. Jokers used at another table that evening come in
+  as ``Config.spent`` (a final seated by the tournament hub knows the preliminary passes'
+  jokers). In a final, each player has one free-choice round (named when choosing the
+  jokers) that neither checks nor spends the evening's jokers.
 * Pips move between players only within a pass: every pass starts everyone at zero.
 """
 
@@ -62,6 +64,9 @@ class Config:
     groups: tuple[tuple[str, ...], ...] | None = None
     final: bool = False
     qualify: int = QUALIFY
+    # jokers each player already used this evening at another table (a final seated by
+    # the tournament hub): they count as chosen, as if used at this table
+    spent: tuple[tuple[str, tuple[JokerId, ...]], ...] = ()
 
     @property
     def passes(self) -> int:
@@ -169,7 +174,13 @@ def new_game(config: Config) -> Evening:
         raise RuleError("player names must be distinct")
     if not 1 <= config.qualify <= MAX_GROUP:
         raise RuleError(f"qualify must be 1 to {MAX_GROUP}, got {config.qualify}")
+    strangers = sorted({name for name, _ in config.spent} - set(players))
+    if strangers:
+        raise RuleError(f"jokers used before are given for {', '.join(strangers)}, who "
+                        "does not play this evening")
     evening = Evening(config, points=tuple((p, 0) for p in players),
+                      spent=tuple((name, tuple(dict.fromkeys(jokers)))
+                                  for name, jokers in config.spent if jokers),
                       note="give the groups to begin")
     if config.groups is not None:
         evening = _set_groups(evening, config.groups)

@@ -26,9 +26,11 @@ Readings chosen where the rulebook leaves room (beside those of ``rules``):
   The final standings rank finalists by final points, then by the place in their final
   group (its throw-off settled), then by evening points.
 * The evening's joker limit spans tables: a joker a player used in one pass (outside the
-  final's free-choice round) may not be used again that evening at any table. A table only
-  knows its own passes, so the hub lists each reuse as a conflict for the referee rather
-  than dropping a result.
+  final's free-choice round) may not be used again that evening at any table. A final
+  table learns the jokers its players used in the preliminary passes (``spent_by``, given
+  to its engine as ``Config.spent``), so its engine refuses them; should a reuse still
+  arrive (a table that started its game by hand), the hub lists it as a conflict for the
+  referee rather than dropping a result.
 """
 
 from __future__ import annotations
@@ -323,6 +325,13 @@ class Standings:
     duplicates: int = 0  # reports seen again (same key) and counted once
     joker_conflicts: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()  # reports that break the rules or the plan, not counted
+    spent: tuple[tuple[str, tuple[str, ...]], ...] = ()  # jokers each player used so far
+
+    def spent_by(self, players: Sequence[str]) -> dict[str, list[str]]:
+        """The jokers these players used this evening (outside free-choice rounds): what a
+        final table must know, since its engine only sees its own passes."""
+        spent = dict(self.spent)
+        return {name: list(spent[name]) for name in players if spent.get(name)}
 
 
 def standings(plan: EveningPlan, reports: Sequence[Report]) -> Standings:
@@ -374,9 +383,10 @@ def standings(plan: EveningPlan, reports: Sequence[Report]) -> Standings:
                              r.final_place or 99, -r.points, r.player))
     over = bool(final) and all(t in finals.ranked for t in final_tables)
     counted = prelim.counted + finals.counted
+    conflicts, spent = _jokers_used(latest)
     return Standings(tuple(rows), final, final_tables, over,
                      rows[0].player if over else None, counted, duplicates,
-                     _joker_conflicts(latest), tuple(problems))
+                     conflicts, tuple(problems), spent)
 
 
 @dataclass(frozen=True)
@@ -445,7 +455,9 @@ def _belongs(report: Report, group: tuple[str, ...], problems: list[str]) -> boo
     return True
 
 
-def _joker_conflicts(latest: Mapping[tuple[str, str], Report]) -> tuple[str, ...]:
+def _jokers_used(latest: Mapping[tuple[str, str], Report]
+                 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """(every reuse of a joker by a player this evening, the jokers each player used)."""
     first_use: dict[tuple[str, str], str] = {}
     conflicts = []
     ordered = sorted((r for r in latest.values() if isinstance(r, PassReport)),
@@ -461,7 +473,10 @@ def _joker_conflicts(latest: Mapping[tuple[str, str], Report]) -> tuple[str, ...
                     conflicts.append(f"{p.player} used {joker_name(JokerId(joker))} again at "
                                      f"{where} (already at {before}); a joker is chosen once "
                                      "per evening")
-    return tuple(conflicts)
+    spent: dict[str, list[str]] = {}
+    for player, joker in first_use:
+        spent.setdefault(player, []).append(joker)
+    return tuple(conflicts), tuple((p, tuple(js)) for p, js in sorted(spent.items()))
 
 
 # --- from a table's engine ------------------------------------------------------------------

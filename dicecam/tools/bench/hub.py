@@ -217,7 +217,8 @@ def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
             _play_stage(hub, nodes, plan.tables, played, 1, stage_seconds, hub_down,
                         kill_worker, kill_table, rng, check)
             board = _wait_board(hub, lambda b: bool(b["final"]), "the final's groups")
-            finals = [play_group(g, f"{seed}/final/{i}", final=True)
+            finals = [play_group(g, f"{seed}/final/{i}", final=True,
+                                 spent={n: board["spent"][n] for n in g if n in board["spent"]})
                       for i, g in enumerate(board["final"])]
             _play_stage(hub, nodes, board["final_tables"], finals, 2, stage_seconds / 2, 0.0,
                         False, False, rng, check)
@@ -240,8 +241,8 @@ def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
                                     f"points, reference {points}")
     if {r["player"] for r in board["rows"] if r["qualified"]} != set(prelim.qualified):
         check.mismatches.append("the qualified players differ from the reference")
-    if board["problems"]:
-        check.mismatches.extend(board["problems"])
+    check.mismatches.extend(board["problems"])
+    check.mismatches.extend(board["joker_conflicts"])  # the final tables knew the jokers
     check.winner = board["winner"]
     check.seconds = time.monotonic() - started
     return check
