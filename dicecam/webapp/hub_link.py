@@ -116,22 +116,22 @@ class HubLink:
         pause = RETRY_FIRST
         last_status = 0.0
         while not self._stop.is_set():
+            go_on = False  # True: try again at once (a result went, or the retry pause is over)
             try:
-                sent = self._step()
+                go_on = self._step()
                 pause = RETRY_FIRST
             except OSError as exc:  # unreachable, timed out, or the hub answered 5xx
                 self._set_online(False, f"{exc}")
                 self._stop.wait(pause)
                 pause = min(pause * 2, self._retry_most)
-                sent = False
+                go_on = True
             except Exception:  # a bug must not stop the table: log it, try again later
                 log.exception("the hub link failed")
                 self._stop.wait(self._retry_most)
-                sent = False
             if time.monotonic() - last_status > STATUS_EVERY:
                 self._publish_status()
                 last_status = time.monotonic()
-            if not sent:
+            if not go_on:  # idle until a result is queued (or the status is due again)
                 self._wake.wait(STATUS_EVERY)
                 self._wake.clear()
 
