@@ -13,6 +13,10 @@ the hub away 2 s).
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +33,8 @@ from dicecam.commands.doctor import Verdict, check_hub
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
 from dicecam.tools import services as private
+from dicecam.tools.bench.hub import run_evening
+from dicecam.tools.hub_harness import Hub, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
@@ -235,8 +241,6 @@ def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
 def hub() -> Iterator[Any]:
     if MISSING:
         pytest.skip(f"needs {', '.join(MISSING)}")
-    from dicecam.tools.hub_harness import private_hub
-
     with private_hub([f"P{i:02d}" for i in range(16)], 4, processes=2, seed="t") as running:
         yield running
 
@@ -298,9 +302,6 @@ def test_doctor_checks_the_code_with_the_hub(hub: Any, tmp_path: Path) -> None:
 @pytest.mark.slow
 @needs_servers
 def test_an_evening_of_real_tables_survives_kills_and_an_absent_hub() -> None:
-    from dicecam.tools.bench.hub import run_evening
-    from dicecam.tools.hub_harness import private_hub
-
     names = [f"P{i:02d}" for i in range(16)]
     with private_hub(names, 4, processes=2, seed="kills") as running:
         # the tables are dicecam serve itself, each with a croupier's tablet
@@ -338,3 +339,67 @@ def test_the_hub_without_an_evening_says_to_run_init(capsys: Any) -> None:
     with private.postgres_server() as db:
         assert main(["hub", "--processes", "1", "--redis", "none", "--db", db]) == 2
     assert "no evening yet: run `dicecam hub --init`" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@needs_servers
+def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Path) -> None:
+    names = [f"P{i}" for i in range(8)]
+    redis_port = private.free_port()
+
+    def start_redis() -> Any:
+        process = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind",
+                                    "127.0.0.1", "--save", "", "--appendonly", "no",
+                                    "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+        wait_for(lambda: _answers(redis_port))
+        return process
+
+    redis = start_redis()
+    try:
+        with private.postgres_server() as db:
+            port = private.free_port()
+            url = f"http://127.0.0.1:{port}"
+            home = str(tmp_path / "home")
+            init = subprocess.run(
+                [sys.executable, "-m", "dicecam", "hub", "--init", "--db", db, "--redis",
+                 f"redis://127.0.0.1:{redis_port}/0", "--port", str(port), "--players",
+                 ",".join(names), "--seed", "r"], env={**os.environ, "DICECAM_HOME": home},
+                capture_output=True, text=True, check=True)
+            codes = [line.split("--table-code ")[1] for line in init.stdout.splitlines()
+                     if "--table-code" in line]
+            hub = Hub(url, db, "", home, port, 2, codes)
+            hub.start()
+            try:
+                plan = v6_tables.plan_evening(names, codes, "r")
+                reports = v6_tables.reports_from_state(
+                    codes[0], "g", play_group(plan.groups[0], 1).states[-1])
+                versions: list[int] = []
+                phone = socketio.Client()
+                phone.on("standings", lambda board: versions.append(board["version"]))
+                phone.connect(url, transports=["websocket"])
+                post = v6_tables.report_to_json
+                assert hub.post("/api/results", post(reports[0]), codes[0])[1]["id"] == 1
+                wait_for(lambda: 1 in versions)
+                redis.kill()
+                redis.wait()
+                # Redis away: the result is stored all the same, only its board is lost
+                assert hub.post("/api/results", post(reports[1]), codes[0])[1]["id"] == 2
+                redis = start_redis()
+                time.sleep(2.0)  # the workers' listeners reconnect
+                assert hub.post("/api/results", post(reports[2]), codes[0])[1]["id"] == 3
+                wait_for(lambda: 3 in versions)  # the board counting 2 and 3 arrives
+                assert hub.get("/api/standings")["counted"] == 3
+                phone.disconnect()
+            finally:
+                hub.stop()
+    finally:
+        redis.kill()
+        redis.wait()
+
+
+def _answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False

@@ -14,9 +14,11 @@ from typing import Any
 
 import psycopg
 import pytest
+from werkzeug.serving import make_server
 
 from dicecam.games.v6 import tables as v6_tables
 from dicecam.tools import services as private
+from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.app import create_app, services
 
@@ -69,8 +71,6 @@ def points_shown(browser: Any) -> dict[str, int]:
 
 @pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
 def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None:
-    from dicecam.tools.hub_harness import private_hub
-
     with private_hub(NAMES, 2, processes=2, seed="screen") as hub:
         plan = v6_tables.plan_evening(NAMES, hub.codes, "screen")
         played = [play_group(g, f"screen/{i}") for i, g in enumerate(plan.groups)]
@@ -113,8 +113,6 @@ def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None
 
 def test_the_croupier_sees_hub_offline_and_the_results_waiting(browser: Any,
                                                               tmp_path: Path) -> None:
-    from werkzeug.serving import make_server
-
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"),
                       "HUB_URL": f"http://127.0.0.1:{private.free_port()}",
