@@ -32,6 +32,7 @@ from dicecam.cli import main
 from dicecam.commands.doctor import Verdict, check_hub
 from dicecam.errors import InputError
 from dicecam.games.v6 import tables as v6_tables
+from dicecam.hub.store import HubStore
 from dicecam.tools import services as private
 from dicecam.tools.bench.hub import run_evening
 from dicecam.tools.hub_harness import Hub, private_hub
@@ -403,3 +404,19 @@ def _answers(port: int) -> bool:
         return True
     except OSError:
         return False
+
+
+@needs_servers
+def test_the_hub_store_carries_on_after_a_database_restart() -> None:
+    with private.postgres_cluster() as cluster:
+        store = HubStore(cluster.url)
+        try:
+            store.migrate()
+            evening = store.create_evening("restart", ["A", "B", "C", "D"], 1, "s")
+            cluster.kill()
+            cluster.start()
+            # the pool replaces the connection the crash broke: the first request works
+            assert store.result_count(evening.id) == 0
+            assert store.seat(evening.plan.tables[0]).position == 0
+        finally:
+            store.close()

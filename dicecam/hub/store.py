@@ -106,8 +106,11 @@ class HubStore:
         self.url = url
         try:  # one direct connection first: a refused one fails at once, the pool retries
             psycopg.connect(url, connect_timeout=5).close()
+            # check: a connection broken by a database restart is replaced when taken,
+            # not discovered by the request that uses it
             self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
-                                        kwargs={"connect_timeout": 5}, open=True, timeout=10)
+                                        kwargs={"connect_timeout": 5}, open=True, timeout=10,
+                                        check=ConnectionPool.check_connection)
             self._pool.wait(timeout=10)
         except Exception as exc:  # psycopg_pool raises its own PoolTimeout
             raise InputError(f"cannot reach the hub's database {_safe(url)} "

@@ -8,12 +8,14 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -101,40 +103,89 @@ def _as_postgres_user() -> list[str]:
     return ["runuser", "-u", "postgres", "--"]
 
 
+@dataclass
+class PostgresCluster:
+    """A private cluster that can be killed and started again on its data (a test of a
+    database restart)."""
+
+    bin_dir: Path
+    folder: Path
+    port: int
+    prefix: list[str]
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://dicecam@127.0.0.1:{self.port}/dicecam"
+
+    def start(self) -> None:
+        with open(self.folder / "server.log", "ab") as log:
+            self.process = subprocess.Popen(
+                self.prefix + [str(self.bin_dir / "postgres"), "-D", str(self.folder / "data"),
+                               "-p", str(self.port), "-h", "127.0.0.1", "-k", str(self.folder),
+                               # fsync off: a test's data may go with the machine, but a
+                               # commit is written before it answers, so a killed server
+                               # (kill()) starts again with every commit
+                               "-c", "fsync=off", "-c", "full_page_writes=off",
+                               "-c", "max_connections=200"],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        _wait_port(self.port, self.process, "postgres")
+
+    def kill(self) -> None:
+        """SIGKILL of the server and every backend, as a crash of the machine would (a
+        backend outlives a killed postmaster and would keep serving its connection)."""
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+            time.sleep(0.2)  # the backends are gone before the next start
+            # a killed postmaster whose zombie nobody reaps (a container's init may not)
+            # still "holds" its lock files; every process of this cluster is dead
+            for stale in (self.folder / "data" / "postmaster.pid",
+                          self.folder / f".s.PGSQL.{self.port}.lock",
+                          self.folder / f".s.PGSQL.{self.port}"):
+                stale.unlink(missing_ok=True)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()  # SIGTERM: PostgreSQL's smart shutdown
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+
 @contextmanager
-def postgres_server(port: int | None = None) -> Iterator[str]:
-    """A private PostgreSQL cluster on 127.0.0.1 (fsync off: a test's data is thrown away);
-    yields the URL of its database ``dicecam``."""
+def postgres_cluster(port: int | None = None) -> Iterator[PostgresCluster]:
+    """A private PostgreSQL cluster on 127.0.0.1 (fsync off: a test's data is thrown away)
+    with a database ``dicecam``."""
     bin_dir = postgres_bin()
     if bin_dir is None:
         raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
-    port = port or free_port()
     prefix = _as_postgres_user()
-    folder = tempfile.mkdtemp(prefix="dicecam-pg-")
-    data = Path(folder) / "data"
+    folder = Path(tempfile.mkdtemp(prefix="dicecam-pg-"))
+    cluster = PostgresCluster(bin_dir, folder, port or free_port(), prefix)
     try:
         if prefix:
             shutil.chown(folder, "postgres")
-        subprocess.run(prefix + [str(bin_dir / "initdb"), "-D", str(data), "-U", "dicecam",
-                                 "--auth=trust", "-E", "UTF8", "--no-sync"],
+        subprocess.run(prefix + [str(bin_dir / "initdb"), "-D", str(folder / "data"),
+                                 "-U", "dicecam", "--auth=trust", "-E", "UTF8", "--no-sync"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        log = open(Path(folder) / "server.log", "wb")  # noqa: SIM115 - closed below
-        process = subprocess.Popen(
-            prefix + [str(bin_dir / "postgres"), "-D", str(data), "-p", str(port),
-                      "-h", "127.0.0.1", "-k", folder, "-c", "fsync=off",
-                      "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-                      "-c", "max_connections=200"], stdout=log, stderr=subprocess.STDOUT)
+        cluster.start()
         try:
-            _wait_port(port, process, "postgres")
-            _create_database(f"postgresql://dicecam@127.0.0.1:{port}/postgres", "dicecam")
-            yield f"postgresql://dicecam@127.0.0.1:{port}/dicecam"
+            _create_database(f"postgresql://dicecam@127.0.0.1:{cluster.port}/postgres",
+                             "dicecam")
+            yield cluster
         finally:
-            process.terminate()  # SIGTERM: PostgreSQL's smart shutdown
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            log.close()
+            cluster.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def postgres_server(port: int | None = None) -> Iterator[str]:
+    """A private PostgreSQL cluster (``postgres_cluster``); yields its database's URL."""
+    with postgres_cluster(port) as cluster:
+        yield cluster.url
