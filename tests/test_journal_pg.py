@@ -109,3 +109,27 @@ def test_an_unreachable_postgresql_journal_is_a_clear_error() -> None:
     port = private.free_port()
     with pytest.raises(InputError, match="cannot open the game journal in PostgreSQL"):
         open_journal(f"postgresql://nobody@127.0.0.1:{port}/none")
+
+
+def test_a_postgresql_journal_connects_again_after_the_database_restarted() -> None:
+    if NO_POSTGRES:
+        pytest.skip("needs PostgreSQL (apt-get install postgresql)")
+    with private.postgres_cluster() as cluster:
+        store = open_journal(cluster.url)
+        try:
+            game_id = store.create_game("v6", {"players": ["Ann", "Bea"]})
+            cluster.kill()  # while the table is idle
+            cluster.start()
+            with pytest.raises(InputError, match="did not answer"):
+                store.get_game(game_id)  # the call on the connection the crash broke
+            store.get_game(game_id)  # the next one connects again
+            cluster.kill()  # and while the database is away
+            for expected in ("did not answer", "cannot open the game journal"):
+                with pytest.raises(InputError, match=expected):
+                    store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP,
+                                                    {"type": "a"})])
+            cluster.start()
+            store.append(game_id, [NewEntry(EntryKind.ACTION, Source.TAP, {"type": "b"})])
+            assert [e.action for e in store.log(game_id)] == [{"type": "b"}]
+        finally:
+            store.close()

@@ -78,6 +78,19 @@ def redis_server(port: int | None = None) -> Iterator[str]:
             process.wait(timeout=10)
 
 
+def _wait_ready(admin_url: str) -> None:
+    """Until the server takes connections (after a crash it first replays its WAL)."""
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            psycopg.connect(admin_url, connect_timeout=2).close()
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _create_database(admin_url: str, name: str) -> None:
     deadline = time.monotonic() + START_SECONDS
     while True:  # the port opens a moment before the server takes connections
@@ -130,6 +143,7 @@ class PostgresCluster:
                                "-c", "max_connections=200"],
                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         _wait_port(self.port, self.process, "postgres")
+        _wait_ready(f"postgresql://dicecam@127.0.0.1:{self.port}/postgres")
 
     def kill(self) -> None:
         """SIGKILL of the server and every backend, as a crash of the machine would (a

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -82,11 +83,13 @@ def _connect(url: str) -> psycopg.Connection[Any]:
     return conn
 
 
-class PgGameStore:
-    """``GameStore``'s methods over one PostgreSQL connection."""
+class _Connected:
+    """One connection behind a lock, opened again after the database went away: the call
+    that met the outage fails with a sentence (a write is never retried by itself, so it
+    cannot be stored twice), the next one connects again."""
 
     def __init__(self, url: str) -> None:
-        self.path = url.split("@")[-1] if "@" in url else url  # shown, without a password
+        self._url = url
         self._db = _connect(url)
         self._lock = threading.Lock()
 
@@ -94,56 +97,80 @@ class PgGameStore:
         with self._lock:
             self._db.close()
 
-    def quick_check(self) -> str:
+    @contextmanager
+    def _using(self, transaction: bool = False) -> Iterator[psycopg.Connection[Any]]:
         with self._lock:
-            self._db.execute("SELECT count(*) FROM log")
+            if self._db.broken or self._db.closed:
+                self._db = _connect(self._url)
+            try:
+                if transaction:
+                    with self._db.transaction():
+                        yield self._db
+                else:
+                    yield self._db
+            except psycopg.OperationalError as exc:
+                first = (str(exc).strip().splitlines() or ["no answer"])[0]
+                raise InputError(f"the game journal's database did not answer ({first}); "
+                                 "try again in a moment") from None
+
+
+class PgGameStore(_Connected):
+    """``GameStore``'s methods over one PostgreSQL connection."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.path = url.split("@")[-1] if "@" in url else url  # shown, without a password
+
+    def quick_check(self) -> str:
+        with self._using() as db:
+            db.execute("SELECT count(*) FROM log")
         return "ok"
 
     def create_game(self, game: str, config: Mapping[str, Any], *,
                     remember_as: str | None = None) -> int:
         now = time.time()
-        with self._lock, self._db.transaction():
-            (game_id,) = self._db.execute(
+        with self._using(transaction=True) as db:
+            (game_id,) = db.execute(
                 "INSERT INTO games (game, config, created, updated) VALUES (%s, %s, %s, %s) "
                 "RETURNING id", (game, json.dumps(config, ensure_ascii=False), now, now)
             ).fetchone()
             if remember_as is not None:
-                self._set(remember_as, str(game_id))
+                self._set(db, remember_as, str(game_id))
         return int(game_id)
 
     def get_game(self, game_id: int) -> GameRecord:
-        with self._lock:
-            row = self._db.execute("SELECT id, game, config, created, updated FROM games "
+        with self._using() as db:
+            row = db.execute("SELECT id, game, config, created, updated FROM games "
                                    "WHERE id = %s", (game_id,)).fetchone()
         if row is None:
             raise InputError(f"there is no game {game_id}; pick one from the list of games")
         return _game_record(row)
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:
-        with self._lock:
-            rows = self._db.execute("SELECT id, game, config, created, updated FROM games "
+        with self._using() as db:
+            rows = db.execute("SELECT id, game, config, created, updated FROM games "
                                     "ORDER BY updated DESC, id DESC LIMIT %s",
                                     (limit,)).fetchall()
         return [_game_record(row) for row in rows]
 
     def append(self, game_id: int, entries: Sequence[NewEntry]) -> None:
         now = time.time()
-        with self._lock, self._db.transaction():
-            (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE "
+        with self._using(transaction=True) as db:
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE "
                                        "game_id = %s", (game_id,)).fetchone()
             for offset, entry in enumerate(entries, start=1):
-                self._db.execute(
+                db.execute(
                     "INSERT INTO log (game_id, seq, kind, action, source, dice, created) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     (game_id, last + offset, entry.kind.value,
                      None if entry.action is None else json.dumps(entry.action),
                      entry.source.value,
                      None if entry.dice is None else json.dumps(list(entry.dice)), now))
-            self._db.execute("UPDATE games SET updated = %s WHERE id = %s", (now, game_id))
+            db.execute("UPDATE games SET updated = %s WHERE id = %s", (now, game_id))
 
     def log(self, game_id: int) -> list[LogEntry]:
-        with self._lock:
-            rows = self._db.execute("SELECT seq, kind, action, source, dice, created FROM log "
+        with self._using() as db:
+            rows = db.execute("SELECT seq, kind, action, source, dice, created FROM log "
                                     "WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall()
         return [LogEntry(seq=seq, kind=EntryKind(kind),
                          action=None if action is None else json.loads(action),
@@ -162,35 +189,26 @@ class PgGameStore:
         return survivors
 
     def get_setting(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM settings WHERE key = %s",
+        with self._using() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = %s",
                                    (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def set_setting(self, key: str, value: str) -> None:
-        with self._lock, self._db.transaction():
-            self._set(key, value)
+        with self._using(transaction=True) as db:
+            self._set(db, key, value)
 
-    def _set(self, key: str, value: str) -> None:
-        self._db.execute("INSERT INTO settings (key, value) VALUES (%s, %s) ON CONFLICT (key) "
+    def _set(self, db: psycopg.Connection[Any], key: str, value: str) -> None:
+        db.execute("INSERT INTO settings (key, value) VALUES (%s, %s) ON CONFLICT (key) "
                          "DO UPDATE SET value = excluded.value", (key, value))
 
 
-class PgOutbox:
+class PgOutbox(_Connected):
     """``Outbox``'s methods in the PostgreSQL journal (its own connection)."""
 
-    def __init__(self, url: str) -> None:
-        self.path = url
-        self._db = _connect(url)
-        self._lock = threading.Lock()
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
     def add(self, action_id: str, round_key: str, report: dict[str, Any]) -> bool:
-        with self._lock:
-            cursor = self._db.execute(
+        with self._using() as db:
+            cursor = db.execute(
                 "INSERT INTO hub_outbox (action_id, round_key, report, state, created) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (action_id) DO NOTHING",
                 (action_id, round_key, json.dumps(report), OutboxState.WAITING.value,
@@ -198,26 +216,26 @@ class PgOutbox:
             return cursor.rowcount == 1
 
     def next_waiting(self) -> OutboxRow | None:
-        with self._lock:
-            row = self._db.execute("SELECT id, action_id, round_key, report FROM hub_outbox "
+        with self._using() as db:
+            row = db.execute("SELECT id, action_id, round_key, report FROM hub_outbox "
                                    "WHERE state = %s ORDER BY id LIMIT 1",
                                    (OutboxState.WAITING.value,)).fetchone()
         return None if row is None else OutboxRow(row[0], row[1], row[2], json.loads(row[3]))
 
     def mark(self, row_id: int, state: OutboxState, error: str | None = None) -> None:
-        with self._lock:
-            self._db.execute("UPDATE hub_outbox SET state = %s, error = %s, sent = %s "
+        with self._using() as db:
+            db.execute("UPDATE hub_outbox SET state = %s, error = %s, sent = %s "
                              "WHERE id = %s", (state.value, error, time.time(), row_id))
 
     def counts(self) -> dict[str, int]:
-        with self._lock:
-            found = dict(self._db.execute("SELECT state, count(*) FROM hub_outbox "
+        with self._using() as db:
+            found = dict(db.execute("SELECT state, count(*) FROM hub_outbox "
                                           "GROUP BY state").fetchall())
         return {s.value: int(found.get(s.value, 0)) for s in OutboxState}
 
     def refusals(self, limit: int = 3) -> list[str]:
-        with self._lock:
-            rows = self._db.execute("SELECT round_key, error FROM hub_outbox WHERE state = %s "
+        with self._using() as db:
+            rows = db.execute("SELECT round_key, error FROM hub_outbox WHERE state = %s "
                                     "ORDER BY id DESC LIMIT %s",
                                     (OutboxState.REFUSED.value, limit)).fetchall()
         return [f"{key}: {error}" for key, error in rows]
