@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "the table"),
     "read": ("dicecam.commands.read",
              "read the dice in images, folders of images or video files (values, colours, boxes)"),
+    "hub": ("dicecam.commands.hub",
+            "run a tournament evening's hub: tables join with a code, one standings board"),
     "doctor": ("dicecam.commands.doctor",
                "check the camera, models, colour profiles, zone maps and database; say what "
                "to fix"),

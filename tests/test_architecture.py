@@ -1,7 +1,7 @@
 """The package layering holds: a dependency direction one can draw, no cycles, no tools in
 the product, imports at module top.
 
-    commands -> tools -> webapp -> games + vision -> calibration + synth -> core
+    commands -> tools -> hub -> webapp -> games + vision -> calibration + synth -> core
 
 ``core`` is the top-level modules (errors, jsoncheck, messages, paths, reading). Read from the
 source with ``ast``, so a new import that breaks the shape fails here with its file.
@@ -25,8 +25,10 @@ ALLOWED = {
     "models": set(),
     "vision": {"calibration", "synth"},
     "webapp": {"games", "vision", "calibration"},
-    "tools": {"webapp", "games", "vision", "calibration", "synth"},
-    "commands": {"tools", "webapp", "games", "vision", "calibration", "synth"},
+    # the hub serves the tablet page's copy of the Socket.IO client (webapp.static)
+    "hub": {"webapp", "games"},
+    "tools": {"hub", "webapp", "games", "vision", "calibration", "synth"},
+    "commands": {"tools", "hub", "webapp", "games", "vision", "calibration", "synth"},
 }
 #: function-level imports kept on purpose: torch comes with the optional train extra
 LAZY = ("dicecam.tools.train.reader_net", "dicecam.tools.train.detector_net")

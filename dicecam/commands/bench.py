@@ -18,6 +18,8 @@ BENCHES = {
     "reader": "dicecam.tools.bench.reader",
     "idle": "dicecam.tools.bench.idle",
     "real": "dicecam.tools.bench.real",
+    "hub": "dicecam.tools.bench.hub",
+    "evening": "dicecam.tools.bench.evening",
 }
 
 

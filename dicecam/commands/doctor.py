@@ -1,17 +1,22 @@
 """``dicecam doctor``: check what dicecam needs at this table, and say what to fix.
 
 It checks the camera (or says the demo will play), the two models (the die detector and the
-die reader), the colour profiles and zone maps (built-in and calibrated here), and the game
-database. Each finding is one line (``ok``, ``warn`` or ``FAIL``) with, for anything not ok,
-a line saying what to do. The exit status is 1 when something is broken, else 0.
+die reader), the colour profiles and zone maps (built-in and calibrated here), the game
+database (SQLite, or PostgreSQL for a ``postgresql://`` --db), and with ``--hub`` the link
+to a tournament hub (reachable, the code known, results waiting or refused). Each finding
+is one line (``ok``, ``warn`` or ``FAIL``) with, for anything not ok, a line saying what to
+do. The exit status is 1 when something is broken, else 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sqlite3
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,6 +37,8 @@ from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.camera import camera_present
 from dicecam.webapp.frames import frame_problem
+from dicecam.webapp.journal import open_journal, open_outbox
+from dicecam.webapp.journal_pg import is_postgres_url
 from dicecam.webapp.store import GameStore
 
 CAMERA_SECONDS = 8.0  # a webcam may take a few seconds to hand out its first picture
@@ -59,6 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--stream", metavar="URL", help="check a phone camera's stream instead")
     parser.add_argument("--db", metavar="PATH", help="the game database to check "
                         "(default: the one dicecam serve uses)")
+    parser.add_argument("--hub", metavar="URL", help="a tournament hub this table sends "
+                        "results to (with --table-code): is it reachable, does it know "
+                        "the code, are results waiting or refused")
+    parser.add_argument("--table-code", metavar="CODE", help="this table's code at the hub")
 
 
 # --- camera -------------------------------------------------------------------------------
@@ -259,13 +270,78 @@ def _replays(store: Any, record: Any) -> bool:
     return True
 
 
+# --- the tournament hub ----------------------------------------------------------------------
+
+
+def check_hub(url: str, code: str, db: str | Path) -> list[Finding]:
+    area = "hub"
+    findings = []
+    try:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/api/tables/{code.strip().upper()}",
+                                    timeout=5) as response:
+            seat = json.loads(response.read())
+        findings.append(Finding(area, Verdict.OK, f"{url} knows table {seat['number']} "
+                                f"({', '.join(seat['group']) or 'no group yet'})"))
+    except urllib.error.HTTPError as exc:
+        reason = exc.reason
+        try:
+            reason = json.loads(exc.read()).get("error", reason)
+        except ValueError:
+            pass
+        findings.append(Finding(area, Verdict.FAIL, f"{url} answered {exc.code}: {reason}",
+                                "use the code `dicecam hub --init` printed for this table"))
+    except (OSError, ValueError, KeyError) as exc:
+        findings.append(Finding(area, Verdict.WARN, f"{url} does not answer ({exc})",
+                                "start `dicecam hub` there, or check the address; results "
+                                "wait in this table's journal until it answers"))
+    if is_postgres_url(db) or Path(db).exists():
+        outbox = open_outbox(db)
+        try:
+            counts, refused = outbox.counts(), outbox.refusals()
+        finally:
+            outbox.close()
+        verdict = Verdict.WARN if refused else Verdict.OK
+        findings.append(Finding(area, verdict, f"outbox: {counts['delivered']} results "
+                                f"delivered, {counts['waiting']} waiting, "
+                                f"{counts['refused']} refused" +
+                                (f" (latest: {refused[0]})" if refused else ""),
+                                "tell the hub's referee: the refused results are kept here"
+                                if refused else ""))
+    return findings
+
+
 # --- the command -------------------------------------------------------------------------------
 
 
 def diagnose(args: argparse.Namespace) -> list[Finding]:
-    db = Path(args.db).expanduser() if args.db else games_db_path()
+    if is_postgres_url(args.db):
+        database = check_postgres_journal(args.db)
+        db: str | Path = args.db
+    else:
+        db = Path(args.db).expanduser() if args.db else games_db_path()
+        database = check_database(db, explicit=args.db is not None)
+    hub = check_hub(args.hub, args.table_code or "", db) if args.hub else []
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
-            *check_zone_maps(), *check_database(db, explicit=args.db is not None)]
+            *check_zone_maps(), *database, *hub]
+
+
+def check_postgres_journal(url: str) -> list[Finding]:
+    try:
+        store = open_journal(url)
+    except InputError as exc:
+        return [Finding("database", Verdict.FAIL, str(exc), "check the URL, and that the "
+                        "postgresql service runs")]
+    try:
+        games = store.list_games(limit=1_000_000)
+        stuck = [f"{g.id} ({g.game})" for g in games if not _replays(store, g)]
+    finally:
+        store.close()
+    findings = [Finding("database", Verdict.OK, f"{store.path}: {len(games)} games "
+                        "(PostgreSQL)")]
+    if stuck:
+        findings.append(Finding("database", Verdict.WARN, "games that no longer replay with "
+                                f"these rules: {', '.join(stuck)}"))
+    return findings
 
 
 def render(findings: list[Finding]) -> list[str]:
@@ -284,6 +360,8 @@ def render(findings: list[Finding]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if bool(args.hub) != bool(args.table_code):
+        raise InputError("--hub and --table-code go together, as for dicecam serve")
     if args.camera is not None and args.camera < 0:
 
         raise InputError(f"--camera must be 0 or more, got {args.camera}")

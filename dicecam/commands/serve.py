@@ -38,9 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 0.0.0.0: tablets on the LAN too)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"port (default {DEFAULT_PORT})")
-    parser.add_argument("--db", metavar="PATH", help="SQLite file with the games "
+    parser.add_argument("--db", metavar="PATH", help="SQLite file with the games, or a "
+                        "postgresql://... URL to keep them in PostgreSQL "
                         "(default: games.sqlite in the data folder, $DICECAM_HOME or "
                         "~/.local/share/dicecam)")
+    parser.add_argument("--hub", metavar="URL", help="a tournament hub (dicecam hub) to send "
+                        "this table's V6 results to, e.g. http://192.168.1.10:8770")
+    parser.add_argument("--table-code", metavar="CODE", help="this table's code at the hub "
+                        "(dicecam hub --init prints it)")
 
 
 def lan_address() -> str | None:
@@ -79,7 +84,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port must be 1 to 65535, got {args.port}")
     source = None if args.no_camera else choose_source(
         camera=args.camera, video=args.video, stream=args.stream, demo=args.demo)
+    if bool(args.hub) != bool(args.table_code):
+        raise InputError("--hub and --table-code go together: the hub's address and this "
+                         "table's code, as `dicecam hub --init` printed them")
     config = {
+        "HUB_URL": args.hub,
+        "TABLE_CODE": args.table_code,
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
         "OUTPUTS": None if source is None else pipeline_outputs(source, zones=args.zones),
@@ -102,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
     for url in urls[1:]:
         print(f"  or {url} on a tablet or phone on the same network", flush=True)
     print(pin_line(services(app).pairing.pin), flush=True)
+    if args.hub:
+        print(f"Results go to the hub {args.hub} as table {args.table_code.upper()} (kept in "
+              "the journal while the hub is unreachable)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
     services(app).start_reader()
     try:

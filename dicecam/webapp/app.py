@@ -8,6 +8,7 @@ camera reader is a normal thread that needs no monkey-patching.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -17,6 +18,7 @@ from typing import Any
 from flask import Flask, abort, current_app, render_template, request
 from flask_socketio import SocketIO
 
+from dicecam.errors import InputError
 from dicecam.games.registry import get_game
 from dicecam.messages import templates as message_templates
 from dicecam.paths import games_db_path
@@ -31,13 +33,15 @@ from dicecam.webapp.help import (
     rulebooks_folder,
     rules_tables,
 )
+from dicecam.webapp.hub_link import HubLink, start_assigned_game
+from dicecam.webapp.journal import open_journal, open_outbox
 from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
 from dicecam.webapp.pairing import Pairing
 from dicecam.webapp.profile_from_play import ProfileFromPlay
 from dicecam.webapp.session import GameSession
-from dicecam.webapp.store import GameStore
 
 socketio = SocketIO()
+log = logging.getLogger(__name__)
 
 #: game name (or None when no game runs) -> the live outputs to show for it
 OutputsFactory = Callable[[str | None], Iterable[LiveOutput]]
@@ -46,7 +50,8 @@ LANGUAGES = ("en", "de")
 STATIC = Path(__file__).parent / "static"
 
 DEFAULTS: dict[str, Any] = {
-    "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path)
+    "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path);
+    # a postgresql:// URL keeps the journal in PostgreSQL (webapp/journal.py)
     "OUTPUTS": None,  # an OutputsFactory, or None for no camera at all
     "FRAME_FPS": 12.0,  # frames per second sent to tablets (readings go with each)
     "FRAME_MAX_WIDTH": 960,
@@ -57,6 +62,8 @@ DEFAULTS: dict[str, Any] = {
     "PAIRING_PIN": None,  # None: a new random PIN at each start (create_app stores it here)
     "CAMERA_STALL_SECONDS": STALL_SECONDS,  # no picture this long: the camera counts as lost
     "CAMERA_RETRY_SECONDS": RETRY_SECONDS,  # pause before opening a lost camera again
+    "HUB_URL": None,  # a tournament hub to send the V6 evening's results to (hub_link.py)
+    "TABLE_CODE": None,  # this table's code at that hub
 }
 
 
@@ -71,10 +78,17 @@ class Services:
         if db_path is None:
             db_path = games_db_path()
             db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.store = GameStore(db_path)
+        self.store = open_journal(db_path)
+        # results for the hub wait in an outbox in the journal's own file
+        self.hub_link = None if not app.config["HUB_URL"] else HubLink(
+            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", open_outbox(db_path), publish,
+            on_assignment=self._seat_from_hub)
         self.session = GameSession(
-            self.store, publish, games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
+            self.store, publish if self.hub_link is None else self.hub_link.wrap(publish),
+            games=app.config["GAMES"], auto_apply=app.config["AUTO_APPLY"]
         )
+        if self.hub_link is not None:  # results settled before a crash and not queued yet
+            self.hub_link.observe(events.STATE, self.session.view())
         outputs: OutputsFactory | None = app.config["OUTPUTS"]
         # the demo table plays the game (throws what it waits for) when it is the source
         self.demo: DemoDirector | None = None
@@ -103,8 +117,19 @@ class Services:
         self._started = False
         self._start_lock = threading.Lock()
 
+    def _seat_from_hub(self, assignment: dict[str, Any]) -> None:
+        """The hub seats a group here (at the start, and the final's): start its game when
+        the table is free for it."""
+        try:
+            start_assigned_game(self.session, assignment)
+        except InputError as exc:  # a group the rules refuse: the croupier starts by hand
+            log.warning("could not start the hub's group: %s", exc)
+
     def start_reader(self) -> None:
-        """Start the one background reader task (once; later calls do nothing)."""
+        """Start the one background reader task and the hub link (once; later calls do
+        nothing)."""
+        if self.hub_link is not None:
+            self.hub_link.start()
         with self._start_lock:
             if self._started or self.reader is None:
                 return
@@ -113,6 +138,9 @@ class Services:
 
     def close(self) -> None:
         self.stop.set()
+        if self.hub_link is not None:
+            self.hub_link.stop()
+            self.hub_link.outbox.close()
         if self.reader is not None:
             self.reader.join(timeout=5.0)
         self.store.close()

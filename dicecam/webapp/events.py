@@ -15,6 +15,7 @@ FRAME = "frame"  # a live camera frame (JPEG bytes) with the reading drawn over 
 GAMES = "games"  # games this server offers and the stored games to resume
 CAMERA = "camera"  # the reader's status: running, ended, lost (with a sentence)
 PAIRING = "pairing"  # to one tablet: {"paired": bool}, whether it may change the game
+HUB = "hub"  # the link to the tournament hub: online, results waiting (webapp/hub_link.py)
 
 # tablets -> server
 NEW_GAME = "new_game"  # {"game": name, "config": {...}}

@@ -68,12 +68,14 @@ def _jokers(value: Any, where: str) -> tuple[JokerId, ...]:
 
 def new_game(config: Mapping[str, Any]) -> rules.Evening:
     """An evening from {"players", "groups"? | "group_seed"? | "seating"?, "final"?,
-    "qualify"?}: the groups given, drawn from the seed, or ``"seating": "in_order"`` (the
-    players as entered, dealt round the groups); with none of them the evening waits for
-    a ``groups`` action."""
+    "qualify"?, "spent"?}: the groups given, drawn from the seed, or ``"seating":
+    "in_order"`` (the players as entered, dealt round the groups); with none of them the
+    evening waits for a ``groups`` action. ``spent`` maps a player to the jokers used
+    earlier this evening at another table (the tournament hub sends it with a final
+    group)."""
     config = require_object(config, "config")
     reject_unknown_keys(config, "config", ("players", "groups", "group_seed", "seating",
-                                           "final", "qualify"))
+                                           "final", "qualify", "spent"))
     players = require_list(config.get("players"), "config.players", min_len=MIN_GROUP,
                            max_len=rules.MAX_PLAYERS)
     names = tuple(_name(p, f"config.players[{i}]") for i, p in enumerate(players))
@@ -94,7 +96,18 @@ def new_game(config: Mapping[str, Any]) -> rules.Evening:
     final = require_bool(config.get("final", False), "config.final")
     qualify = require_int(config.get("qualify", rules.QUALIFY), "config.qualify", 1,
                           rules.MAX_GROUP)
-    return rules.new_game(rules.Config(names, groups, final, qualify))
+    spent_json = require_object(config.get("spent", {}), "config.spent")
+    spent = tuple((_name(name, "config.spent"),
+                   _spent_jokers(jokers, f"config.spent.{name}"))
+                  for name, jokers in spent_json.items())
+    return rules.new_game(rules.Config(names, groups, final, qualify, spent))
+
+
+def _spent_jokers(value: Any, where: str) -> tuple[JokerId, ...]:
+    """Jokers a player used earlier this evening (any number, each once)."""
+    items = require_list(value, where, max_len=len(JOKER_IDS))
+    return tuple(JokerId(require_choice(j, f"{where}[{i}]", JOKER_IDS))
+                 for i, j in enumerate(items))
 
 
 def action_from_json(data: Mapping[str, Any], where: str = "action") -> rules.Action:
@@ -252,8 +265,11 @@ def state_to_json(state: rules.Evening) -> dict[str, Any]:
                         for g, p, n, v in state.pass_points],
         "results": [{"group": r.group + 1, "pass": r.pass_no + 1, "player": r.player,
                      "jokers": [j.value for j in r.jokers], "total": r.total,
-                     "outcome": r.outcome, "free_choice": r.free_choice}
+                     "outcome": r.outcome, "free_choice": r.free_choice,
+                     "used": [j.value for j in r.used]}
                     for r in state.results],
+        "pass_totals": [{"group": t.group + 1, "pass": t.pass_no + 1, "player": t.player,
+                         "total": t.total, "zombie": t.zombie} for t in state.pass_totals],
         "spent_jokers": {name: [j.value for j in js] for name, js in state.spent},
         "free_choice_used": sorted(state.free_used),
         "choosable_jokers": [] if player is None or state.phase is not rules.EveningPhase.JOKERS

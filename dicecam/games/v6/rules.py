@@ -23,8 +23,10 @@ separat" about ties):
 * Each player may choose each joker once per evening: a joker counts as chosen for the
   evening once the round actually used it (announced jokers when announced, Törtchen and
   Tentakel once a throw followed the free throw, Runkelrüb when a six called it); chosen
-  but unused jokers may be chosen again. In a final, each player has one free-choice round
-  (named when choosing the jokers) that neither checks nor spends the evening's jokers.
+  but unused jokers may be chosen again. Jokers used at another table that evening come in
+  as ``Config.spent`` (a final seated by the tournament hub knows the preliminary passes'
+  jokers). In a final, each player has one free-choice round (named when choosing the
+  jokers) that neither checks nor spends the evening's jokers.
 * Pips move between players only within a pass: every pass starts everyone at zero.
 """
 
@@ -64,6 +66,9 @@ class Config:
     groups: tuple[tuple[str, ...], ...] | None = None
     final: bool = False
     qualify: int = QUALIFY
+    # jokers each player already used this evening at another table (a final seated by
+    # the tournament hub): they count as chosen, as if used at this table
+    spent: tuple[tuple[str, tuple[JokerId, ...]], ...] = ()
 
     @property
     def passes(self) -> int:
@@ -96,6 +101,19 @@ class RoundResult:
     total: int
     outcome: str  # a v6_round.Outcome value, or "skipped" (zombified before the turn)
     free_choice: bool = False
+    used: tuple[JokerId, ...] = ()  # the chosen jokers the round used (they count as spent)
+
+
+@dataclass(frozen=True)
+class PassTotal:
+    """A player's standing total when a pass was ranked: what the placement points were
+    given for (a later theft in the pass may have lowered the total the round ended with)."""
+
+    group: int
+    pass_no: int
+    player: str
+    total: int
+    zombie: bool
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,7 @@ class Evening:
     results: tuple[RoundResult, ...] = ()
     points: tuple[tuple[str, int], ...] = ()  # evening points per player
     pass_points: tuple[tuple[int, int, str, int], ...] = ()  # (group, pass, player, points)
+    pass_totals: tuple[PassTotal, ...] = ()  # the totals each settled pass was ranked by
     spent: tuple[tuple[str, tuple[JokerId, ...]], ...] = ()  # jokers used this evening
     free_used: frozenset[str] = frozenset()
     throw_offs: tuple[ThrowOff, ...] = ()  # the first one is running
@@ -157,7 +176,13 @@ def new_game(config: Config) -> Evening:
         raise RuleError("player names must be distinct")
     if not 1 <= config.qualify <= MAX_GROUP:
         raise RuleError(f"qualify must be 1 to {MAX_GROUP}, got {config.qualify}")
+    strangers = sorted({name for name, _ in config.spent} - set(players))
+    if strangers:
+        raise RuleError(f"jokers used before are given for {', '.join(strangers)}, who "
+                        "does not play this evening")
     evening = Evening(config, points=tuple((p, 0) for p in players),
+                      spent=tuple((name, tuple(dict.fromkeys(jokers)))
+                                  for name, jokers in config.spent if jokers),
                       note=M("v6.ev.give_groups"))
     if config.groups is not None:
         evening = _set_groups(evening, config.groups)
@@ -271,11 +296,11 @@ def _finish_round(state: Evening) -> Evening:
     me = rnd.Opponent(game.player, game.total, zombie)
     by_name = {o.name: o for o in game.opponents}
     standing = tuple(me if o.name == game.player else by_name[o.name] for o in state.standing)
+    used = tuple(j for j in game.jokers if j in game.used)
     result = RoundResult(state.group, state.pass_no, game.player, game.jokers, game.total,
-                         game.outcome.value, state.free_round)
+                         game.outcome.value, state.free_round, used)
     spent = dict(state.spent)
     if not state.free_round:
-        used = tuple(j for j in game.jokers if j in game.used)
         spent[game.player] = tuple(dict.fromkeys(spent.get(game.player, ()) + used))
     state = replace(state, standing=standing, results=state.results + (result,),
                     spent=tuple(spent.items()), seat=state.seat + 1, round=None,
@@ -310,6 +335,9 @@ def _blocks(items: list[tuple[str, int]]) -> list[tuple[tuple[str, ...], int, in
 
 def _settle_pass(state: Evening) -> Evening:
     group = state.groups[state.group]
+    state = replace(state, pass_totals=state.pass_totals + tuple(
+        PassTotal(state.group, state.pass_no, o.name, o.total, o.zombie)
+        for o in state.standing))
     alive = [(o.name, o.total) for o in state.standing if not o.zombie]
     alive.sort(key=lambda item: -item[1])  # stable: seating order within a tie
     points = {name: 0 for name in group}

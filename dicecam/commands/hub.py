@@ -1,0 +1,136 @@
+"""``dicecam hub``: the tournament hub (``dicecam/hub``).
+
+``dicecam hub --init --players "Ann,Bea,..."`` creates the database (PostgreSQL), draws the
+groups and prints the one command per table; ``dicecam hub`` then serves the standings page
+and the tables' API with N processes on one port, their emits joined through Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import socket
+from dataclasses import replace
+from pathlib import Path
+
+from dicecam.errors import InputError
+from dicecam.games.v6.groups import GROUP_SIZE
+from dicecam.hub import config as hub_config
+from dicecam.hub.app import create_hub_app
+from dicecam.hub.server import serve_worker, supervise
+from dicecam.hub.store import HubStore, create_database
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--init", action="store_true",
+                        help="create the database and a new evening; print each table's "
+                        "command")
+    parser.add_argument("--db", metavar="URL", help="PostgreSQL database (default: the saved "
+                        f"one, else {hub_config.DEFAULT_DB})")
+    parser.add_argument("--redis", metavar="URL", help="Redis for N processes' emits (default: "
+                        f"the saved one, else {hub_config.DEFAULT_REDIS}); 'none' for one "
+                        "process without Redis")
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--port", type=int, help=f"port (default {hub_config.DEFAULT_PORT})")
+    parser.add_argument("--processes", type=int, default=hub_config.DEFAULT_PROCESSES,
+                        help="hub processes sharing the port (default "
+                        f"{hub_config.DEFAULT_PROCESSES}; more than 1 needs Redis)")
+    init = parser.add_argument_group("--init")
+    init.add_argument("--players", help="the evening's players, separated by commas")
+    init.add_argument("--players-file", metavar="FILE", help="the players, one per line")
+    init.add_argument("--tables", type=int, help="tables (default: one per group of four)")
+    init.add_argument("--name", default="V6 evening", help="the evening's name on the board")
+    init.add_argument("--seed", help="seed of the group draw (default: a random one, stored)")
+    init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
+                      "this computer's LAN address)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+
+
+def _settings(args: argparse.Namespace) -> hub_config.HubConfig:
+    saved = hub_config.load()
+    redis = args.redis if args.redis is not None else saved.redis
+    settings = replace(saved, db=args.db or saved.db,
+                       redis=None if redis in (None, "", "none") else redis,
+                       host=args.host or saved.host, port=args.port or saved.port)
+    if not 1 <= settings.port <= 65535:
+        raise InputError(f"--port must be 1 to 65535, got {settings.port}")
+    return settings
+
+
+def _players(args: argparse.Namespace) -> list[str]:
+    if args.players_file:
+        try:
+            text = Path(args.players_file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot read {args.players_file} ({exc.strerror})") from None
+        names = [line.strip() for line in text.splitlines()]
+    elif args.players:
+        names = [name.strip() for name in args.players.split(",")]
+    else:
+        raise InputError("name the evening's players: --players \"Ann,Bea,...\" or "
+                         "--players-file FILE (one per line)")
+    return [name for name in names if name]
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    if args.init:
+        return _init(args, settings)
+    if args.worker:
+        app = create_hub_app({"DB_URL": settings.db, "REDIS_URL": settings.redis})
+        serve_worker(app, settings.host, settings.port)
+        return 0
+    if args.processes < 1:
+        raise InputError(f"--processes must be 1 or more, got {args.processes}")
+    if args.processes > 1 and settings.redis is None:
+        raise InputError("several hub processes share their emits through Redis: pass "
+                         "--redis URL, or --processes 1")
+    # the database and its evening checked once here, so a wrong URL or a missing --init
+    # is one clear line rather than N workers failing
+    store = HubStore(settings.db)
+    try:
+        store.migrate()
+        evening = store.current_evening()
+    finally:
+        store.close()
+    try:  # another hub (or anything) already answering there would share our connections
+        socket.create_connection(("127.0.0.1", settings.port), timeout=0.5).close()
+        raise InputError(f"port {settings.port} is in use; stop what runs there or pass "
+                         "--port")
+    except OSError:
+        pass
+    host = hub_config.lan_address() or "localhost"
+    print(f"dicecam hub: evening '{evening.name}' ({len(evening.plan.players)} players, "
+          f"{len(evening.plan.tables)} tables); {args.processes} processes on port "
+          f"{settings.port}; standings at http://{host}:{settings.port}/ (big screen and "
+          "phones)", flush=True)
+    print("Stop with Ctrl+C.", flush=True)
+    worker = ["hub", "--worker", "--db", settings.db, "--redis", settings.redis or "none",
+              "--host", settings.host, "--port", str(settings.port)]
+    return supervise(worker, args.processes)
+
+
+def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
+    players = _players(args)
+    created = create_database(settings.db)
+    store = HubStore(settings.db)
+    try:
+        store.migrate()
+        tables = args.tables or max(1, -(-len(players) // GROUP_SIZE))
+        evening = store.create_evening(args.name, players, tables,
+                                       args.seed or secrets.token_hex(4))
+    finally:
+        store.close()
+    path = hub_config.save(settings)
+    url = args.public_url or (f"http://{hub_config.lan_address() or 'localhost'}:"
+                              f"{settings.port}")
+    print(f"dicecam hub: {'created the database, ' if created else ''}evening "
+          f"{evening.id} '{evening.name}' with {len(players)} players at {tables} tables; "
+          f"settings saved in {path}")
+    print("Start the hub with:  dicecam hub")
+    print("Then, at each table:")
+    for number, code in enumerate(evening.plan.tables, start=1):
+        group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
+        print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
+              f"--game v6 --hub {url} --table-code {code}")
+    return 0

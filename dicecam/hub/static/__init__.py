@@ -1,0 +1,1 @@
+"""The standings page's script and style (a package so that setuptools ships them)."""

@@ -1,0 +1,79 @@
+// The standings board: one Socket.IO connection, the board redrawn from each "standings"
+// payload. A payload older than the one shown (a lower version, from a slower hub
+// process) is dropped, so the board never steps back.
+(function () {
+  "use strict";
+  const EVENT = window.DICECAM_HUB.event;
+  // WebSocket only: a WebSocket stays on the hub process that accepted it, so N processes
+  // behind one port need no sticky sessions (long-polling would; see docs/hub.md)
+  const socket = io({ transports: ["websocket"] });
+  let shown = -1;
+  window.dicecamHub = { updates: 0, version: -1 };
+
+  function cell(row, text, cls) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    row.appendChild(td);
+  }
+
+  function fill(tbody, rows, columns) {
+    tbody.replaceChildren();
+    rows.forEach((r, i) => {
+      const tr = document.createElement("tr");
+      tr.dataset.player = r.player;
+      cell(tr, String(i + 1));
+      columns.forEach(([text, cls]) => cell(tr, text(r), cls && cls(r)));
+      tbody.appendChild(tr);
+    });
+  }
+
+  function draw(board) {
+    document.getElementById("evening").textContent = board.evening;
+    const finalists = board.rows.filter((r) => r.final_points !== null);
+    document.getElementById("final-section").hidden = finalists.length === 0;
+    fill(document.querySelector("#final tbody"), finalists, [
+      [(r) => r.player], [(r) => "table " + r.final_table], [(r) => String(r.final_points)],
+      [(r) => String(r.points)]]);
+    fill(document.querySelector("#board tbody"), board.rows, [
+      [(r) => r.player], [(r) => "table " + r.table], [(r) => String(r.points), () => "points"],
+      [(r) => String(r.passes)], [(r) => String(r.zombies)],
+      [(r) => (r.qualified ? "through to the final" : ""), (r) => (r.qualified ? "through" : "")]]);
+    const winner = document.getElementById("winner");
+    winner.hidden = !board.winner;
+    winner.textContent = board.winner ? board.winner + " wins the evening" : "";
+    const notes = board.joker_conflicts.concat(board.problems);
+    document.getElementById("notes").hidden = notes.length === 0;
+    const list = document.getElementById("note-list");
+    list.replaceChildren(...notes.map((n) => {
+      const li = document.createElement("li");
+      li.textContent = n;
+      return li;
+    }));
+    const joined = board.tables.filter((t) => t.joined).length;
+    document.getElementById("tables").textContent =
+      joined + " of " + board.tables.length + " tables joined · " + board.counted +
+      " results counted";
+  }
+
+  function show(board) {
+    if (board.version < shown) return;
+    shown = board.version;
+    window.dicecamHub.updates += 1;
+    window.dicecamHub.version = board.version;
+    draw(board);
+  }
+  socket.on(EVENT, show);
+  // An emit lost on its way (Redis restarting, a worker killed mid-send) is made good by
+  // the next result; between results, the board asks for itself now and then.
+  setInterval(() => {
+    fetch("api/standings").then((r) => (r.ok ? r.json() : null))
+      .then((board) => { if (board) show(board); }).catch(() => {});
+  }, 30000);
+  const status = document.getElementById("status");
+  socket.on("connect", () => { status.textContent = "live"; status.className = "status live"; });
+  socket.on("disconnect", () => {
+    status.textContent = "reconnecting…";
+    status.className = "status offline";
+  });
+})();

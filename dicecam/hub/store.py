@@ -1,0 +1,254 @@
+"""The hub's store: evenings, tables, groups and every result, in PostgreSQL (psycopg 3).
+
+A result is stored under (evening, table, round, action id) with ``ON CONFLICT DO
+NOTHING``: a table that sends a result again (it never heard the answer) changes nothing,
+whichever hub process receives it. The schema is a list of numbered migrations applied in
+order under an advisory lock, so N hub processes starting at once migrate once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg import conninfo, sql
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from dicecam.errors import InputError
+from dicecam.games.v6 import tables as v6_tables
+
+#: (version, what it does, SQL); append only: a migration once shipped never changes
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "evenings, tables, groups and results", """
+CREATE TABLE evenings (
+    id BIGSERIAL PRIMARY KEY,
+    name TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    players JSONB NOT NULL,
+    qualify INTEGER NOT NULL,
+    created TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE tables (
+    code TEXT PRIMARY KEY,
+    evening_id BIGINT NOT NULL REFERENCES evenings(id),
+    position INTEGER NOT NULL,
+    joined TIMESTAMPTZ,
+    UNIQUE (evening_id, position)
+);
+CREATE TABLE groups (
+    evening_id BIGINT NOT NULL REFERENCES evenings(id),
+    stage TEXT NOT NULL,
+    group_no INTEGER NOT NULL,
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    players JSONB NOT NULL,
+    PRIMARY KEY (evening_id, stage, group_no)
+);
+CREATE TABLE results (
+    id BIGSERIAL PRIMARY KEY,
+    evening_id BIGINT NOT NULL REFERENCES evenings(id),
+    table_code TEXT NOT NULL REFERENCES tables(code),
+    round_key TEXT NOT NULL,
+    action_id TEXT NOT NULL,
+    report JSONB NOT NULL,
+    received TIMESTAMPTZ NOT NULL DEFAULT now(),
+    UNIQUE (evening_id, table_code, round_key, action_id)
+);
+"""),
+)
+MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
+
+
+@dataclass(frozen=True)
+class Evening:
+    id: int
+    name: str
+    plan: v6_tables.EveningPlan
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    code: str
+    position: int  # 0-based: the plan's tables[position]
+    evening: Evening
+    joined_now: bool = False  # this call joined it (the first time)
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def create_database(url: str) -> bool:
+    """Create the database the URL names when it does not exist yet (through the server's
+    ``postgres`` database); True when it was created."""
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+        return False
+    except psycopg.OperationalError as exc:
+        if "does not exist" not in str(exc):
+            raise InputError(f"cannot reach PostgreSQL at {_safe(url)} ({_first_line(exc)}); "
+                             "is the postgresql service running?") from None
+    name = conninfo.conninfo_to_dict(url).get("dbname")
+    if not name:
+        raise InputError(f"the database URL {_safe(url)} names no database")
+    admin = conninfo.make_conninfo(url, dbname="postgres")
+    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return True
+
+
+class HubStore:
+    def __init__(self, url: str, *, max_connections: int = 8) -> None:
+        self.url = url
+        try:  # one direct connection first: a refused one fails at once, the pool retries
+            psycopg.connect(url, connect_timeout=5).close()
+            # check: a connection broken by a database restart is replaced when taken,
+            # not discovered by the request that uses it
+            self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
+                                        kwargs={"connect_timeout": 5}, open=True, timeout=10,
+                                        check=ConnectionPool.check_connection)
+            self._pool.wait(timeout=10)
+        except Exception as exc:  # psycopg_pool raises its own PoolTimeout
+            raise InputError(f"cannot reach the hub's database {_safe(url)} "
+                             f"({_first_line(exc)}); run `dicecam hub --init` first, and "
+                             "check that the postgresql service runs") from None
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def migrate(self) -> list[int]:
+        """Apply the migrations not applied yet; the versions applied now."""
+        done = []
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+                         "PRIMARY KEY, name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL "
+                         "DEFAULT now())")
+            have = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+            for version, name, sql in MIGRATIONS:
+                if version in have:
+                    continue
+                conn.execute(sql)
+                conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
+                             (version, name))
+                done.append(version)
+        return done
+
+    # -- evenings --------------------------------------------------------------------------
+
+    def create_evening(self, name: str, players: Sequence[str], table_count: int,
+                       seed: str, qualify: int = v6_tables.QUALIFY) -> Evening:
+        codes = []
+        while len(codes) < table_count:
+            code = new_table_code()
+            if code not in codes:
+                codes.append(code)
+        plan = v6_tables.plan_evening(players, codes, seed, qualify)  # checks before storing
+        with self._pool.connection() as conn, conn.transaction():
+            (evening_id,) = conn.execute(
+                "INSERT INTO evenings (name, seed, players, qualify) VALUES (%s, %s, %s, %s) "
+                "RETURNING id", (name, seed, Jsonb(list(players)), qualify)).fetchone()
+            for position, code in enumerate(codes):
+                conn.execute("INSERT INTO tables (code, evening_id, position) "
+                             "VALUES (%s, %s, %s)", (code, evening_id, position))
+            self._save_groups(conn, evening_id, v6_tables.PRELIM, plan.groups, codes)
+        return Evening(evening_id, name, plan)
+
+    def current_evening(self) -> Evening:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
+                               "ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise InputError("the hub has no evening yet: run `dicecam hub --init`")
+            codes = [r[0] for r in conn.execute(
+                "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
+        return _evening(row, codes)
+
+    def seat(self, code: str, *, join: bool = True) -> TableSeat:
+        """The table with this code (with ``join``, it joins the evening now, once);
+        InputError when no table has it."""
+        code = code.strip().upper()
+        with self._pool.connection() as conn:
+            if join:  # now() is the transaction's start: equal only when set right here
+                found = conn.execute("UPDATE tables SET joined = COALESCE(joined, now()) "
+                                     "WHERE code = %s RETURNING evening_id, position, "
+                                     "joined = now()", (code,)).fetchone()
+            else:
+                found = conn.execute("SELECT evening_id, position, false FROM tables "
+                                     "WHERE code = %s", (code,)).fetchone()
+            if found is None:
+                raise InputError(f"no table has the code {code!r}; `dicecam hub --init` "
+                                 "printed one command per table")
+            row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
+                               "WHERE id = %s", (found[0],)).fetchone()
+            codes = [r[0] for r in conn.execute(
+                "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
+        return TableSeat(code, found[1], _evening(row, codes), bool(found[2]))
+
+    def joined(self, evening_id: int) -> dict[str, bool]:
+        with self._pool.connection() as conn:
+            return {code: joined is not None for code, joined in conn.execute(
+                "SELECT code, joined FROM tables WHERE evening_id = %s ORDER BY position",
+                (evening_id,))}
+
+    def save_final_groups(self, evening: Evening, groups: Sequence[Sequence[str]],
+                          codes: Sequence[str]) -> None:
+        with self._pool.connection() as conn, conn.transaction():
+            self._save_groups(conn, evening.id, v6_tables.FINAL, groups, codes)
+
+    def _save_groups(self, conn: psycopg.Connection[Any], evening_id: int, stage: str,
+                     groups: Sequence[Sequence[str]], codes: Sequence[str]) -> None:
+        for number, (group, code) in enumerate(zip(groups, codes, strict=False)):
+            conn.execute("INSERT INTO groups (evening_id, stage, group_no, table_code, "
+                         "players) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                         (evening_id, stage, number, code, Jsonb(list(group))))
+
+    # -- results ---------------------------------------------------------------------------
+
+    def add_result(self, evening_id: int, report: v6_tables.Report) -> int | None:
+        """Store a result; its id, or None when this (table, round, action id) is stored
+        already (the table sent it again)."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "INSERT INTO results (evening_id, table_code, round_key, action_id, report) "
+                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
+                (evening_id, report.table, report.round_key, report.action_id,
+                 Jsonb(v6_tables.report_to_json(report)))).fetchone()
+        return None if row is None else int(row[0])
+
+    def results(self, evening_id: int) -> tuple[int, list[v6_tables.Report]]:
+        """(the newest result's id, every result in the order received)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT id, report FROM results WHERE evening_id = %s "
+                                "ORDER BY id", (evening_id,)).fetchall()
+        reports = [v6_tables.report_from_json(report) for _, report in rows]
+        return (rows[-1][0] if rows else 0), reports
+
+    def result_count(self, evening_id: int) -> int:
+        with self._pool.connection() as conn:
+            return int(conn.execute("SELECT count(*) FROM results WHERE evening_id = %s",
+                                    (evening_id,)).fetchone()[0])
+
+
+def _evening(row: tuple[Any, ...], codes: Sequence[str]) -> Evening:
+    evening_id, name, seed, players, qualify = row
+    plan = v6_tables.plan_evening(players, codes, seed, qualify)
+    return Evening(int(evening_id), name, plan)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        info = conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "(an unreadable database URL)"
+    info.pop("password", None)
+    return conninfo.make_conninfo(**info)

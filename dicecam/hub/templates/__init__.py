@@ -1,0 +1,1 @@
+"""The standings page and its assets (a package so that setuptools ships them)."""

@@ -1,0 +1,142 @@
+"""A private tournament hub for tests and benches: PostgreSQL and Redis on free ports in
+temporary folders, ``dicecam hub --init`` and ``dicecam hub`` as child processes (the real
+commands), and helpers to kill a worker, take the whole hub away and bring it back."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicecam.tools.services import free_port, postgres_server, redis_server
+
+START_SECONDS = 30.0
+
+
+@dataclass
+class Hub:
+    url: str
+    db: str
+    redis: str
+    home: str
+    port: int
+    processes: int
+    codes: list[str]
+    process: subprocess.Popen[str] | None = None
+    worker_pids: list[int] = field(default_factory=list)
+    _lines: list[str] = field(default_factory=list)
+
+    def env(self) -> dict[str, str]:
+        return dict(os.environ, DICECAM_HOME=self.home, PYTHONUNBUFFERED="1")
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "dicecam", "hub", "--processes", str(self.processes)],
+            env=self.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        pids: list[int] = []
+        deadline = time.monotonic() + START_SECONDS
+        assert self.process.stdout is not None
+        while len(pids) < self.processes:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("dicecam hub stopped at start:\n" + "".join(self._lines))
+            self._lines.append(line)
+            found = re.match(r"hub worker \d+: pid (\d+)", line)
+            if found:
+                pids.append(int(found.group(1)))
+            if time.monotonic() > deadline:
+                raise RuntimeError("dicecam hub did not start its workers")
+        self.worker_pids = pids
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                self.get("/healthz")
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the hub did not answer within 30 s")
+
+    def stop(self) -> None:
+        """Take the whole hub away (supervisor and workers)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for pid in self.worker_pids:  # a worker the supervisor could not stop
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process = None
+
+    def kill_worker(self, index: int = 0) -> int:
+        """SIGKILL one worker (the supervisor starts another); its pid."""
+        pid = self.worker_pids[index]
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    def get(self, path: str) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+            return json.loads(response.read())
+
+    def post(self, path: str, body: Any, code: str | None = None) -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  "X-Table-Code": code or ""})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")
+
+    def worker_health(self) -> dict[int, dict[str, Any]]:
+        """Each worker's /healthz (resident memory, CPU seconds), by pid: each request
+        lands on one worker, so ask until every one answered."""
+        seen: dict[int, dict[str, Any]] = {}
+        for _ in range(200):
+            answer = self.get("/healthz")
+            seen[answer["pid"]] = answer
+            if len(seen) >= self.processes:
+                break
+        return seen
+
+
+@contextmanager
+def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
+                seed: str = "hub-test") -> Iterator[Hub]:
+    with ExitStack() as stack:
+        db = stack.enter_context(postgres_server())
+        redis = stack.enter_context(redis_server())
+        home = stack.enter_context(tempfile.TemporaryDirectory(prefix="dicecam-hub-"))
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        init = subprocess.run(
+            [sys.executable, "-m", "dicecam", "hub", "--init", "--db", db, "--redis", redis,
+             "--port", str(port), "--players", ",".join(players), "--tables", str(tables),
+             "--seed", seed, "--public-url", url],
+            env=dict(os.environ, DICECAM_HOME=home), capture_output=True, text=True,
+            timeout=60)
+        if init.returncode != 0:
+            raise RuntimeError(f"dicecam hub --init failed: {init.stderr}")
+        codes = re.findall(r"--table-code (\S+)", init.stdout)
+        hub = Hub(url, db, redis, home, port, processes, codes)
+        hub.start()
+        stack.callback(hub.stop)
+        yield hub

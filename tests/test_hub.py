@@ -1,0 +1,422 @@
+"""The tournament hub and a table's link to it.
+
+Without servers: the table's outbox and hub link against a stand-in hub (a small HTTP
+server in this process): results wait while the hub is away, go in order exactly once
+when it answers, a refused one is kept with the reason; ``dicecam serve``'s app queues a
+V6 evening's passes as they settle. With private PostgreSQL and Redis instances (skipped,
+with the reason, where Debian's postgresql or redis-server is not installed): the real
+``dicecam hub`` with two processes, and a smaller version of ``dicecam bench evening`` (4
+tables, each ``dicecam serve`` with a croupier's tablet; a hub worker and a table killed,
+the hub away 2 s).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import socketio
+from tablets import paired_client
+
+from dicecam.cli import main
+from dicecam.commands.doctor import Verdict, check_hub
+from dicecam.errors import InputError
+from dicecam.games.v6 import tables as v6_tables
+from dicecam.hub.store import HubStore
+from dicecam.tools import services as private
+from dicecam.tools.bench.hub import run_evening
+from dicecam.tools.hub_harness import Hub, private_hub
+from dicecam.tools.v6_evening import play_group
+from dicecam.webapp import events
+from dicecam.webapp.app import create_app, services
+from dicecam.webapp.hub_link import HubLink
+from dicecam.webapp.outbox import Outbox, OutboxState
+
+GROUP = ["Ann", "Bea", "Cem", "Dan"]
+MISSING = private.missing()
+needs_servers = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+
+
+class StandInHub:
+    """Answers /api/join and /api/results like the hub: stores each action id once."""
+
+    def __init__(self, port: int) -> None:
+        self.stage = "prelim"  # what /api/join and /api/tables say this table plays
+        self.received: list[dict[str, Any]] = []
+        self.stored: dict[str, dict[str, Any]] = {}
+        hub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self._answer(200, hub.seat())
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if self.path == "/api/join":
+                    self._answer(200, hub.seat())
+                    return
+                hub.received.append(body)
+                if body["group"][0] == "Refused":
+                    self._answer(400, {"ok": False, "error": "the evening seats others"})
+                    return
+                new = body["action_id"] not in hub.stored
+                hub.stored.setdefault(body["action_id"], body)
+                self._answer(200, {"ok": True, "stored": new})
+
+            def _answer(self, status: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def seat(self) -> dict[str, Any]:
+        seat = {"ok": True, "number": 3, "group": GROUP, "stage": self.stage,
+                "evening": "test"}
+        if self.stage == "final":  # the jokers Ann used in the preliminary passes
+            seat["spent"] = {"Ann": ["fumo"]}
+        return seat
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def wait_for(condition: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def evening() -> Any:
+    return play_group(GROUP, "hub-link")
+
+
+def publish_all(link: HubLink, states: Any, game_id: int = 1) -> None:
+    for state in states:
+        link.observe(events.STATE, {"game": "v6", "game_id": game_id, "state": state})
+
+
+def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
+        tmp_path: Path, evening: Any) -> None:
+    port = private.free_port()
+    shown: list[dict[str, Any]] = []
+    outbox = Outbox(tmp_path / "games.sqlite")
+    link = HubLink(f"http://127.0.0.1:{port}", "t3code", outbox,
+                   lambda event, payload: shown.append(payload), retry_most=0.2)
+    link.start()
+    publish_all(link, evening.states)
+    wait_for(lambda: link.online is False)
+    status = link.status()
+    assert status["waiting"] == 4 and status["delivered"] == 0  # 3 passes + the group table
+    assert any(s["online"] is False and s["waiting"] == 4 for s in shown)
+    hub = StandInHub(port)
+    try:
+        wait_for(lambda: link.status()["waiting"] == 0)
+        keys = [r["kind"] + str(r.get("pass", "")) for r in hub.received]
+        assert keys == ["pass1", "pass2", "pass3", "ranking"]
+        assert all(r["table"] == "T3CODE" for r in hub.received)
+        # the table restarts: the same states give the same results, nothing is sent again
+        link.stop()
+        again = HubLink(f"http://127.0.0.1:{port}", "T3CODE", Outbox(tmp_path /
+                                                                      "games.sqlite"),
+                        lambda *_: None, retry_most=0.2)
+        again.start()
+        publish_all(again, evening.states[-3:])
+        time.sleep(0.3)
+        assert len(hub.received) == 4 and again.status()["delivered"] == 4
+        assert again.assignment == {"evening": "test", "number": 3, "stage": "prelim",
+                                    "group": GROUP, "spent": None}
+        again.stop()
+    finally:
+        hub.close()
+
+
+def test_a_refused_result_is_kept_with_the_reason_and_the_rest_still_go(
+        tmp_path: Path) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    outbox = Outbox(tmp_path / "games.sqlite")
+    link = HubLink(f"http://127.0.0.1:{port}", "T1", outbox, lambda *_: None, retry_most=0.2)
+    bad = {"kind": "pass", "group": ["Refused", "X"], "action_id": "bad"}
+    good = {"kind": "pass", "group": GROUP, "action_id": "good"}
+    assert outbox.add("bad", "prelim/pass1", bad) and outbox.add("good", "prelim/pass2", good)
+    assert not outbox.add("good", "prelim/pass2", good)  # queued once
+    link.start()
+    try:
+        wait_for(lambda: link.status()["waiting"] == 0)
+        status = link.status()
+        assert status["delivered"] == 1 and "the evening seats others" in status["refused"][0]
+        assert list(hub.stored) == ["good"]
+    finally:
+        link.stop()
+        hub.close()
+
+
+def test_a_bad_hub_address_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="http://HOST:PORT"):
+        HubLink("192.168.1.5:8770", "T1", Outbox(":memory:"), lambda *_: None)
+
+
+def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
+                                                               evening: Any) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T7"})
+    try:
+        services(app).start_reader()
+        client = paired_client(app)
+        ack = client.emit(events.NEW_GAME, {"game": "v6", "config": evening.config},
+                          callback=True)
+        assert ack["ok"], ack
+        for action in evening.actions:
+            ack = client.emit(events.ACTION, action, callback=True)
+            assert ack["ok"], (action, ack)
+        link = services(app).hub_link
+        wait_for(lambda: link.status()["delivered"] == 4)
+        reports = [v6_tables.report_from_json(r) for r in hub.received]
+        assert [r.round_key for r in reports] == ["prelim/pass1", "prelim/pass2",
+                                                  "prelim/pass3", "prelim/table"]
+        hub_statuses = [m["args"][0] for m in client.get_received() if m["name"] == events.HUB]
+        assert hub_statuses and hub_statuses[-1]["table"] == "T7"
+    finally:
+        services(app).close()
+        hub.close()
+
+
+def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
+        tmp_path: Path, evening: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr("dicecam.webapp.hub_link.ASSIGNMENT_EVERY", 0.1)
+    port = private.free_port()
+    hub = StandInHub(port)
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T3"})
+    session = services(app).session
+    try:
+        services(app).start_reader()
+        wait_for(lambda: session.view().get("game") == "v6")
+        assert session.view()["config"] == {"players": GROUP, "groups": [GROUP],
+                                            "final": False}
+        client = paired_client(app)
+        for action in evening.actions[:5]:  # an evening in progress is never replaced
+            assert client.emit(events.ACTION, action, callback=True)["ok"]
+        hub.stage = "final"
+        time.sleep(0.5)
+        assert session.view()["actions"] == 5 and not session.view()["config"]["final"]
+        for action in evening.actions[5:]:
+            assert client.emit(events.ACTION, action, callback=True)["ok"]
+        wait_for(lambda: session.view()["config"].get("final") is True)
+        assert session.view()["actions"] == 0
+        assert session.view()["config"]["spent"] == {"Ann": ["fumo"]}
+        assert session.view()["state"]["spent_jokers"] == {"Ann": ["fumo"]}
+    finally:
+        services(app).close()
+        hub.close()
+
+
+# --- with the real servers -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Any]:
+    if MISSING:
+        pytest.skip(f"needs {', '.join(MISSING)}")
+    with private_hub([f"P{i:02d}" for i in range(16)], 4, processes=2, seed="t") as running:
+        yield running
+
+
+@needs_servers
+def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) -> None:
+    plan = v6_tables.plan_evening([f"P{i:02d}" for i in range(16)], hub.codes, "t")
+    played = play_group(plan.groups[0], "once")
+    first = v6_tables.report_to_json(
+        v6_tables.reports_from_state(plan.tables[0], "g", played.states[-1])[0])
+    phone = socketio.Client()
+    boards: list[dict[str, Any]] = []
+    phone.on("standings", boards.append)
+    phone.connect(hub.url, transports=["websocket"])
+    try:
+        status, answer = hub.post("/api/results", first, plan.tables[0])
+        assert status == 200 and answer["stored"] is True
+        status, answer = hub.post("/api/results", first, plan.tables[0])
+        assert status == 200 and answer["stored"] is False
+        status, answer = hub.post("/api/results", {**first, "pass": 9}, plan.tables[0])
+        assert status == 400 and "report.pass" in answer["error"]
+        status, answer = hub.post("/api/results", first, plan.tables[1])
+        assert status == 400 and "code of table" in answer["error"]
+        status, answer = hub.post("/api/join", {"code": "NOPE42"})
+        assert status == 404 and "no table has the code" in answer["error"]
+        seat = hub.get(f"/api/tables/{plan.tables[0].lower()}")
+        assert seat["stage"] == "prelim" and seat["group"] == list(plan.groups[0])
+        wait_for(lambda: any(b["counted"] == 1 for b in boards))
+        board = hub.get("/api/standings")
+        assert board["counted"] == 1 and board["version"] == boards[-1]["version"]
+    finally:
+        phone.disconnect()
+
+
+def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    outbox = Outbox(db)
+    outbox.add("a", "prelim/pass1", {})
+    outbox.add("b", "prelim/pass2", {})
+    row = outbox.next_waiting()
+    assert row is not None
+    outbox.mark(row.id, OutboxState.REFUSED, "the evening seats others")
+    outbox.close()
+    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", "T1", db)
+    assert [f.verdict for f in findings] == [Verdict.WARN, Verdict.WARN]
+    assert "does not answer" in findings[0].what
+    assert findings[1].what == ("outbox: 0 results delivered, 1 waiting, 1 refused (latest: "
+                                "prelim/pass1: the evening seats others)")
+
+
+@needs_servers
+def test_doctor_checks_the_code_with_the_hub(hub: Any, tmp_path: Path) -> None:
+    known = check_hub(hub.url, hub.codes[0].lower(), tmp_path / "none.sqlite")
+    assert [f.verdict for f in known] == [Verdict.OK] and "knows table 1" in known[0].what
+    unknown = check_hub(hub.url, "NOPE42", tmp_path / "none.sqlite")
+    assert unknown[0].verdict is Verdict.FAIL and "no table has the code" in unknown[0].what
+
+
+@pytest.mark.slow
+@needs_servers
+def test_an_evening_of_real_tables_survives_kills_and_an_absent_hub() -> None:
+    names = [f"P{i:02d}" for i in range(16)]
+    with private_hub(names, 4, processes=2, seed="kills") as running:
+        # the tables are dicecam serve itself, each with a croupier's tablet
+        check = run_evening(running, names, "kills", stage_seconds=10.0, hub_down=2.0,
+                            real_tables=True)
+    assert len(check.events) == 3, check.events
+    assert check.mismatches == []
+    assert check.results_stored == check.results_expected == 4 * 4 + 2 * 5
+
+
+def test_the_hub_command_says_what_is_missing(capsys: Any) -> None:
+    assert main(["hub", "--init", "--db", "postgresql://x@127.0.0.1:1/none"]) == 2
+    assert "name the evening's players" in capsys.readouterr().err
+    assert main(["hub", "--processes", "2", "--redis", "none"]) == 2
+    assert "share their emits through Redis" in capsys.readouterr().err
+    port = private.free_port()
+    assert main(["hub", "--processes", "1", "--redis", "none", "--db",
+                 f"postgresql://nobody@127.0.0.1:{port}/none"]) == 2
+    assert "cannot reach the hub's database" in capsys.readouterr().err
+
+
+def test_an_outbox_that_fails_does_not_stop_the_game(evening: Any, caplog: Any) -> None:
+    class BrokenOutbox:
+        def add(self, *args: Any) -> bool:
+            raise OSError("disk full")
+
+    broken: Any = BrokenOutbox()
+    link = HubLink("http://127.0.0.1:9", "T1", broken, lambda *_: None)
+    link.observe(events.STATE, {"game": "v6", "game_id": 1, "state": evening.states[-1]})
+    assert "could not queue this table's results" in caplog.text
+
+
+@needs_servers
+def test_the_hub_without_an_evening_says_to_run_init(capsys: Any) -> None:
+    with private.postgres_server() as db:
+        assert main(["hub", "--processes", "1", "--redis", "none", "--db", db]) == 2
+    assert "no evening yet: run `dicecam hub --init`" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@needs_servers
+def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Path) -> None:
+    names = [f"P{i}" for i in range(8)]
+    redis_port = private.free_port()
+
+    def start_redis() -> Any:
+        process = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind",
+                                    "127.0.0.1", "--save", "", "--appendonly", "no",
+                                    "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+        wait_for(lambda: _answers(redis_port))
+        return process
+
+    redis = start_redis()
+    try:
+        with private.postgres_server() as db:
+            port = private.free_port()
+            url = f"http://127.0.0.1:{port}"
+            home = str(tmp_path / "home")
+            init = subprocess.run(
+                [sys.executable, "-m", "dicecam", "hub", "--init", "--db", db, "--redis",
+                 f"redis://127.0.0.1:{redis_port}/0", "--port", str(port), "--players",
+                 ",".join(names), "--seed", "r"], env={**os.environ, "DICECAM_HOME": home},
+                capture_output=True, text=True, check=True)
+            codes = [line.split("--table-code ")[1] for line in init.stdout.splitlines()
+                     if "--table-code" in line]
+            hub = Hub(url, db, "", home, port, 2, codes)
+            hub.start()
+            try:
+                plan = v6_tables.plan_evening(names, codes, "r")
+                reports = v6_tables.reports_from_state(
+                    codes[0], "g", play_group(plan.groups[0], 1).states[-1])
+                versions: list[int] = []
+                phone = socketio.Client()
+                phone.on("standings", lambda board: versions.append(board["version"]))
+                phone.connect(url, transports=["websocket"])
+                post = v6_tables.report_to_json
+                assert hub.post("/api/results", post(reports[0]), codes[0])[1]["id"] == 1
+                wait_for(lambda: 1 in versions)
+                redis.kill()
+                redis.wait()
+                # Redis away: the result is stored all the same, only its board is lost
+                assert hub.post("/api/results", post(reports[1]), codes[0])[1]["id"] == 2
+                redis = start_redis()
+                time.sleep(2.0)  # the workers' listeners reconnect
+                assert hub.post("/api/results", post(reports[2]), codes[0])[1]["id"] == 3
+                wait_for(lambda: 3 in versions)  # the board counting 2 and 3 arrives
+                assert hub.get("/api/standings")["counted"] == 3
+                phone.disconnect()
+            finally:
+                hub.stop()
+    finally:
+        redis.kill()
+        redis.wait()
+
+
+def _answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+@needs_servers
+def test_the_hub_store_carries_on_after_a_database_restart() -> None:
+    with private.postgres_cluster() as cluster:
+        store = HubStore(cluster.url)
+        try:
+            store.migrate()
+            evening = store.create_evening("restart", ["A", "B", "C", "D"], 1, "s")
+            cluster.kill()
+            cluster.start()
+            # the pool replaces the connection the crash broke: the first request works
+            assert store.result_count(evening.id) == 0
+            assert store.seat(evening.plan.tables[0]).position == 0
+        finally:
+            store.close()

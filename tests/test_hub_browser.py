@@ -1,0 +1,133 @@
+"""The standings page and the croupier's hub line in a real browser (Debian's chromium,
+headless, selenium), during a running evening: the board follows the results as tables
+send them, to the final's winner. Skipped, with the reason, without chromium or without
+PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from werkzeug.serving import make_server
+
+from dicecam.games.v6 import tables as v6_tables
+from dicecam.tools import services as private
+from dicecam.tools.hub_harness import private_hub
+from dicecam.tools.v6_evening import play_group
+from dicecam.webapp.app import create_app, services
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+MISSING = private.missing()
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
+                       reason="needs Debian's chromium and chromium-driver "
+                              "(apt-get install chromium chromium-driver; .ci/run does it)"),
+]
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+WAIT = 15.0
+NAMES = [f"P{i}" for i in range(8)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--lang=en-GB"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(browser: Any, condition: Any) -> Any:
+    return WebDriverWait(browser, WAIT).until(condition)
+
+
+def points_shown(browser: Any) -> dict[str, int]:
+    """The board's points per player, read in one script (the board is redrawn whole on
+    each update, so elements found one call earlier may be gone)."""
+    return browser.execute_script(
+        "const out = {};"
+        "for (const tr of document.querySelectorAll('#board tbody tr'))"
+        "  out[tr.dataset.player] = Number(tr.querySelector('td.points').textContent);"
+        "return out;")
+
+
+@pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None:
+    with private_hub(NAMES, 2, processes=2, seed="screen") as hub:
+        plan = v6_tables.plan_evening(NAMES, hub.codes, "screen")
+        played = [play_group(g, f"screen/{i}") for i, g in enumerate(plan.groups)]
+        reports = [v6_tables.reports_from_state(plan.tables[i], f"g{i}", p.states[-1])
+                   for i, p in enumerate(played)]
+        browser.get(hub.url + "/")
+        wait(browser, lambda b: b.find_element(By.ID, "status").text == "live")
+        assert set(points_shown(browser).values()) == {0}
+        first = reports[0][0]
+        assert hub.post("/api/results", v6_tables.report_to_json(first), first.table)[0] == 200
+        expected = {p.player: p.points for p in first.players}
+        wait(browser, lambda b: all(points_shown(b)[n] == v for n, v in expected.items()))
+        for report in reports[0][1:] + reports[1]:
+            hub.post("/api/results", v6_tables.report_to_json(report), report.table)
+        wait(browser, lambda b: not b.find_element(By.ID, "final-section")
+             .get_attribute("hidden"))
+        through = browser.execute_script(
+            "return [...document.querySelectorAll('#board td.through')]"
+            ".filter((td) => td.textContent).length")
+        assert through == 4
+        board = hub.get("/api/standings")
+        seat = hub.get(f"/api/tables/{board['final_tables'][0]}")
+        assert seat["stage"] == "final" and seat["spent"] == {
+            n: board["spent"][n] for n in board["final"][0] if n in board["spent"]}
+        finals = [play_group(g, f"screen/final/{i}", final=True,
+                             spent={n: board["spent"][n] for n in g if n in board["spent"]})
+                  for i, g in enumerate(board["final"])]
+        for i, evening in enumerate(finals):
+            for report in v6_tables.reports_from_state(board["final_tables"][i], f"f{i}",
+                                                       evening.states[-1]):
+                hub.post("/api/results", v6_tables.report_to_json(report), report.table)
+        winner = wait(browser, lambda b: b.find_element(By.ID, "winner").text)
+        assert winner == f"{hub.get('/api/standings')['winner']} wins the evening"
+        assert "results counted" in browser.find_element(By.ID, "tables").text
+        with psycopg.connect(hub.db) as conn:  # the groups the hub seated, both stages
+            stored = dict(conn.execute("SELECT stage, count(*) FROM groups GROUP BY stage")
+                          .fetchall())
+        assert stored == {"prelim": 2, "final": 1}
+
+
+def test_the_croupier_sees_hub_offline_and_the_results_waiting(browser: Any,
+                                                              tmp_path: Path) -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"),
+                      "HUB_URL": f"http://127.0.0.1:{private.free_port()}",
+                      "TABLE_CODE": "ABC123"})
+    services(app).hub_link.outbox.add("x", "prelim/pass1", {"kind": "pass"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    services(app).start_reader()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/")
+        line = wait(browser, lambda b: b.find_element(By.ID, "hub-link").text or None)
+        assert line.startswith("hub offline, 1 result waiting"), line
+        assert browser.find_element(By.ID, "hub-link").get_attribute("data-online") == "false"
+    finally:
+        server.shutdown()
+        thread.join(5)
+        services(app).close()
