@@ -56,8 +56,15 @@ CREATE TABLE hub_outbox (
     sent DOUBLE PRECISION
 );
 """),
+    # the games list (issue 16): when the players ended a game, its last known scores
+    (2, """
+ALTER TABLE games ADD COLUMN closed DOUBLE PRECISION;
+ALTER TABLE games ADD COLUMN standing TEXT;
+"""),
 )
 MIGRATION_LOCK = 0x6A6F75726E616C  # any fixed number; "journal" in hex
+
+_GAME_COLUMNS = "id, game, config, created, updated, closed, standing"
 
 
 def is_postgres_url(spec: object) -> bool:
@@ -140,20 +147,57 @@ class PgGameStore(_Connected):
 
     def get_game(self, game_id: int) -> GameRecord:
         with self._using() as db:
-            row = db.execute("SELECT id, game, config, created, updated FROM games "
-                                   "WHERE id = %s", (game_id,)).fetchone()
+            row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s",
+                             (game_id,)).fetchone()
         if row is None:
-            raise InputError(f"there is no game {game_id}; pick one from the list of games")
+            raise _no_game(game_id)
         return _game_record(row)
 
     def list_games(self, limit: int = 50) -> list[GameRecord]:
         with self._using() as db:
-            rows = db.execute("SELECT id, game, config, created, updated FROM games "
-                                    "ORDER BY updated DESC, id DESC LIMIT %s",
-                                    (limit,)).fetchall()
+            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games "
+                              "ORDER BY updated DESC, id DESC LIMIT %s", (limit,)).fetchall()
         return [_game_record(row) for row in rows]
 
-    def append(self, game_id: int, entries: Sequence[NewEntry]) -> None:
+    def set_standing(self, game_id: int, standing: Mapping[str, Any]) -> None:
+        """Keep a game's scores for the games list (not a change of the game: ``updated``
+        stays)."""
+        with self._using(transaction=True) as db:
+            db.execute("UPDATE games SET standing = %s WHERE id = %s",
+                       (json.dumps(standing, ensure_ascii=False), game_id))
+
+    def close_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Mark a game as ended by the players (it stays, with its log); with
+        ``forget_setting``, clear that setting too when it names this game. An unknown id
+        is an ``InputError`` and changes nothing."""
+        with self._using(transaction=True) as db:
+            cursor = db.execute("UPDATE games SET closed = %s WHERE id = %s",
+                                (time.time(), game_id))
+            if cursor.rowcount == 0:
+                raise _no_game(game_id)  # leaving the transaction on it rolls back
+            if forget_setting is not None:
+                self._forget(db, forget_setting, game_id)
+
+    def reopen_game(self, game_id: int) -> None:
+        with self._using(transaction=True) as db:
+            db.execute("UPDATE games SET closed = NULL WHERE id = %s", (game_id,))
+
+    def delete_game(self, game_id: int, *, forget_setting: str | None = None) -> None:
+        """Remove a game and its whole log, in one transaction."""
+        with self._using(transaction=True) as db:
+            db.execute("DELETE FROM log WHERE game_id = %s", (game_id,))
+            if db.execute("DELETE FROM games WHERE id = %s", (game_id,)).rowcount == 0:
+                raise _no_game(game_id)
+            if forget_setting is not None:
+                self._forget(db, forget_setting, game_id)
+
+    def _forget(self, db: psycopg.Connection[Any], key: str, game_id: int) -> None:
+        db.execute("DELETE FROM settings WHERE key = %s AND value = %s", (key, str(game_id)))
+
+    def append(self, game_id: int, entries: Sequence[NewEntry], *,
+               standing: Mapping[str, Any] | None = None) -> None:
+        """Append entries to a game's log in one transaction (all or nothing), with the
+        game's scores after them (``standing``) for the games list."""
         now = time.time()
         with self._using(transaction=True) as db:
             (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE "
@@ -167,6 +211,9 @@ class PgGameStore(_Connected):
                      entry.source.value,
                      None if entry.dice is None else json.dumps(list(entry.dice)), now))
             db.execute("UPDATE games SET updated = %s WHERE id = %s", (now, game_id))
+            if standing is not None:
+                db.execute("UPDATE games SET standing = %s WHERE id = %s",
+                           (json.dumps(standing, ensure_ascii=False), game_id))
 
     def log(self, game_id: int) -> list[LogEntry]:
         with self._using() as db:
@@ -241,6 +288,11 @@ class PgOutbox(_Connected):
         return [f"{key}: {error}" for key, error in rows]
 
 
+def _no_game(game_id: int) -> InputError:
+    return InputError(f"there is no game {game_id}; pick one from the list of games")
+
+
 def _game_record(row: tuple[Any, ...]) -> GameRecord:
-    game_id, game, config, created, updated = row
-    return GameRecord(int(game_id), str(game), json.loads(config), created, updated)
+    game_id, game, config, created, updated, closed, standing = row
+    return GameRecord(int(game_id), str(game), json.loads(config), created, updated, closed,
+                      None if standing is None else json.loads(standing))

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_groups
@@ -28,7 +28,7 @@ from dicecam.games.descriptor import GameDescriptor, ThrowDue
 from dicecam.games.registry import game_names, get_game
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
-from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from dicecam.webapp.store import EntryKind, NewEntry, Source
 from dicecam.webapp.tablet_commands import (
     Act,
     AssignZone,
@@ -42,6 +42,9 @@ from dicecam.webapp.tablet_commands import (
     Undo,
 )
 from dicecam.webapp.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
+
+if TYPE_CHECKING:  # SQLite's GameStore or the PostgreSQL one
+    from dicecam.webapp.journal import JournalStore
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,7 @@ class GameSession:
 
     def __init__(
         self,
-        store: GameStore,
+        store: JournalStore,
         publish: Publish,
         *,
         game_loader: GameLoader = get_game,
