@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_groups
@@ -28,6 +28,7 @@ from dicecam.games.descriptor import GameDescriptor, ThrowDue
 from dicecam.games.registry import game_names, get_game
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
+from dicecam.webapp.journal import JournalStore  # SQLite's GameStore or the PostgreSQL one
 from dicecam.webapp.store import EntryKind, NewEntry, Source
 from dicecam.webapp.tablet_commands import (
     Act,
@@ -42,9 +43,6 @@ from dicecam.webapp.tablet_commands import (
     Undo,
 )
 from dicecam.webapp.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
-
-if TYPE_CHECKING:  # SQLite's GameStore or the PostgreSQL one
-    from dicecam.webapp.journal import JournalStore
 
 log = logging.getLogger(__name__)
 
