@@ -82,3 +82,28 @@ def test_the_held_out_third_of_every_background_folder_is_never_offered_to_train
     assert not set(held) & set(trained)
     assert [p.name for f, p in held if f == "boards"] == [
         f"{i:02d}.jpg" for i in range(7) if i % BACKGROUND_HELD_OUT_EVERY == 2]
+
+
+def test_a_soup_of_one_model_with_itself_is_that_model_and_bad_weights_are_refused(
+        tmp_path: Path) -> None:
+    _need_training_extra()
+    import onnxruntime as ort
+
+    from dicecam.cli import main
+    from dicecam.errors import InputError
+    from dicecam.tools.train.soup_cli import soup_weights
+
+    shipped = MODELS / "detector.onnx"
+    out = tmp_path / "soup.onnx"
+    assert main(["train", "soup", str(shipped), str(shipped), "--weights", "0.7", "0.3",
+                 "--out", str(out)]) == 0
+    image = np.random.default_rng(5).uniform(0, 255, (1, 3, 64, 96)).astype(np.float32)
+    outputs = []
+    for path in (shipped, out):
+        session = ort.InferenceSession(str(path))
+        outputs.append(session.run(None, {session.get_inputs()[0].name: image})[0])
+    assert np.abs(outputs[0] - outputs[1]).max() < 1e-4
+    with pytest.raises(InputError, match="weights for"):
+        soup_weights([shipped, shipped], [1.0])
+    with pytest.raises(InputError, match="not all 0"):
+        soup_weights([shipped], [0.0])

@@ -13,6 +13,7 @@ import importlib
 TRAINERS = {
     "reader": "dicecam.tools.train.reader_cli",
     "detector": "dicecam.tools.train.detector_cli",
+    "soup": "dicecam.tools.train.soup_cli",
 }
 
 
