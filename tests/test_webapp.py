@@ -458,6 +458,42 @@ def test_without_a_zone_map_the_settled_dice_are_the_throwers(client: Any) -> No
     assert last_state(client)["state"]["phase"] == "pickpocket"
 
 
+def test_a_scored_party_says_whose_it_is_and_carries_its_verdict_on_the_dice(
+        client: Any) -> None:
+    _dice_party_after_preparty(client)
+    roll = services(client.app).session.settle(
+        settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
+                 (4, "orange", 0.99)], roll_id=9))
+    sent = received(client, events.ROLL)[-1]
+    assert roll.status.value == "applied"
+    assert sent["summary"]["msg"] == "dp.roll.scored"
+    assert sent["summary"]["params"]["whose"]["params"]["players"] == ["Ann"]
+    assert [d["role"] for d in sent["marks"]["dice"]] == ["spare"] * 4
+    assert [d["wallet"] for d in sent["marks"]["dice"]] == [True, True, False, False]
+
+
+def test_after_undo_the_waiting_roll_is_judged_on_the_step_shown(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann starts
+    session = services(client.app).session
+    ok(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
+                                            [(1, "yellow"), (1, "yellow"), (2, "orange"),
+                                             (2, "orange")]]})
+    for action in ({"type": "pickpocket", "count": 0}, {"type": "provoke", "count": 0},
+                   {"type": "grow", "option": "vip"}):
+        ok(client, events.ACTION, action)
+    # Bo's throw, but five dice: refused, naming Bo
+    roll = session.settle(settled([(3, "yellow", 0.99)] * 2 + [(3, "orange", 0.99)] * 3,
+                                  roll_id=20))
+    assert roll.error and "Bo" in roll.error
+    ok(client, events.UNDO, {})  # back to Ann's growth: no throw is due
+    got = client.get_received()
+    sent = [m["args"][0] for m in got if m["name"] == events.ROLL][-1]
+    assert sent["error"] is None and sent["error_message"] is None
+    assert sent["summary"]["msg"] == "dp.roll.ignored"
+    state = [m["args"][0] for m in got if m["name"] == events.STATE][-1]
+    assert state["roll"]["summary"]["msg"] == "dp.roll.ignored"
+
+
 # --- the games list: who played, the score, when; ending and deleting a game ---------------
 
 

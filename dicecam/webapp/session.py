@@ -229,10 +229,15 @@ class GameSession:
                               standing=self._standing(active, state))
             active.actions.pop()
             active.state = state
-            if self._roll is not None and self._roll.applied_at == len(active.actions):
-                # the undone action was this roll's: the roll waits again, as first read
-                self._roll = replace(self._roll, status=RollStatus.PENDING, applied_at=None,
-                                     error=None, error_message=None)
+            roll = self._roll
+            if roll is not None and (roll.applied_at == len(active.actions)
+                                     or roll.status is not RollStatus.APPLIED):
+                # the undone action was this roll's (it waits again, as first read), or the
+                # roll waits: judged anew on the state now, so no refusal or sentence about
+                # the step undone stays on the panel
+                unchecked = replace(roll, status=RollStatus.PENDING, applied_at=None,
+                                    error=None, error_message=None)
+                self._roll = self._decide(unchecked, auto=False).roll
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -369,18 +374,36 @@ class GameSession:
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
-                                          error_message=exc.message))
+            return _Decision(self._described(active, roll, RollStatus.PENDING, exc))
         if action is None:
-            return _Decision(replace(roll, status=RollStatus.SHOWN))
-        if not auto or any(d.needs_check for d in roll.dice):
-            return _Decision(replace(roll, status=RollStatus.PENDING))
+            return _Decision(self._described(active, roll, RollStatus.SHOWN))
+        waits = not auto or any(d.needs_check for d in roll.dice)
         try:
             new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
-                                          error_message=exc.message))
-        return _Decision(roll, action, new_state)
+            # while dice are still asked, the rules' refusal may only be a misread die:
+            # it is said once the players have had their say
+            return _Decision(self._described(active, roll, RollStatus.PENDING,
+                                             None if waits else exc))
+        if waits:
+            return _Decision(self._described(active, roll, RollStatus.PENDING, marked=True))
+        return _Decision(self._described(active, roll, RollStatus.APPLIED, marked=True),
+                         action, new_state)
+
+    @staticmethod
+    def _described(active: _Active, roll: CurrentRoll, status: RollStatus,
+                   refused: InputError | None = None, *, marked: bool = False) -> CurrentRoll:
+        """``roll`` with its status, the rules' refusal, what its dice count as, and (for a
+        roll the rules take) the verdict drawn on its dice; all judged on the state the
+        roll came in, so a roll scored later still says what it was."""
+        game, state = active.game, active.state
+        return replace(
+            roll, status=status,
+            error=None if refused is None else str(refused),
+            error_message=None if refused is None else refused.message,
+            summary=None if game.roll_summary is None
+            else game.roll_summary(state, roll.dice, status.value),
+            marks=game.dice_marks(state, roll.dice) if marked and game.dice_marks else None)
 
     def _commit_roll(self, decision: _Decision) -> CurrentRoll:
         """Store a roll that scores (then update the game); other rolls pass through."""

@@ -23,6 +23,7 @@ from dicecam.games.descriptor import ThrowDue
 from dicecam.games.diceparty import rules
 from dicecam.games.diceparty.messages import MESSAGES
 from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
+from dicecam.messages import Message
 from dicecam.reading import DieReading
 
 
@@ -90,3 +91,28 @@ def _party_dice(dice: Sequence[DieReading], indices: Sequence[int], zone: str
                                       colours=tuple(KIND_OF_COLOUR)))
         found.append(Die(KIND_OF_COLOUR[die.colour], die.value))
     return tuple(found)
+
+
+def roll_summary(state: rules.State, dice: Sequence[DieReading], status: str
+                 ) -> Message | None:
+    """What the dice just seen count as, judged on ``state`` (the state the roll came in):
+    whose party or preparty throw, and whether it was scored, waits for a check, or was
+    refused (the refusal's reason is shown beside it). ``status`` is the roll's status in
+    the web app: "applied", "pending" or "shown"."""
+    if status == "shown":
+        return MESSAGES("dp.roll.ignored", n=len(dice))
+    try:
+        throws = thrown_dice(state, dice)
+    except InputError:
+        throws = None
+    if not throws:
+        return MESSAGES("dp.roll.ignored", n=len(dice))
+    names = tuple(throws)
+    whose = MESSAGES("dp.whose.preparty" if state.phase == rules.Phase.PREPARTY
+                     else "dp.whose.party", players=names)
+    counted = sum(len(indices) for indices in throws.values())
+    seen = (MESSAGES("dp.seen", n=len(dice)) if counted == len(dice)
+            else MESSAGES("dp.seen_in_zones", n=len(dice), k=counted, players=names))
+    if status == "applied":
+        return MESSAGES("dp.roll.scored", seen=seen, whose=whose)
+    return MESSAGES("dp.roll.check", seen=seen, whose=whose)

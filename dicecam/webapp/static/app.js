@@ -323,22 +323,32 @@
     $("demo-roll").hidden = demo !== "ask";
     $("demo-status").textContent = demo === "auto" ? t("demo_throwing") : "";
     panel.dataset.status = roll ? roll.status : "none";
+    const module = view && view.game ? GAMES[view.game] : null;
+    const waiting = view && view.state ? view.state.waiting_for : null;
+    $("roll-legend").replaceChildren();
     // nothing to say and nothing to tap (no game, or a game that takes no dice now): no
     // empty bar under the camera
     panel.hidden = !roll && !entry && !demo;
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
       $("roll-zones").replaceChildren();
-      $("roll-text").textContent = entry ? t("roll_waiting") : "";
+      $("roll-text").textContent = !entry ? ""
+        : waiting ? t("roll_waiting_for", { now: I18N.message(waiting) }) : t("roll_waiting");
       $("roll-error").textContent = "";
       return;
     }
     renderZoneChoice(roll, view);
     const unsure = roll.dice.filter((d) => d.needs_check).length;
-    let text = t("roll_" + roll.status, { n: roll.dice.length });
+    // one sentence: what the game waits for now (whose throw) and what the dice just seen
+    // count as, both from the server, so the panel cannot contradict the step shown
+    let text = roll.summary && waiting
+      ? t("roll_sentence", { now: I18N.message(waiting), roll: I18N.message(roll.summary) })
+      : t("roll_" + roll.status, { n: roll.dice.length });
     if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
+    const legend = module && module.rollLegend ? module.rollLegend(roll, ctx) : null;
+    if (legend) $("roll-legend").replaceChildren(legend);
   }
 
   /* Dice read outside every zone (a table without a zone map): one tap says where they lie,
@@ -404,23 +414,56 @@
     // tappable, until the next roll settles.
     g.globalAlpha = app.frameShown && app.movedSinceRoll ? 0.35 : 1;
     const rollScale = width / roll.width;
+    // the game's verdict drawn on its dice (Dice Party: each covering group in its own
+    // colour and number, uncovered Mobs crossed out), from the game view's dieMarks
+    const module = app.view && app.view.game ? GAMES[app.view.game] : null;
+    const marks = module && module.dieMarks ? module.dieMarks(roll, ctx) : null;
     roll.dice.forEach((d, index) => {
       const x = (d.x - d.w / 2) * rollScale;
       const y = (d.y - d.h / 2) * rollScale;
       const w = d.w * rollScale;
       const hh = d.h * rollScale;
+      const mark = marks ? marks[index] : null;
+      if (mark && mark.fill) {
+        g.fillStyle = mark.fill;
+        g.fillRect(x, y, w, hh);
+      }
       g.setLineDash(d.needs_check ? [6, 4] : []);
-      g.lineWidth = d.needs_check ? 4 : 2.5;
-      g.strokeStyle = d.needs_check ? "#ff2d55" : d.corrected ? "#2ecc71" : cssColour(d.colour);
+      g.lineWidth = d.needs_check ? 4 : mark ? mark.width || 3 : 2.5;
+      g.strokeStyle = d.needs_check ? "#ff2d55" : mark ? mark.stroke
+        : d.corrected ? "#2ecc71" : cssColour(d.colour);
       g.strokeRect(x, y, w, hh);
       g.setLineDash([]);
-      const label = d.value === null ? "?" : String(d.value);
-      const size = Math.max(14, Math.min(28, w * 0.55));
-      g.font = `bold ${size}px system-ui, sans-serif`;
-      g.fillStyle = "rgba(0,0,0,0.65)";
-      g.fillRect(x, y - size - 4, size + 8, size + 4);
-      g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
-      g.fillText(label, x + 4, y - 6);
+      if (mark && mark.cross) {
+        g.beginPath();
+        g.moveTo(x, y);
+        g.lineTo(x + w, y + hh);
+        g.moveTo(x + w, y);
+        g.lineTo(x, y + hh);
+        g.strokeStyle = mark.stroke;
+        g.lineWidth = 3;
+        g.stroke();
+      }
+      if (mark && mark.tag) {
+        const tagSize = Math.max(9, Math.min(18, w * 0.4));
+        g.font = `bold ${tagSize}px system-ui, sans-serif`;
+        const tagWidth = g.measureText(mark.tag).width + 6;
+        g.fillStyle = mark.stroke;
+        g.fillRect(x + w - tagWidth, y + hh, tagWidth, tagSize + 4);
+        g.fillStyle = mark.ink || "#111";
+        g.fillText(mark.tag, x + w - tagWidth + 3, y + hh + tagSize);
+      }
+      // a small die with its verdict drawn: the tag says enough, the value label would
+      // cover the neighbours (a phone showing a party of dozens)
+      if (!(mark && w < 24 && !d.needs_check)) {
+        const label = d.value === null ? "?" : String(d.value);
+        const size = Math.max(14, Math.min(28, w * 0.55));
+        g.font = `bold ${size}px system-ui, sans-serif`;
+        g.fillStyle = "rgba(0,0,0,0.65)";
+        g.fillRect(x, y - size - 4, size + 8, size + 4);
+        g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
+        g.fillText(label, x + 4, y - 6);
+      }
       if (index === app.selectedDie) {
         g.strokeStyle = "#00d1ff";
         g.lineWidth = 3;
