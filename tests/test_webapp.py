@@ -680,3 +680,48 @@ def test_a_database_from_before_the_games_list_reads_read_only(tmp_path: Path) -
         assert game.game == "v6" and game.closed is None and game.standing is None
     finally:
         store.close()
+
+
+# --- zones drawn on a tablet: one area per player ------------------------------------------
+
+
+def test_zones_drawn_on_a_tablet_count_each_party_in_its_own_area(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann throws; Bo's party lies on the table too
+    session = services(client.app).session
+    ann = settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
+                   (4, "orange", 0.99)]).dice  # x 60..270
+    bo = tuple(DieReading(x=450.0 + 40 * i, y=300.0, w=30.0, h=30.0, value=1,
+                          colour=("yellow", "orange")[i % 2], confidence=0.99)
+               for i in range(4))
+    roll = session.settle(SettledRoll(roll_id=9, width=640, height=480, dice=ann + bo))
+    assert roll.status.value == "pending"  # eight dice for a party of four
+    assert roll.error_message is not None and roll.error_message.id == "dp.party_mismatch"
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 320, 480]},
+        {"name": "Bo", "rect": [660, 480, 320, -5]}]})  # dragged up and left, past the edge
+    got = client.get_received()
+    state = [m["args"][0] for m in got if m["name"] == events.STATE][-1]
+    assert state["state"]["phase"] == "pickpocket"  # the waiting roll, scored in its area
+    assert state["zones"]["zones"][1] == {"name": "Bo", "polygon": [
+        [320.0, 0.0], [640.0, 0.0], [640.0, 480.0], [320.0, 480.0]]}
+    rolled = [m["args"][0] for m in got if m["name"] == events.ROLL][-1]
+    assert rolled["summary"]["params"]["seen"]["msg"] == "dp.seen_in_zones"
+    assert [d["zone"] for d in rolled["dice"]] == ["Ann"] * 4 + ["Bo"] * 4
+    # the map is the table's for this game: a restart of the session finds it again
+    assert services(client.app).store.get_setting(f"zones:game:{state['game_id']}") == (
+        f"game-{state['game_id']}")
+
+
+def test_zones_can_be_removed_and_a_bad_drawing_is_refused(client: Any) -> None:
+    _dice_party_after_preparty(client)
+    ack = client.emit(events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [10, 10, 10, 300]}]}, callback=True)
+    assert not ack["ok"] and "empty" in ack["error"]
+    ack = client.emit(events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 100, 100]}, {"name": "Ann", "rect": [0, 0, 9, 9]}]},
+        callback=True)
+    assert not ack["ok"] and "twice" in ack["error"]
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 100, 100]}]})
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": []})
+    assert last_state(client)["zones"] is None

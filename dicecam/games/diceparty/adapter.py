@@ -1,8 +1,9 @@
 """A settled roll -> the Dice Party throw the game waits for.
 
-Zones are named after the players; a die counts for a party when it lies in that player's
-zone, and its colour gives the guest kind (yellow Party People, orange VIP, red Mob). Dice
-outside the parties' zones (the counter die, the stock) are ignored.
+Zones are named after the players ("Anna", or "party:anna" as ``dicecam calibrate zones``
+suggests; the tablet draws them named "Anna"); a die counts for a party when it lies in
+that player's zone, and its colour gives the guest kind (yellow Party People, orange VIP,
+red Mob). Dice outside the parties' zones (the counter die, the stock) are ignored.
 
 A table with no zone map (no die carries a zone) still plays: a party is thrown one player
 at a time, so while the game waits for one player's throw, the settled dice are that
@@ -38,13 +39,27 @@ def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Ac
     return rules.Throw(parties[0][1])
 
 
+#: a zone map's drawn areas for the parties are named "party:NAME" by convention
+#: (docs/calibration.md); a zone named just like the player counts too
+PARTY_ZONE_PREFIX = "party:"
+
+
+def zone_owner(zone: str | None, player: str) -> bool:
+    """Whether a die in ``zone`` lies in ``player``'s party area (names compared as a
+    person would: "party:anna" is Anna's)."""
+    if not zone:
+        return False
+    name = zone[len(PARTY_ZONE_PREFIX):] if zone.startswith(PARTY_ZONE_PREFIX) else zone
+    return name.casefold() == player.casefold()
+
+
 def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, list[int]] | None:
     """Which dice (their indices) are whose throw now; None when no throw is due."""
     unzoned = not any(d.zone for d in dice)  # no zone map: the dice are the thrower's
     if state.phase == rules.Phase.PREPARTY:
         if unzoned:
             return {rules.preparty_next(state): list(range(len(dice)))} if dice else None
-        throws = {name: [i for i, d in enumerate(dice) if d.zone == name]
+        throws = {name: [i for i, d in enumerate(dice) if zone_owner(d.zone, name)]
                   for name in rules.preparty_waiting(state)}
         return {name: indices for name, indices in throws.items() if indices} or None
     if state.phase == rules.Phase.THROW:
@@ -52,7 +67,7 @@ def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, lis
         name = state.players[state.active].name
         if unzoned:
             return {name: list(range(len(dice)))}
-        return {name: [i for i, d in enumerate(dice) if d.zone == name]}
+        return {name: [i for i, d in enumerate(dice) if zone_owner(d.zone, name)]}
     return None
 
 

@@ -328,7 +328,8 @@
     $("roll-legend").replaceChildren();
     // nothing to say and nothing to tap (no game, or a game that takes no dice now): no
     // empty bar under the camera
-    panel.hidden = !roll && !entry && !demo;
+    panel.hidden = !roll && !entry && !demo && !app.drawing;
+    renderZoneTools(view, roll, module);
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
       $("roll-zones").replaceChildren();
@@ -365,6 +366,150 @@
       type: "button", "data-assign-zone": z.zone,
       onclick: () => send(E.ASSIGN_ZONE, { roll_id: roll.roll_id, zone: z.zone }).catch(() => null),
     }, z.label)));
+  }
+
+  // --- zones drawn on the picture: one area per player -----------------------------------
+  /* Offered where the game's view names the areas it can use (zoneNames), once there is a
+   * camera picture to draw on; the view says when they would help (zoneOffer: several
+   * parties in view). Drawing: drag a rectangle per name on the picture; saved on the
+   * server as the table's zone map, which every later roll is read with. */
+  function renderZoneTools(view, roll, module) {
+    const names = module && module.zoneNames ? module.zoneNames(view) : [];
+    const usable = names.length > 0 && app.frameShown;
+    if (!usable) app.drawing = null;
+    const drawing = app.drawing;
+    $("zone-draw").hidden = !drawing;
+    $("zone-offer").hidden = !usable || Boolean(drawing);
+    $("overlay").style.touchAction = drawing ? "none" : "manipulation";
+    if (usable && !drawing) {
+      const offer = module.zoneOffer ? module.zoneOffer(view, roll) : null;
+      $("zone-offer-text").textContent = view.zones ? t("zones_active")
+        : offer ? t(offer.key, offer.params) : t("zones_help");
+      $("zone-offer").dataset.offer = offer && !view.zones ? "1" : "0";
+    }
+    if (!drawing) return;
+    const current = drawing.names[drawing.current];
+    const allDrawn = drawing.names.every((n) => drawing.rects[n]);
+    $("zone-draw-text").textContent = allDrawn ? t("zones_draw_done") : t("zones_draw_text", { p: current });
+    $("zone-draw-names").replaceChildren(...drawing.names.map((name, i) => h("button", {
+      type: "button", class: i === drawing.current ? "chosen" : "", "data-zone-name": name,
+      style: `--swatch:${zoneColour(i)}`,
+      onclick: () => { drawing.current = i; renderRoll(); },
+    }, drawing.rects[name] ? "✓ " : "", name)));
+    $("zones-save").disabled = !Object.keys(drawing.rects).length;
+    $("zones-clear").hidden = !(view && view.zones);
+  }
+
+  const ZONE_COLOURS = ["#00d1ff", "#ff4fd8", "#7cfc00", "#ffd700", "#b388ff", "#00e0a0", "#4da3ff", "#ffb3c7"];
+  const zoneColour = (i) => ZONE_COLOURS[i % ZONE_COLOURS.length];
+
+  /* The frame pixels under a pointer on the overlay (the picture's own coordinates). */
+  function framePoint(ev) {
+    const base = app.frameShown ? app.reading : app.roll;
+    const rect = $("overlay").getBoundingClientRect();
+    const scale = rect.width / base.width;
+    return [(ev.clientX - rect.left) / scale, (ev.clientY - rect.top) / scale];
+  }
+
+  $("draw-zones").addEventListener("click", () => {
+    const view = app.view;
+    const module = view && view.game ? GAMES[view.game] : null;
+    if (!module || !module.zoneNames || !app.reading) return;
+    const names = module.zoneNames(view);
+    const rects = {};
+    // the areas drawn before are the starting point: redraw only the ones that moved
+    for (const z of (view.zones && view.zones.zones) || []) {
+      const xs = z.polygon.map((p) => p[0]);
+      const ys = z.polygon.map((p) => p[1]);
+      if (names.includes(z.name)) rects[z.name] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    }
+    app.drawing = { names, current: 0, rects, drag: null };
+    renderRoll();
+    drawOverlay();
+  });
+  $("zones-cancel").addEventListener("click", () => {
+    app.drawing = null;
+    renderRoll();
+    drawOverlay();
+  });
+  const sendZones = (zones) => {
+    const base = app.reading;
+    send(E.SET_ZONES, { width: base.width, height: base.height, zones }).then(() => {
+      app.drawing = null;
+      renderRoll();
+      drawOverlay();
+    }).catch(() => null);
+  };
+  $("zones-save").addEventListener("click", () => {
+    const drawing = app.drawing;
+    if (!drawing) return;
+    sendZones(drawing.names.filter((n) => drawing.rects[n])
+      .map((name) => ({ name, rect: drawing.rects[name].map((v) => Math.round(v)) })));
+  });
+  $("zones-clear").addEventListener("click", () => sendZones([]));
+  $("overlay").addEventListener("pointerdown", (ev) => {
+    if (!app.drawing || !app.reading) return;
+    ev.preventDefault();
+    $("overlay").setPointerCapture(ev.pointerId);
+    const [x, y] = framePoint(ev);
+    app.drawing.drag = [x, y, x, y];
+  });
+  $("overlay").addEventListener("pointermove", (ev) => {
+    const drawing = app.drawing;
+    if (!drawing || !drawing.drag) return;
+    [drawing.drag[2], drawing.drag[3]] = framePoint(ev);
+    drawOverlay();
+  });
+  $("overlay").addEventListener("pointerup", (ev) => {
+    const drawing = app.drawing;
+    if (!drawing || !drawing.drag) return;
+    [drawing.drag[2], drawing.drag[3]] = framePoint(ev);
+    const [x0, y0, x1, y1] = drawing.drag;
+    drawing.drag = null;
+    // a tap is no area: a rectangle is at least a die's width across
+    if (Math.abs(x1 - x0) > 12 && Math.abs(y1 - y0) > 12) {
+      drawing.rects[drawing.names[drawing.current]] = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+      const next = drawing.names.findIndex((n) => !drawing.rects[n]);
+      if (next >= 0) drawing.current = next;
+    }
+    renderRoll();
+    drawOverlay();
+  });
+
+  /* The areas on the overlay: the ones being drawn (solid), else the saved ones (dashed). */
+  function drawZones(g, scale) {
+    const drawing = app.drawing;
+    const view = app.view;
+    const areas = [];
+    if (drawing) {
+      drawing.names.forEach((name, i) => {
+        const r = drawing.rects[name];
+        if (r) areas.push({ name, i, r, solid: true });
+      });
+      if (drawing.drag) areas.push({ name: drawing.names[drawing.current], i: drawing.current, r: drawing.drag, solid: true });
+    } else if (view && view.zones && (app.frameShown ? app.reading : app.roll)) {
+      view.zones.zones.forEach((z, i) => {
+        const xs = z.polygon.map((p) => p[0]);
+        const ys = z.polygon.map((p) => p[1]);
+        areas.push({ name: z.name, i, r: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], solid: false });
+      });
+    }
+    for (const a of areas) {
+      const [x0, y0, x1, y1] = a.r;
+      const left = Math.min(x0, x1) * scale;
+      const top = Math.min(y0, y1) * scale;
+      g.setLineDash(a.solid ? [] : [10, 6]);
+      g.lineWidth = a.solid ? 3 : 2;
+      g.strokeStyle = zoneColour(a.i);
+      g.strokeRect(left, top, Math.abs(x1 - x0) * scale, Math.abs(y1 - y0) * scale);
+      g.setLineDash([]);
+      g.font = "bold 15px system-ui, sans-serif";
+      const labelWidth = g.measureText(a.name).width + 10;
+      g.fillStyle = zoneColour(a.i);
+      g.fillRect(left, top, labelWidth, 20);
+      g.fillStyle = "#111";
+      g.fillText(a.name, left + 5, top + 15);
+    }
   }
 
   const CSS_COLOURS = {
@@ -408,6 +553,7 @@
         g.strokeRect((d.x - d.w / 2) * scale, (d.y - d.h / 2) * scale, d.w * scale, d.h * scale);
       }
     }
+    drawZones(g, scale);
     if (!roll) return;
     // Once the table has moved since the roll settled (the next roll, a hand), its boxes
     // float over dice that are gone: dim them so they read as "the last roll", still
@@ -475,6 +621,7 @@
 
   // --- tap to correct -------------------------------------------------------------------
   $("overlay").addEventListener("click", (ev) => {
+    if (app.drawing) return; // a drag draws a zone; it is no tap on a die
     const roll = app.roll;
     if (!roll || !roll.dice.length) return;
     const rect = ev.currentTarget.getBoundingClientRect();

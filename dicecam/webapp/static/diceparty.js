@@ -276,7 +276,28 @@
       h("span", { class: "hint" }, t("dp_on_dice", { p: marks.player })), " ", items);
   }
 
+  /* One area per player still in the round: a party lies in front of its player. */
+  function zoneNames(view) {
+    return view.state.players.filter((p) => p.in_round).map((p) => p.name);
+  }
+
+  const legalOf = (s, type) => (s.legal || []).find((l) => l.type === type) || null;
+
+  /* Zones help when the picture shows more dice than the thrower's party holds: other
+   * parties (or the counter die) are in view, and without areas they all count. */
+  function zoneOffer(view, roll) {
+    const s = view.state;
+    const preparty = legalOf(s, "preparty");
+    const thrower = preparty ? preparty.options[0] : s.phase === "throw" ? s.active : null;
+    if (!roll || !thrower || roll.status === "applied") return null;
+    const player = s.players.find((p) => p.name === thrower);
+    const holds = player ? KINDS.reduce((n, k) => n + player.party[k], 0) : 0;
+    return roll.dice.length > holds ? { key: "zones_offer", params: { p: thrower } } : null;
+  }
+
   window.DicecamGames.diceparty = {
+    zoneNames,
+    zoneOffer,
     render,
     entry,
     zones,
