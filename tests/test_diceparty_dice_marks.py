@@ -109,3 +109,29 @@ def test_the_tablets_json_numbers_groups_and_words_them() -> None:
     assert data["groups"][0]["text"]["msg"] == "dp.group_exact"
     assert data["dice"][0] == {"role": "uncovered", "group": None, "millionaire": False,
                                "wallet": False}
+
+
+# --- the wallet counter die seen with a throw -----------------------------------------------
+
+
+def with_wallets(state: rules.State, wallets: int) -> rules.State:
+    players = list(state.players)
+    players[0] = replace(players[0], wallets=wallets)
+    return replace(state, players=tuple(players))
+
+
+def test_the_counter_die_is_the_extra_yellow_showing_the_wallets_farthest_aside() -> None:
+    from dicecam.games.diceparty.adapter import aside_dice, counter_die
+
+    party = readings("P3 V2 M1")  # Ann's party of three, in a row from x=40
+    near = replace(readings("P3")[0], x=190.0)  # a yellow 3 beside the party
+    far = replace(readings("P3")[0], x=900.0, y=500.0)  # a yellow 3 well aside
+    state = with_wallets(turn_of(Counts(1, 1, 1)), 3)
+    assert counter_die(state, [*party, near, far]) is None  # two too many: not just it
+    assert counter_die(state, [*party, far]) == 3
+    assert counter_die(state, [*party[1:], near, far]) == 3  # the one aside, of two 3s
+    assert aside_dice(state, [*party, far])[0][1].param("wallets") == 3
+    # no theft yet, another value than the counter's, or the throw fits: no counter die
+    assert counter_die(turn_of(Counts(1, 1, 1)), [*party, far]) is None
+    assert counter_die(with_wallets(turn_of(Counts(1, 1, 1)), 4), [*party, far]) is None
+    assert counter_die(state, party) is None

@@ -725,3 +725,33 @@ def test_zones_can_be_removed_and_a_bad_drawing_is_refused(client: Any) -> None:
         {"name": "Ann", "rect": [0, 0, 100, 100]}]})
     ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": []})
     assert last_state(client)["zones"] is None
+
+
+def test_the_counter_die_seen_with_the_throw_is_left_out_with_one_tap(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann throws: P6 P6 V5 V4
+    ok(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
+                                            [(6, "yellow"), (6, "yellow"), (1, "orange"),
+                                             (1, "orange")]]})
+    ok(client, events.ACTION, {"type": "pickpocket", "count": 2})  # the counter die shows 2
+    ok(client, events.ACTION, {"type": "provoke", "count": 0})
+    ok(client, events.ACTION, {"type": "grow", "option": "vip"})  # Bo: P1 P1 V1 V2 was thrown
+    session = services(client.app).session
+    for action in ({"type": "throw", "dice": [{"kind": "party_people", "pips": 1}] * 2
+                    + [{"kind": "vip", "pips": 1}] * 2},
+                   {"type": "pickpocket", "count": 0}, {"type": "provoke", "count": 0},
+                   {"type": "grow", "option": "vip"}):
+        ok(client, events.ACTION, action)
+    # Ann's party is two VIPs now; the camera sees them and the counter die lying aside
+    dice = (DieReading(x=100.0, y=100.0, w=40.0, h=40.0, value=3, colour="orange",
+                       confidence=0.99),
+            DieReading(x=150.0, y=100.0, w=40.0, h=40.0, value=5, colour="orange",
+                       confidence=0.99),
+            DieReading(x=600.0, y=420.0, w=40.0, h=40.0, value=2, colour="yellow",
+                       confidence=0.99))
+    roll = session.settle(SettledRoll(roll_id=30, width=640, height=480, dice=dice))
+    assert roll.status.value == "pending" and roll.error  # one Party People too many
+    sent = received(client, events.ROLL)[-1]
+    assert [a["index"] for a in sent["aside"]] == [2]
+    assert sent["aside"][0]["text"]["msg"] == "dp.aside.counter_die"
+    ok(client, events.CORRECT_DIE, {"roll_id": 30, "index": 2, "value": None, "colour": None})
+    assert last_state(client)["state"]["phase"] == "pickpocket"

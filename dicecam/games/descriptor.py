@@ -141,6 +141,9 @@ class GameDescriptor:
     dice_marks: Callable[[Any, Sequence[DieReading]], dict[str, Any] | None] | None = None
     #: (state, dice, roll status) -> one sentence: what the dice just seen count as
     roll_summary: Callable[[Any, Sequence[DieReading], str], Message | None] | None = None
+    #: (state, dice) -> dice of the roll that are no part of the throw (Dice Party's wallet
+    #: counter die), each with the sentence of the one-tap button that leaves it out
+    aside_dice: Callable[[Any, Sequence[DieReading]], Sequence[tuple[int, Message]]] | None = None
 
     def setup_json(self) -> dict[str, Any]:
         """What the page's new-game form needs: the player limits and the variants."""

@@ -467,7 +467,9 @@ class GameSession:
             error_message=None if refused is None else refused.message,
             summary=None if game.roll_summary is None
             else game.roll_summary(state, roll.dice, status.value),
-            marks=game.dice_marks(state, roll.dice) if marked and game.dice_marks else None)
+            marks=game.dice_marks(state, roll.dice) if marked and game.dice_marks else None,
+            aside=tuple(game.aside_dice(state, roll.dice))
+            if game.aside_dice is not None and status is not RollStatus.APPLIED else ())
 
     def _commit_roll(self, decision: _Decision) -> CurrentRoll:
         """Store a roll that scores (then update the game); other rolls pass through."""

@@ -49,6 +49,8 @@ class CurrentRoll:
     summary: Message | None = None
     #: the game's verdict tied to the roll's dice (the game's ``dice_marks``), to draw
     marks: dict[str, Any] | None = None
+    #: dice that are no part of the throw (the game's ``aside_dice``): index and sentence
+    aside: tuple[tuple[int, Message], ...] = ()
 
 
 def roll_view(roll: CurrentRoll) -> dict[str, Any]:
@@ -59,6 +61,7 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "error_message": None if roll.error_message is None else roll.error_message.to_json(),
         "summary": None if roll.summary is None else roll.summary.to_json(),
         "marks": roll.marks,
+        "aside": [{"index": i, "text": text.to_json()} for i, text in roll.aside],
     }
 
 

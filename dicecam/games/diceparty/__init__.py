@@ -23,4 +23,5 @@ GAME = GameDescriptor(
     throw_due=adapter.throw_due,
     dice_marks=codec.roll_dice_marks,
     roll_summary=adapter.roll_summary,
+    aside_dice=adapter.aside_dice,
 )

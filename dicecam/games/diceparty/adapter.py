@@ -23,7 +23,7 @@ from dicecam.errors import InputError
 from dicecam.games.descriptor import ThrowDue
 from dicecam.games.diceparty import rules
 from dicecam.games.diceparty.messages import MESSAGES
-from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
+from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die, Kind
 from dicecam.messages import Message
 from dicecam.reading import DieReading
 
@@ -131,3 +131,53 @@ def roll_summary(state: rules.State, dice: Sequence[DieReading], status: str
     if status == "applied":
         return MESSAGES("dp.roll.scored", seen=seen, whose=whose)
     return MESSAGES("dp.roll.check", seen=seen, whose=whose)
+
+
+def counter_die(state: rules.State, dice: Sequence[DieReading]) -> int | None:
+    """The die of a roll that is the thrower's wallet counter die, when the camera saw it
+    with the throw (it lies beside the party, or in its zone): the throw shows exactly one
+    Party People too many, and a yellow die shows the counter's value. Of those, the one
+    farthest from the rest of the throw (the counter die lies aside). None otherwise: the
+    rules' refusal then says what is wrong with the throw."""
+    if state.phase != rules.Phase.THROW or state.active is None:
+        return None
+    if state.players[state.active].counter_die is None:  # no wallet stolen yet
+        return None
+    throws = thrown_dice(state, dice)
+    if not throws:
+        return None
+    (name, indices), = throws.items()
+    player = next(p for p in state.players if p.name == name)
+    shown = {colour: sum(1 for i in indices if dice[i].colour == colour)
+             for colour in KIND_OF_COLOUR}
+    wanted = {COLOUR_OF[kind]: player.party[kind] for kind in KINDS}
+    wanted[COLOUR_OF[Kind.PARTY_PEOPLE]] += 1
+    if shown != wanted or len(indices) != sum(wanted.values()):
+        return None
+    yellow = COLOUR_OF[Kind.PARTY_PEOPLE]
+    candidates = [i for i in indices
+                  if dice[i].colour == yellow and dice[i].value == player.counter_die]
+    if not candidates:
+        return None
+
+    def apart(i: int) -> float:
+        others = [dice[k] for k in indices if k != i]
+        if not others:
+            return 0.0
+        cx = sum(d.x for d in others) / len(others)
+        cy = sum(d.y for d in others) / len(others)
+        return (dice[i].x - cx) ** 2 + (dice[i].y - cy) ** 2
+
+    return max(candidates, key=apart)
+
+
+def aside_dice(state: rules.State, dice: Sequence[DieReading]) -> tuple[tuple[int, Message], ...]:
+    """Dice of a roll that are no part of the throw, each with the sentence of the button
+    that leaves it out (one tap): the thrower's counter die."""
+    index = counter_die(state, dice)
+    if index is None:
+        return ()
+    assert state.active is not None
+    player = state.players[state.active]
+    return ((index, MESSAGES("dp.aside.counter_die", player=player.name,
+                             value=player.counter_die or 0, wallets=player.wallets)),)

@@ -44,6 +44,10 @@ MESSAGES = Catalogue({
                       "de": "{seen}, zählen als {whose}, sobald sie stimmen"},
     "dp.roll.ignored": {"en": "{n} dice, not counted: no throw is due now",
                         "de": "{n} Würfel, nicht gezählt: gerade ist kein Wurf dran"},
+    "dp.aside.counter_die": {
+        "en": "The yellow {value} is {player}'s counter die ({wallets} wallets): leave it out",
+        "de": "Die gelbe {value} ist der Zählwürfel von {player} ({wallets} Geldbörsen): "
+              "weglassen"},
     # step 2's verdict, as the FAQ explains it
     "dp.no_mob": {"en": "No Mob is at the party, so it cannot escalate.",
                   "de": "Kein Mob ist auf der Party, also kann sie nicht eskalieren."},

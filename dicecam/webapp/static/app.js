@@ -333,12 +333,19 @@
     $("confirm-roll").hidden = !(roll && roll.status === "pending");
     if (!roll) {
       $("roll-zones").replaceChildren();
+      $("roll-aside").replaceChildren();
       $("roll-text").textContent = !entry ? ""
         : waiting ? t("roll_waiting_for", { now: I18N.message(waiting) }) : t("roll_waiting");
       $("roll-error").textContent = "";
       return;
     }
     renderZoneChoice(roll, view);
+    // a die the game says is no part of the throw (Dice Party's counter die): one tap
+    // leaves it out of the roll
+    $("roll-aside").replaceChildren(...(roll.status === "applied" ? [] : roll.aside || []).map((a) =>
+      h("button", { type: "button", "data-aside": a.index, onclick: () => send(E.CORRECT_DIE,
+        { roll_id: roll.roll_id, index: a.index, value: null, colour: null }).catch(() => null),
+      }, I18N.message(a.text))));
     const unsure = roll.dice.filter((d) => d.needs_check).length;
     // one sentence: what the game waits for now (whose throw) and what the dice just seen
     // count as, both from the server, so the panel cannot contradict the step shown
