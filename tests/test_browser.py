@@ -923,3 +923,73 @@ def test_dice_party_zones_drawn_on_the_picture_keep_two_parties_apart(
         browser.save_screenshot("/tmp/wt15shots/zones-1280.png")
     finally:
         running.stop()
+
+
+# --- Dice Party played from the demo camera, no dice typed in ------------------------------
+
+
+def test_a_dice_party_round_from_the_demo_camera(browser: Any, tmp_path: Path) -> None:
+    """The demo table throws each party as the game waits for it, through the full table
+    reader (the shipped models); the players only make their choices, and confirm a die
+    the reader asks about as a player would. Preparty, a throw per player, an escalation
+    check shown on the dice with its grouping, growth chosen."""
+    from dicecam.webapp.camera import pipeline_outputs
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": pipeline_outputs("demo")})
+
+    def roll() -> dict[str, Any]:
+        return browser.execute_script("return DicecamPage.app.roll") or {}
+
+    def scored_as(whose: str, timeout: float = 40.0) -> dict[str, Any]:
+        """Wait until the roll panel says the dice were scored as ``whose``; a die the
+        reader asks about is confirmed as read (the players look and tap)."""
+        def settled(b: Any) -> bool:
+            now = roll()
+            if now.get("status") == "pending" and now.get("summary") and not now.get("error"):
+                confirm = _visible(b, "#confirm-roll")
+                if confirm is not None:
+                    confirm.click()
+            return f"scored as {whose}" in text_of(b, "#roll-text")
+        wait(browser, settled, timeout)
+        return roll()
+
+    try:
+        open_on_live_frame(browser, running)
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        wait_text(browser, "#roll-panel", "The demo table throws the dice the game waits for")
+        scored_as("the preparty throw of Ann")
+        scored_as("the preparty throw of Bo")
+        wait_text(browser, "#dp-status", "throws the party")  # no tie in the seeded demo
+        grouped = grown = False
+        for _turn in range(8):  # the demo's throws are seeded: the same game every run
+            thrower = browser.execute_script("return DicecamPage.app.view.state.active")
+            if thrower is None:
+                break
+            thrown = scored_as(f"{thrower}'s party")
+            assert css(browser, "#dp-legend").text.startswith(f"On the dice ({thrower}):")
+            if thrown["marks"]["groups"]:  # a Mob at the party: checked, and grouped
+                grouped = True
+                legend = text_of(browser, "#dp-legend")
+                assert "1 " in legend and "Mob" in legend
+                groups = browser.execute_script(
+                    "return DicecamPage.app.roll.marks.dice.filter(m => m && m.group === 0)"
+                    ".length")
+                assert groups >= 2  # guests and the Mob they cover, marked on the dice
+            phase = browser.execute_script("return DicecamPage.app.view.state.phase")
+            if phase in ("round_over", "game_over"):
+                break
+            tap(browser, '[data-action="pickpocket"][data-count="0"]')
+            # provoke what may be provoked: the opponent gets Mobs, so a check comes
+            buttons = wait(browser, lambda b: b.find_elements(
+                By.CSS_SELECTOR, '[data-action="provoke"]'))
+            buttons[-1].click()
+            tap(browser, '.grow-option[data-option="vip"]')
+            grown = True
+            wait(browser, lambda b, t=thrower: b.execute_script(
+                "return DicecamPage.app.view.state.active") != t)
+            if grouped and grown:
+                break
+        assert grouped and grown
+    finally:
+        running.stop()

@@ -390,8 +390,10 @@
     $("overlay").style.touchAction = drawing ? "none" : "manipulation";
     if (usable && !drawing) {
       const offer = module.zoneOffer ? module.zoneOffer(view, roll) : null;
+      // the reason is said where zones would help now; otherwise the button says it on hover
       $("zone-offer-text").textContent = view.zones ? t("zones_active")
-        : offer ? t(offer.key, offer.params) : t("zones_help");
+        : offer ? t(offer.key, offer.params) : "";
+      $("draw-zones").title = t("zones_help");
       $("zone-offer").dataset.offer = offer && !view.zones ? "1" : "0";
     }
     if (!drawing) return;
