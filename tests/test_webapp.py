@@ -470,6 +470,11 @@ def test_a_scored_party_says_whose_it_is_and_carries_its_verdict_on_the_dice(
     assert sent["summary"]["params"]["whose"]["params"]["players"] == ["Ann"]
     assert [d["role"] for d in sent["marks"]["dice"]] == ["spare"] * 4
     assert [d["wallet"] for d in sent["marks"]["dice"]] == [True, True, False, False]
+    # a die corrected on the scored roll: its verdict on the dice follows
+    ok(client, events.CORRECT_DIE, {"roll_id": 9, "index": 0, "value": 3, "colour": "yellow"})
+    sent = received(client, events.ROLL)[-1]
+    assert sent["summary"]["msg"] == "dp.roll.scored"
+    assert [d["wallet"] for d in sent["marks"]["dice"]] == [False, True, False, False]
 
 
 def test_after_undo_the_waiting_roll_is_judged_on_the_step_shown(client: Any) -> None:

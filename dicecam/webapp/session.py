@@ -416,7 +416,9 @@ class GameSession:
             ], standing=self._standing(active, new_state))
             active.actions[-1] = stored
             active.state = new_state
-            self._roll = replace(roll, dice=dice, error=None, error_message=None)
+            # what the corrected dice count as, and their verdict, judged where they came in
+            self._roll = self._described(active.game, before, replace(roll, dice=dice),
+                                         RollStatus.APPLIED, marked=True)
             self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return
@@ -435,32 +437,35 @@ class GameSession:
             # colours together (a die the counts cannot settle stays asked)
             groups = active.game.colour_groups(active.state, roll.dice)
             roll = replace(roll, dice=fit_groups(roll.dice, groups))
+
+        def described(status: RollStatus, refused: InputError | None = None, *,
+                      marked: bool = False) -> CurrentRoll:
+            return self._described(active.game, active.state, roll, status, refused,
+                                   marked=marked)
+
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
-            return _Decision(self._described(active, roll, RollStatus.PENDING, exc))
+            return _Decision(described(RollStatus.PENDING, exc))
         if action is None:
-            return _Decision(self._described(active, roll, RollStatus.SHOWN))
+            return _Decision(described(RollStatus.SHOWN))
         waits = not auto or any(d.needs_check for d in roll.dice)
         try:
             new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
             # while dice are still asked, the rules' refusal may only be a misread die:
             # it is said once the players have had their say
-            return _Decision(self._described(active, roll, RollStatus.PENDING,
-                                             None if waits else exc))
+            return _Decision(described(RollStatus.PENDING, None if waits else exc))
         if waits:
-            return _Decision(self._described(active, roll, RollStatus.PENDING, marked=True))
-        return _Decision(self._described(active, roll, RollStatus.APPLIED, marked=True),
-                         action, new_state)
+            return _Decision(described(RollStatus.PENDING, marked=True))
+        return _Decision(described(RollStatus.APPLIED, marked=True), action, new_state)
 
     @staticmethod
-    def _described(active: _Active, roll: CurrentRoll, status: RollStatus,
+    def _described(game: GameDescriptor, state: Any, roll: CurrentRoll, status: RollStatus,
                    refused: InputError | None = None, *, marked: bool = False) -> CurrentRoll:
         """``roll`` with its status, the rules' refusal, what its dice count as, and (for a
         roll the rules take) the verdict drawn on its dice; all judged on the state the
         roll came in, so a roll scored later still says what it was."""
-        game, state = active.game, active.state
         return replace(
             roll, status=status,
             error=None if refused is None else str(refused),
