@@ -465,7 +465,7 @@ def test_a_scored_party_says_whose_it_is_and_carries_its_verdict_on_the_dice(
         settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
                  (4, "orange", 0.99)], roll_id=9))
     sent = received(client, events.ROLL)[-1]
-    assert roll.status.value == "applied"
+    assert roll.status.value == "applied" and not sent["typed"]
     assert sent["summary"]["msg"] == "dp.roll.scored"
     assert sent["summary"]["params"]["whose"]["params"]["players"] == ["Ann"]
     assert [d["role"] for d in sent["marks"]["dice"]] == ["spare"] * 4
@@ -483,6 +483,8 @@ def test_after_undo_the_waiting_roll_is_judged_on_the_step_shown(client: Any) ->
     ok(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
                                             [(1, "yellow"), (1, "yellow"), (2, "orange"),
                                              (2, "orange")]]})
+    # dice typed in are marked so: the page never draws them over the camera picture
+    assert received(client, events.ROLL)[-1]["typed"] is True
     for action in ({"type": "pickpocket", "count": 0}, {"type": "provoke", "count": 0},
                    {"type": "grow", "option": "vip"}):
         ok(client, events.ACTION, action)

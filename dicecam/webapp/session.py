@@ -282,7 +282,7 @@ class GameSession:
                 return self._last_entry[1]  # the same entry again: scored once already
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
-                                  dice, RollStatus.PENDING, time.time())
+                                  dice, RollStatus.PENDING, time.time(), typed=True)
             self._take_roll(current, auto=True)
             assert self._roll is not None
             if self._roll.status is RollStatus.PENDING:

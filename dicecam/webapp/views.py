@@ -51,6 +51,8 @@ class CurrentRoll:
     marks: dict[str, Any] | None = None
     #: dice that are no part of the throw (the game's ``aside_dice``): index and sentence
     aside: tuple[tuple[int, Message], ...] = ()
+    #: typed in on the tablet: its dice lie in rows of the pad, not where the camera looks
+    typed: bool = False
 
 
 def roll_view(roll: CurrentRoll) -> dict[str, Any]:
@@ -62,6 +64,7 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "summary": None if roll.summary is None else roll.summary.to_json(),
         "marks": roll.marks,
         "aside": [{"index": i, "text": text.to_json()} for i, text in roll.aside],
+        "typed": roll.typed,
     }
 
 

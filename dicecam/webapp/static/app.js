@@ -563,7 +563,9 @@
       }
     }
     drawZones(g, scale);
-    if (!roll) return;
+    // dice typed in lie in the pad's rows: over the camera picture they would stand on
+    // dice they are not (the game view shows them); without a picture they are the view
+    if (!roll || (roll.typed && app.frameShown)) return;
     // Once the table has moved since the roll settled (the next roll, a hand), its boxes
     // float over dice that are gone: dim them so they read as "the last roll", still
     // tappable, until the next roll settles.
@@ -632,7 +634,7 @@
   $("overlay").addEventListener("click", (ev) => {
     if (app.drawing) return; // a drag draws a zone; it is no tap on a die
     const roll = app.roll;
-    if (!roll || !roll.dice.length) return;
+    if (!roll || !roll.dice.length || (roll.typed && app.frameShown)) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const scale = rect.width / roll.width;
     const x = (ev.clientX - rect.left) / scale;
