@@ -703,6 +703,7 @@ def test_zones_drawn_on_a_tablet_count_each_party_in_its_own_area(client: Any) -
     roll = session.settle(SettledRoll(roll_id=9, width=640, height=480, dice=ann + bo))
     assert roll.status.value == "pending"  # eight dice for a party of four
     assert roll.error_message is not None and roll.error_message.id == "dp.party_mismatch"
+    assert roll.summary is not None and roll.summary.id == "dp.roll.refused"
     ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
         {"name": "Ann", "rect": [0, 0, 320, 480]},
         {"name": "Bo", "rect": [660, 480, 320, -5]}]})  # dragged up and left, past the edge

@@ -139,7 +139,8 @@ class GameDescriptor:
     #: (state, dice) -> the verdict tied to the roll's dice as JSON (each die's part: a
     #: Dice Party escalation group, an uncovered Mob), for the tablet to draw on the dice
     dice_marks: Callable[[Any, Sequence[DieReading]], dict[str, Any] | None] | None = None
-    #: (state, dice, roll status) -> one sentence: what the dice just seen count as
+    #: (state, dice, roll status: applied, pending, refused (pending with the rules'
+    #: reason beside it) or shown) -> one sentence: what the dice just seen count as
     roll_summary: Callable[[Any, Sequence[DieReading], str], Message | None] | None = None
     #: (state, dice) -> dice of the roll that are no part of the throw (Dice Party's wallet
     #: counter die), each with the sentence of the one-tap button that leaves it out

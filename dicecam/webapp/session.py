@@ -471,7 +471,8 @@ class GameSession:
             error=None if refused is None else str(refused),
             error_message=None if refused is None else refused.message,
             summary=None if game.roll_summary is None
-            else game.roll_summary(state, roll.dice, status.value),
+            else game.roll_summary(state, roll.dice,
+                                   "refused" if refused is not None else status.value),
             marks=game.dice_marks(state, roll.dice) if marked and game.dice_marks else None,
             aside=tuple(game.aside_dice(state, roll.dice))
             if game.aside_dice is not None and status is not RollStatus.APPLIED else ())

@@ -113,7 +113,8 @@ def roll_summary(state: rules.State, dice: Sequence[DieReading], status: str
     """What the dice just seen count as, judged on ``state`` (the state the roll came in):
     whose party or preparty throw, and whether it was scored, waits for a check, or was
     refused (the refusal's reason is shown beside it). ``status`` is the roll's status in
-    the web app: "applied", "pending" or "shown"."""
+    the web app: "applied", "pending", "refused" (waiting, with the rules' reason shown
+    beside) or "shown"."""
     if status == "shown":
         return MESSAGES("dp.roll.ignored", n=len(dice))
     try:
@@ -130,6 +131,8 @@ def roll_summary(state: rules.State, dice: Sequence[DieReading], status: str
             else MESSAGES("dp.seen_in_zones", n=len(dice), k=counted, players=names))
     if status == "applied":
         return MESSAGES("dp.roll.scored", seen=seen, whose=whose)
+    if status == "refused":
+        return MESSAGES("dp.roll.refused", seen=seen, whose=whose)
     return MESSAGES("dp.roll.check", seen=seen, whose=whose)
 
 

@@ -42,6 +42,8 @@ MESSAGES = Catalogue({
     "dp.roll.scored": {"en": "{seen}, scored as {whose}", "de": "{seen}, gewertet als {whose}"},
     "dp.roll.check": {"en": "{seen}, to count as {whose} once they are right",
                       "de": "{seen}, zählen als {whose}, sobald sie stimmen"},
+    "dp.roll.refused": {"en": "{seen} for {whose}, not scored: the reason is below",
+                        "de": "{seen} für {whose}, nicht gewertet: der Grund steht darunter"},
     "dp.roll.ignored": {"en": "{n} dice, not counted: no throw is due now",
                         "de": "{n} Würfel, nicht gezählt: gerade ist kein Wurf dran"},
     "dp.aside.counter_die": {
