@@ -901,6 +901,8 @@ def test_dice_party_zones_drawn_on_the_picture_keep_two_parties_apart(
         # eight dice for Ann's preparty throw of four: the page offers the zones, and why
         wait_text(browser, "#roll-error", "the throw shows 4 Party People, 4 VIP")
         wait_text(browser, "#zone-offer-text", "More dice lie on the table than Ann's party")
+        # every die is sure and the rules refused the throw: "Dice are right" cannot help
+        assert _visible(browser, "#confirm-roll") is None
         tap(browser, "#draw-zones")
         wait_text(browser, "#zone-draw-text", "around Ann's party")
         drag(browser, (10, 80), (300, 390))

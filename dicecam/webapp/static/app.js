@@ -330,7 +330,10 @@
     // empty bar under the camera
     panel.hidden = !roll && !entry && !demo && !app.drawing;
     renderZoneTools(view, roll, module);
-    $("confirm-roll").hidden = !(roll && roll.status === "pending");
+    // "Dice are right" scores a roll as read: pointless where every die is sure and the
+    // rules refused it (the reason is shown; the dice or the zones must change)
+    $("confirm-roll").hidden = !(roll && roll.status === "pending"
+      && (!roll.error || roll.dice.some((d) => d.needs_check)));
     if (!roll) {
       $("roll-zones").replaceChildren();
       $("roll-aside").replaceChildren();
