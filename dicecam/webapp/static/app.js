@@ -608,10 +608,12 @@
         const tagSize = Math.max(9, Math.min(18, w * 0.4));
         g.font = `bold ${tagSize}px system-ui, sans-serif`;
         const tagWidth = g.measureText(mark.tag).width + 6;
+        // under the die, or inside its box where the picture ends below it
+        const tagTop = y + hh + tagSize + 4 > height ? y + hh - tagSize - 4 : y + hh;
         g.fillStyle = mark.stroke;
-        g.fillRect(x + w - tagWidth, y + hh, tagWidth, tagSize + 4);
+        g.fillRect(x + w - tagWidth, tagTop, tagWidth, tagSize + 4);
         g.fillStyle = mark.ink || "#111";
-        g.fillText(mark.tag, x + w - tagWidth + 3, y + hh + tagSize);
+        g.fillText(mark.tag, x + w - tagWidth + 3, tagTop + tagSize);
       }
       // a small die with its verdict drawn: the tag says enough, the value label would
       // cover the neighbours (a phone showing a party of dozens)
@@ -619,10 +621,12 @@
         const label = d.value === null ? "?" : String(d.value);
         const size = Math.max(14, Math.min(28, w * 0.55));
         g.font = `bold ${size}px system-ui, sans-serif`;
+        // above the die, or inside its box where the picture ends above it
+        const labelTop = y - size - 4 < 0 ? y : y - size - 4;
         g.fillStyle = "rgba(0,0,0,0.65)";
-        g.fillRect(x, y - size - 4, size + 8, size + 4);
+        g.fillRect(x, labelTop, size + 8, size + 4);
         g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
-        g.fillText(label, x + 4, y - 6);
+        g.fillText(label, x + 4, labelTop + size - 2);
       }
       if (index === app.selectedDie) {
         g.strokeStyle = "#00d1ff";
