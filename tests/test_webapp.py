@@ -763,3 +763,29 @@ def test_the_counter_die_seen_with_the_throw_is_left_out_with_one_tap(client: An
     assert sent["aside"][0]["text"]["msg"] == "dp.aside.counter_die"
     ok(client, events.CORRECT_DIE, {"roll_id": 30, "index": 2, "value": None, "colour": None})
     assert last_state(client)["state"]["phase"] == "pickpocket"
+
+
+def test_the_zones_drawn_for_a_game_are_there_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    app = create_app({"DB_PATH": db})
+    client = paired_client(app)
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 320, 480]}, {"name": "Bo", "rect": [320, 0, 640, 480]}]})
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Cy", "Di"]}})
+    assert last_state(client)["zones"] is None  # another game, other players: no areas yet
+    client.disconnect()
+    services(app).close()
+
+    again = create_app({"DB_PATH": db})
+    try:
+        client = paired_client(again)
+        ok(client, events.OPEN_GAME, {"game_id": 1})
+        zones = last_state(client)["zones"]
+        assert [z["name"] for z in zones["zones"]] == ["Ann", "Bo"]
+        roll = services(again).session.settle(SettledRoll(roll_id=1, width=640, height=480, dice=(
+            DieReading(x=500.0, y=100.0, w=40.0, h=40.0, value=3, colour="yellow",
+                       confidence=0.99),)))
+        assert roll.dice[0].zone == "Bo"
+    finally:
+        services(again).close()
