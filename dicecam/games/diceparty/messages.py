@@ -44,8 +44,9 @@ MESSAGES = Catalogue({
                       "de": "{seen}, zählen als {whose}, sobald sie stimmen"},
     "dp.roll.refused": {"en": "{seen} for {whose}, not scored: the reason is below",
                         "de": "{seen} für {whose}, nicht gewertet: der Grund steht darunter"},
-    "dp.roll.ignored": {"en": "{n} dice, not counted: no throw is due now",
-                        "de": "{n} Würfel, nicht gezählt: gerade ist kein Wurf dran"},
+    # said of the last roll seen while the game moves on: "was", so it stays true
+    "dp.roll.ignored": {"en": "{n} dice, not counted: no throw was due",
+                        "de": "{n} Würfel, nicht gezählt: es war kein Wurf dran"},
     "dp.aside.counter_die": {
         "en": "The yellow {value} is {player}'s counter die ({wallets} wallets): leave it out",
         "de": "Die gelbe {value} ist der Zählwürfel von {player} ({wallets} Geldbörsen): "
