@@ -836,3 +836,162 @@ def test_each_language_covers_every_text_on_every_view(browser: Any, server: Ser
                 if wrong[lang].search(text):
                     left_over.append((game, lang, text))
     assert left_over == [], "\n".join(map(str, left_over))
+
+
+# --- Dice Party from the camera: zones drawn on the picture ------------------------------
+
+
+def party_dice(x0: float, values: dict[str, list[int]], y0: float = 120.0
+               ) -> tuple[DieReading, ...]:
+    """A party lying in a block from (x0, y0): its dice as read, sure of every colour."""
+    found = []
+    for colour, pips in values.items():
+        for v in pips:
+            k = len(found)
+            found.append(DieReading(x=x0 + 50.0 * (k % 4), y=y0 + 50.0 * (k // 4), w=36.0,
+                                    h=36.0, value=v, colour=colour, confidence=0.99,
+                                    colour_scores=((colour, 0.99),)))
+    return tuple(found)
+
+
+def drag(browser: Any, frame_from: tuple[float, float], frame_to: tuple[float, float],
+         frame_width: float = 640) -> None:
+    """Drag across the picture between two points given in the frame's pixels."""
+    canvas = css(browser, "#overlay")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    scale = canvas.size["width"] / frame_width
+    # selenium's offsets are from the element's centre
+    x0 = frame_from[0] * scale - canvas.size["width"] / 2
+    y0 = frame_from[1] * scale - canvas.size["height"] / 2
+    webdriver.ActionChains(browser).move_to_element_with_offset(canvas, int(x0), int(y0)) \
+        .click_and_hold().move_by_offset(int((frame_to[0] - frame_from[0]) * scale),
+                                         int((frame_to[1] - frame_from[1]) * scale)) \
+        .release().perform()
+
+
+def test_dice_party_zones_drawn_on_the_picture_keep_two_parties_apart(
+        browser: Any, tmp_path: Path) -> None:
+    frame = np.full((400, 640, 3), 60, np.uint8)
+    # both starting parties on the table: Ann's on the left, Bo's on the right
+    ann = party_dice(40.0, {"yellow": [6, 5], "orange": [4, 3]})
+    bo = party_dice(400.0, {"yellow": [1, 1], "orange": [2, 1]})
+    # Ann's turn: her party thrown again (a Mob came with it in no game here: four guests)
+    ann_throw = party_dice(40.0, {"yellow": [2, 2], "orange": [6, 1]}, y0=220.0)
+    rolls = [ann + bo, ann_throw + bo]
+    settle = threading.Event()
+
+    def outputs(game: str | None) -> Iterator[Output]:
+        shown: tuple[DieReading, ...] = ()
+        roll_id = 0
+        while True:
+            if settle.is_set() and game == "diceparty" and roll_id < len(rolls):
+                settle.clear()
+                shown = rolls[roll_id]
+                roll_id += 1
+                yield Output(frame, FrameReading(640, 400, shown),
+                             SettledRoll(roll_id, 640, 400, shown))
+            yield Output(frame, FrameReading(640, 400, shown))
+            time.sleep(0.05)
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
+    try:
+        open_on_live_frame(browser, running)
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        settle.set()
+        # eight dice for Ann's preparty throw of four: the page offers the zones, and why
+        wait_text(browser, "#roll-error", "the throw shows 4 Party People, 4 VIP")
+        wait_text(browser, "#zone-offer-text", "More dice lie on the table than Ann's party")
+        # every die is sure and the rules refused the throw: "Dice are right" cannot help
+        assert _visible(browser, "#confirm-roll") is None
+        tap(browser, "#draw-zones")
+        wait_text(browser, "#zone-draw-text", "around Ann's party")
+        drag(browser, (10, 80), (300, 390))
+        wait_text(browser, "#zone-draw-text", "around Bo's party")
+        drag(browser, (630, 390), (350, 80))  # dragged backwards: the same rectangle
+        wait_text(browser, "#zone-draw-text", "Every player has an area")
+        tap(browser, "#zones-save")
+        # the waiting roll, read again with its dice in the areas: both preparty throws
+        wait_text(browser, "#roll-text", "Now: Ann throws the party. Last seen: 8 dice, "
+                                         "scored as the preparty throw of Ann and Bo.")
+        wait_text(browser, "#zone-offer-text", "Zones drawn")
+        wait_text(browser, "#dp-preparty", "Ann 18")
+        settle.set()  # Ann throws; Bo's party stays where it lies
+        wait_text(browser, "#roll-text", "Now: Ann chooses how many wallets to steal. Last "
+                                         "seen: 8 dice, 4 of them in the zone of Ann, scored "
+                                         "as Ann's party.")
+        assert css(browser, "#dp-legend").get_attribute("data-escalated") == "0"
+        saved = running.app.extensions["dicecam"].session.view()["zones"]["zones"]
+        assert [z["name"] for z in saved] == ["Ann", "Bo"]
+        browser.save_screenshot("/tmp/wt15shots/zones-1280.png")
+    finally:
+        running.stop()
+
+
+# --- Dice Party played from the demo camera, no dice typed in ------------------------------
+
+
+def test_a_dice_party_round_from_the_demo_camera(browser: Any, tmp_path: Path) -> None:
+    """The demo table throws each party as the game waits for it, through the full table
+    reader (the shipped models); the players only make their choices, and confirm a die
+    the reader asks about as a player would. Preparty, a throw per player, an escalation
+    check shown on the dice with its grouping, growth chosen."""
+    from dicecam.webapp.camera import pipeline_outputs
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": pipeline_outputs("demo")})
+
+    def roll() -> dict[str, Any]:
+        return browser.execute_script("return DicecamPage.app.roll") or {}
+
+    def scored_as(whose: str, timeout: float = 40.0) -> dict[str, Any]:
+        """Wait until the roll panel says the dice were scored as ``whose``; a die the
+        reader asks about is confirmed as read (the players look and tap)."""
+        def settled(b: Any) -> bool:
+            now = roll()
+            if now.get("status") == "pending" and now.get("summary") and not now.get("error"):
+                confirm = _visible(b, "#confirm-roll")
+                if confirm is not None:
+                    confirm.click()
+            return f"scored as {whose}" in text_of(b, "#roll-text")
+        wait(browser, settled, timeout)
+        return roll()
+
+    try:
+        open_on_live_frame(browser, running)
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        wait_text(browser, "#roll-panel", "The demo table throws the dice the game waits for")
+        scored_as("the preparty throw of Ann")
+        scored_as("the preparty throw of Bo")
+        wait_text(browser, "#dp-status", "throws the party")  # no tie in the seeded demo
+        grouped = grown = False
+        for _turn in range(8):  # the demo's throws are seeded: the same game every run
+            thrower = browser.execute_script("return DicecamPage.app.view.state.active")
+            if thrower is None:
+                break
+            thrown = scored_as(f"{thrower}'s party")
+            assert css(browser, "#dp-legend").text.startswith(f"On the dice ({thrower}):")
+            if thrown["marks"]["groups"]:  # a Mob at the party: checked, and grouped
+                grouped = True
+                legend = text_of(browser, "#dp-legend")
+                assert "1 " in legend and "Mob" in legend
+                groups = browser.execute_script(
+                    "return DicecamPage.app.roll.marks.dice.filter(m => m && m.group === 0)"
+                    ".length")
+                assert groups >= 2  # guests and the Mob they cover, marked on the dice
+            phase = browser.execute_script("return DicecamPage.app.view.state.phase")
+            if phase in ("round_over", "game_over"):
+                break
+            tap(browser, '[data-action="pickpocket"][data-count="0"]')
+            # provoke what may be provoked: the opponent gets Mobs, so a check comes
+            buttons = wait(browser, lambda b: b.find_elements(
+                By.CSS_SELECTOR, '[data-action="provoke"]'))
+            buttons[-1].click()
+            tap(browser, '.grow-option[data-option="vip"]')
+            grown = True
+            wait(browser, lambda b, t=thrower: b.execute_script(
+                "return DicecamPage.app.view.state.active") != t)
+            if grouped and grown:
+                break
+        assert grouped and grown
+    finally:
+        running.stop()

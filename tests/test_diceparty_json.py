@@ -191,6 +191,17 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
     assert action_from_roll(state, roll((3, "yellow", "Ben"))) is None
 
 
+def test_party_zones_named_as_the_calibration_suggests_count_for_their_player() -> None:
+    # `dicecam calibrate zones` names a drawn party area "party:NAME" (docs/calibration.md)
+    state = codec.new_game({"players": ["Anna", "Ben"]})
+    action = action_from_roll(state, roll(
+        (6, "yellow", "party:anna"), (5, "yellow", "party:anna"), (4, "orange", "party:anna"),
+        (3, "orange", "party:anna"), (1, "yellow", "party:ben"), (2, "yellow", "party:ben"),
+        (1, "orange", "Ben"), (1, "orange", "Ben"), (6, "orange", "party:annabel")))
+    assert codec.action_to_json(action)["throws"] == {"Anna": dice("P6 P5 V4 V3"),
+                                                      "Ben": dice("P1 P2 V1 V1")}
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ((None, "yellow", "Anna"), "could not be read"),
     ((3, None, "Anna"), "colour None"),

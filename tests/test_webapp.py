@@ -458,6 +458,49 @@ def test_without_a_zone_map_the_settled_dice_are_the_throwers(client: Any) -> No
     assert last_state(client)["state"]["phase"] == "pickpocket"
 
 
+def test_a_scored_party_says_whose_it_is_and_carries_its_verdict_on_the_dice(
+        client: Any) -> None:
+    _dice_party_after_preparty(client)
+    roll = services(client.app).session.settle(
+        settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
+                 (4, "orange", 0.99)], roll_id=9))
+    sent = received(client, events.ROLL)[-1]
+    assert roll.status.value == "applied" and not sent["typed"]
+    assert sent["summary"]["msg"] == "dp.roll.scored"
+    assert sent["summary"]["params"]["whose"]["params"]["players"] == ["Ann"]
+    assert [d["role"] for d in sent["marks"]["dice"]] == ["spare"] * 4
+    assert [d["wallet"] for d in sent["marks"]["dice"]] == [True, True, False, False]
+    # a die corrected on the scored roll: its verdict on the dice follows
+    ok(client, events.CORRECT_DIE, {"roll_id": 9, "index": 0, "value": 3, "colour": "yellow"})
+    sent = received(client, events.ROLL)[-1]
+    assert sent["summary"]["msg"] == "dp.roll.scored"
+    assert [d["wallet"] for d in sent["marks"]["dice"]] == [False, True, False, False]
+
+
+def test_after_undo_the_waiting_roll_is_judged_on_the_step_shown(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann starts
+    session = services(client.app).session
+    ok(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
+                                            [(1, "yellow"), (1, "yellow"), (2, "orange"),
+                                             (2, "orange")]]})
+    # dice typed in are marked so: the page never draws them over the camera picture
+    assert received(client, events.ROLL)[-1]["typed"] is True
+    for action in ({"type": "pickpocket", "count": 0}, {"type": "provoke", "count": 0},
+                   {"type": "grow", "option": "vip"}):
+        ok(client, events.ACTION, action)
+    # Bo's throw, but five dice: refused, naming Bo
+    roll = session.settle(settled([(3, "yellow", 0.99)] * 2 + [(3, "orange", 0.99)] * 3,
+                                  roll_id=20))
+    assert roll.error and "Bo" in roll.error
+    ok(client, events.UNDO, {})  # back to Ann's growth: no throw is due
+    got = client.get_received()
+    sent = [m["args"][0] for m in got if m["name"] == events.ROLL][-1]
+    assert sent["error"] is None and sent["error_message"] is None
+    assert sent["summary"]["msg"] == "dp.roll.ignored"
+    state = [m["args"][0] for m in got if m["name"] == events.STATE][-1]
+    assert state["roll"]["summary"]["msg"] == "dp.roll.ignored"
+
+
 # --- the games list: who played, the score, when; ending and deleting a game ---------------
 
 
@@ -644,3 +687,105 @@ def test_a_database_from_before_the_games_list_reads_read_only(tmp_path: Path) -
         assert game.game == "v6" and game.closed is None and game.standing is None
     finally:
         store.close()
+
+
+# --- zones drawn on a tablet: one area per player ------------------------------------------
+
+
+def test_zones_drawn_on_a_tablet_count_each_party_in_its_own_area(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann throws; Bo's party lies on the table too
+    session = services(client.app).session
+    ann = settled([(6, "yellow", 0.99), (6, "yellow", 0.99), (5, "orange", 0.99),
+                   (4, "orange", 0.99)]).dice  # x 60..270
+    bo = tuple(DieReading(x=450.0 + 40 * i, y=300.0, w=30.0, h=30.0, value=1,
+                          colour=("yellow", "orange")[i % 2], confidence=0.99)
+               for i in range(4))
+    roll = session.settle(SettledRoll(roll_id=9, width=640, height=480, dice=ann + bo))
+    assert roll.status.value == "pending"  # eight dice for a party of four
+    assert roll.error_message is not None and roll.error_message.id == "dp.party_mismatch"
+    assert roll.summary is not None and roll.summary.id == "dp.roll.refused"
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 320, 480]},
+        {"name": "Bo", "rect": [660, 480, 320, -5]}]})  # dragged up and left, past the edge
+    got = client.get_received()
+    state = [m["args"][0] for m in got if m["name"] == events.STATE][-1]
+    assert state["state"]["phase"] == "pickpocket"  # the waiting roll, scored in its area
+    assert state["zones"]["zones"][1] == {"name": "Bo", "polygon": [
+        [320.0, 0.0], [640.0, 0.0], [640.0, 480.0], [320.0, 480.0]]}
+    rolled = [m["args"][0] for m in got if m["name"] == events.ROLL][-1]
+    assert rolled["summary"]["params"]["seen"]["msg"] == "dp.seen_in_zones"
+    assert [d["zone"] for d in rolled["dice"]] == ["Ann"] * 4 + ["Bo"] * 4
+    # the map is the table's for this game: a restart of the session finds it again
+    assert services(client.app).store.get_setting(f"zones:game:{state['game_id']}") == (
+        f"game-{state['game_id']}")
+
+
+def test_zones_can_be_removed_and_a_bad_drawing_is_refused(client: Any) -> None:
+    _dice_party_after_preparty(client)
+    ack = client.emit(events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [10, 10, 10, 300]}]}, callback=True)
+    assert not ack["ok"] and "empty" in ack["error"]
+    ack = client.emit(events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 100, 100]}, {"name": "Ann", "rect": [0, 0, 9, 9]}]},
+        callback=True)
+    assert not ack["ok"] and "twice" in ack["error"]
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 100, 100]}]})
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": []})
+    assert last_state(client)["zones"] is None
+
+
+def test_the_counter_die_seen_with_the_throw_is_left_out_with_one_tap(client: Any) -> None:
+    _dice_party_after_preparty(client)  # Ann throws: P6 P6 V5 V4
+    ok(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
+                                            [(6, "yellow"), (6, "yellow"), (1, "orange"),
+                                             (1, "orange")]]})
+    ok(client, events.ACTION, {"type": "pickpocket", "count": 2})  # the counter die shows 2
+    ok(client, events.ACTION, {"type": "provoke", "count": 0})
+    ok(client, events.ACTION, {"type": "grow", "option": "vip"})  # Bo: P1 P1 V1 V2 was thrown
+    session = services(client.app).session
+    for action in ({"type": "throw", "dice": [{"kind": "party_people", "pips": 1}] * 2
+                    + [{"kind": "vip", "pips": 1}] * 2},
+                   {"type": "pickpocket", "count": 0}, {"type": "provoke", "count": 0},
+                   {"type": "grow", "option": "vip"}):
+        ok(client, events.ACTION, action)
+    # Ann's party is two VIPs now; the camera sees them and the counter die lying aside
+    dice = (DieReading(x=100.0, y=100.0, w=40.0, h=40.0, value=3, colour="orange",
+                       confidence=0.99),
+            DieReading(x=150.0, y=100.0, w=40.0, h=40.0, value=5, colour="orange",
+                       confidence=0.99),
+            DieReading(x=600.0, y=420.0, w=40.0, h=40.0, value=2, colour="yellow",
+                       confidence=0.99))
+    roll = session.settle(SettledRoll(roll_id=30, width=640, height=480, dice=dice))
+    assert roll.status.value == "pending" and roll.error  # one Party People too many
+    sent = received(client, events.ROLL)[-1]
+    assert [a["index"] for a in sent["aside"]] == [2]
+    assert sent["aside"][0]["text"]["msg"] == "dp.aside.counter_die"
+    ok(client, events.CORRECT_DIE, {"roll_id": 30, "index": 2, "value": None, "colour": None})
+    assert last_state(client)["state"]["phase"] == "pickpocket"
+
+
+def test_the_zones_drawn_for_a_game_are_there_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    app = create_app({"DB_PATH": db})
+    client = paired_client(app)
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Ann", "Bo"]}})
+    ok(client, events.SET_ZONES, {"width": 640, "height": 480, "zones": [
+        {"name": "Ann", "rect": [0, 0, 320, 480]}, {"name": "Bo", "rect": [320, 0, 640, 480]}]})
+    ok(client, events.NEW_GAME, {"game": "diceparty", "config": {"players": ["Cy", "Di"]}})
+    assert last_state(client)["zones"] is None  # another game, other players: no areas yet
+    client.disconnect()
+    services(app).close()
+
+    again = create_app({"DB_PATH": db})
+    try:
+        client = paired_client(again)
+        ok(client, events.OPEN_GAME, {"game_id": 1})
+        zones = last_state(client)["zones"]
+        assert [z["name"] for z in zones["zones"]] == ["Ann", "Bo"]
+        roll = services(again).session.settle(SettledRoll(roll_id=1, width=640, height=480, dice=(
+            DieReading(x=500.0, y=100.0, w=40.0, h=40.0, value=3, colour="yellow",
+                       confidence=0.99),)))
+        assert roll.dice[0].zone == "Bo"
+    finally:
+        services(again).close()

@@ -11,7 +11,9 @@ pure rules module:
 * ``colour_groups`` (optional): which dice of a roll form a throw whose colours the game
   knows (Dice Party: the thrower's party), so the colours are decided together with those
   counts (``dicecam.games.colour_counts``) before the adapter reads them;
-* ``scorers``: ``dicecam score NAME`` functions, JSON object in, JSON object out.
+* ``scorers``: ``dicecam score NAME`` functions, JSON object in, JSON object out;
+* ``dice_marks`` and ``roll_summary`` (optional): the verdict tied to a roll's dice, and
+  one sentence saying what the dice just seen count as, for the tablet.
 
 The command line, the page template and the page's setup form all read the descriptors,
 so a fact about a game lives in one place. All of it is pure: no I/O, no randomness.
@@ -26,6 +28,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from dicecam.messages import Message
 from dicecam.reading import DieReading
 
 Adapter = Callable[[Any, Sequence[DieReading]], Any]
@@ -133,6 +136,15 @@ class GameDescriptor:
     throw_due: Callable[[Any], ThrowDue | None] | None = None
     #: state -> each player's score and the winners (``Standing``), for the games list
     standing: Callable[[Any], Standing] | None = None
+    #: (state, dice) -> the verdict tied to the roll's dice as JSON (each die's part: a
+    #: Dice Party escalation group, an uncovered Mob), for the tablet to draw on the dice
+    dice_marks: Callable[[Any, Sequence[DieReading]], dict[str, Any] | None] | None = None
+    #: (state, dice, roll status: applied, pending, refused (pending with the rules'
+    #: reason beside it) or shown) -> one sentence: what the dice just seen count as
+    roll_summary: Callable[[Any, Sequence[DieReading], str], Message | None] | None = None
+    #: (state, dice) -> dice of the roll that are no part of the throw (Dice Party's wallet
+    #: counter die), each with the sentence of the one-tap button that leaves it out
+    aside_dice: Callable[[Any, Sequence[DieReading]], Sequence[tuple[int, Message]]] | None = None
 
     def setup_json(self) -> dict[str, Any]:
         """What the page's new-game form needs: the player limits and the variants."""

@@ -32,7 +32,8 @@ ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
 PAIR = "pair"  # {"pin": "123456"}: pair this tablet; the reply carries a token to keep
 DEMO_ROLL = "demo_roll"  # {}: the demo table throws the dice the players chose to throw
+SET_ZONES = "set_zones"  # {"width", "height", "zones": [{"name", "rect"}]}: areas drawn
 
 #: the events that change a game: each needs a paired tablet
 CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, CLOSE_GAME, DELETE_GAME, ACTION, UNDO, CORRECT_DIE,
-                    CONFIRM_ROLL, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL)
+                    CONFIRM_ROLL, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL, SET_ZONES)

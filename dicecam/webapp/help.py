@@ -29,6 +29,14 @@ HELP: dict[str, dict[str, list[tuple[str, str]]]] = {
              "it, or tap Enter dice by hand and count the dice per colour and pips."),
             ("2 Escalation?", "The party escalates when the Mobs' levels add up to more than "
              "the guests'. The groups below the verdict show which guests cover which Mobs."),
+            ("On the dice", "Once a throw is read, the camera picture shows the verdict on the "
+             "dice: a group of guests and the Mobs they cover share an outline colour and a "
+             "number (the legend under the picture adds them up); a Mob no group covers is "
+             "crossed out in red; the millionaire's VIPs are gold; W marks a wallet to steal."),
+            ("Zones", "Several parties on the table? Draw a zone per player (a rectangle "
+             "dragged on the picture): each throw then counts only the dice in its thrower's "
+             "zone. The counter die beside a party: one tap on the button that names it leaves "
+             "it out of the throw."),
             ("3 Millionaire?", "Several VIPs on the same level with no Mob on it bring a "
              "millionaire: the round is won."),
             ("4 Pickpocket", "Party People on level 6 may steal wallets; each stolen wallet "
@@ -49,6 +57,15 @@ HELP: dict[str, dict[str, list[tuple[str, str]]]] = {
              "auf Würfel von Hand eingeben und zähle die Würfel nach Farbe und Augen."),
             ("2 Eskalation?", "Die Party eskaliert, wenn die Stufen der Mobs zusammen höher sind "
              "als die der Gäste. Die Gruppen unter dem Urteil zeigen, wer welche Mobs deckt."),
+            ("Auf den Würfeln", "Ist ein Wurf gelesen, zeigt das Kamerabild das Urteil auf den "
+             "Würfeln: eine Gruppe von Gästen und die Mobs, die sie deckt, haben dieselbe "
+             "Rahmenfarbe und Nummer (die Legende unter dem Bild rechnet sie vor); ein Mob, den "
+             "keine Gruppe deckt, ist rot durchgestrichen; die VIPs des Millionärs sind gold; W "
+             "markiert eine Geldbörse zum Stehlen."),
+            ("Zonen", "Mehrere Partys auf dem Tisch? Zeichne eine Zone pro Spieler (ein "
+             "Rechteck, auf dem Bild gezogen): jeder Wurf zählt dann nur die Würfel in der Zone "
+             "des Werfenden. Der Zählwürfel neben einer Party: ein Tipp auf die Schaltfläche, "
+             "die ihn nennt, lässt ihn aus dem Wurf."),
             ("3 Millionär?", "Mehrere VIPs auf derselben Stufe, auf der kein Mob ist, bringen "
              "einen Millionär: die Runde ist gewonnen."),
             ("4 Taschendiebstahl", "Partyvolk auf Stufe 6 darf Geldbörsen stehlen; der "

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dicecam.calibration.zones import Zone, ZoneMap, load_zone_map, save_zone_map
 from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_groups
 from dicecam.games.descriptor import GameDescriptor, ThrowDue
@@ -40,6 +41,7 @@ from dicecam.webapp.tablet_commands import (
     EnterRoll,
     NewGame,
     OpenGame,
+    SetZones,
     Undo,
 )
 from dicecam.webapp.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
@@ -50,6 +52,8 @@ Publish = Callable[[str, dict[str, Any]], None]
 GameLoader = Callable[[str], GameDescriptor]
 
 ACTIVE_GAME_KEY = "active_game"
+#: the setting naming the zone map drawn on a tablet for game N (its players' areas)
+ZONES_KEY = "zones:game:{}"
 
 
 @dataclass
@@ -61,6 +65,8 @@ class _Active:
     actions: list[dict[str, Any]]
     #: the state whose standing the store holds (saved again when the state changes)
     standing_of: Any = None
+    #: the areas drawn on a tablet for this game's table (one per player), if any
+    zones: ZoneMap | None = None
 
 
 @dataclass(frozen=True)
@@ -202,7 +208,17 @@ class GameSession:
             assert entry.action is not None
             state = codec.apply(state, codec.action_from_json(entry.action))
             actions.append(entry.action)
-        self._active = _Active(game_id, descriptor, record.config, state, actions)
+        self._active = _Active(game_id, descriptor, record.config, state, actions,
+                               zones=self._drawn_zones(game_id))
+
+    def _drawn_zones(self, game_id: int) -> ZoneMap | None:
+        name = self.store.get_setting(ZONES_KEY.format(game_id))
+        if not name:
+            return None
+        try:
+            return load_zone_map(name)
+        except InputError:  # the file was removed or spoilt: the table plays without zones
+            return None
 
     # -- actions -------------------------------------------------------------------------
 
@@ -236,10 +252,15 @@ class GameSession:
                               standing=self._standing(active, state))
             active.actions.pop()
             active.state = state
-            if self._roll is not None and self._roll.applied_at == len(active.actions):
-                # the undone action was this roll's: the roll waits again, as first read
-                self._roll = replace(self._roll, status=RollStatus.PENDING, applied_at=None,
-                                     error=None, error_message=None)
+            roll = self._roll
+            if roll is not None and (roll.applied_at == len(active.actions)
+                                     or roll.status is not RollStatus.APPLIED):
+                # the undone action was this roll's (it waits again, as first read), or the
+                # roll waits: judged anew on the state now, so no refusal or sentence about
+                # the step undone stays on the panel
+                unchecked = replace(roll, status=RollStatus.PENDING, applied_at=None,
+                                    error=None, error_message=None)
+                self._roll = self._decide(unchecked, auto=False).roll
                 self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return {"version": self._version}
@@ -248,12 +269,13 @@ class GameSession:
 
     def settle(self, roll: SettledRoll, settled_at: float | None = None) -> CurrentRoll:
         """A roll the camera saw come to rest."""
-        current = CurrentRoll(
-            roll_id=roll.roll_id, width=roll.width, height=roll.height, dice=roll.dice,
-            status=RollStatus.PENDING,
-            settled_at=time.time() if settled_at is None else settled_at,
-        )
         with self._lock:
+            current = CurrentRoll(
+                roll_id=roll.roll_id, width=roll.width, height=roll.height,
+                dice=self._in_drawn_zones(roll.dice, roll.width, roll.height),
+                status=RollStatus.PENDING,
+                settled_at=time.time() if settled_at is None else settled_at,
+            )
             self._take_roll(current, auto=self.auto_apply)
             assert self._roll is not None
             return self._roll
@@ -267,7 +289,7 @@ class GameSession:
                 return self._last_entry[1]  # the same entry again: scored once already
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
-                                  dice, RollStatus.PENDING, time.time())
+                                  dice, RollStatus.PENDING, time.time(), typed=True)
             self._take_roll(current, auto=True)
             assert self._roll is not None
             if self._roll.status is RollStatus.PENDING:
@@ -326,6 +348,53 @@ class GameSession:
                 raise InputError(self._roll.error_message or self._roll.error)
             return {"roll_id": command.roll_id, "status": self._roll.status.value}
 
+    def set_zones(self, command: SetZones) -> dict[str, Any]:
+        """Areas drawn on the camera's picture, one per player: saved as the table's zone
+        map for this game (``$DICECAM_HOME/zones/game-N.json``), and from now on a settled
+        die lying in one counts for that player; none drawn: no zones again. The roll on
+        the table is judged again with its dice in the new areas."""
+        with self._lock:
+            active = self._require_active()
+            key = ZONES_KEY.format(active.game_id)
+            old_names = set() if active.zones is None else set(active.zones.zone_names)
+            if not command.zones:
+                self.store.set_setting(key, "")
+                active.zones = None
+            else:
+                def clamp(v: float, top: int) -> float:
+                    return min(max(v, 0.0), float(top))
+
+                drawn = []
+                for name, (left, top, right, bottom) in command.zones:
+                    x0, x1 = clamp(left, command.width), clamp(right, command.width)
+                    y0, y1 = clamp(top, command.height), clamp(bottom, command.height)
+                    drawn.append(Zone(name, ((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
+                zones = ZoneMap(f"game-{active.game_id}", command.width, command.height,
+                                drawn=tuple(drawn))
+                save_zone_map(zones)
+                self.store.set_setting(key, zones.name)
+                active.zones = zones
+            roll = self._roll
+            if roll is not None and roll.status is not RollStatus.APPLIED:
+                # the old areas' zones give way to the new ones; the reader's own stay
+                dice = tuple(replace(d, zone=None) if d.zone in old_names else d
+                             for d in roll.dice)
+                self._take_roll(replace(roll, dice=self._in_drawn_zones(
+                    dice, roll.width, roll.height), error=None, error_message=None),
+                    auto=self.auto_apply)
+            self._publish_state()
+            return {"zones": len(command.zones)}
+
+    def _in_drawn_zones(self, dice: tuple[DieReading, ...], width: int, height: int
+                        ) -> tuple[DieReading, ...]:
+        """Dice with the zone of the areas drawn on a tablet, where the reader gave none
+        (a roll of another frame size, typed in, keeps its dice as they are)."""
+        zones = self._active.zones if self._active is not None else None
+        if zones is None or (zones.width, zones.height) != (width, height):
+            return dice
+        return tuple(d if d.zone is not None else replace(d, zone=zones.zone_of(d.x, d.y))
+                     for d in dice)
+
     # -- internals -----------------------------------------------------------------------
 
     def _take_roll(self, roll: CurrentRoll, *, auto: bool) -> None:
@@ -354,7 +423,9 @@ class GameSession:
             ], standing=self._standing(active, new_state))
             active.actions[-1] = stored
             active.state = new_state
-            self._roll = replace(roll, dice=dice, error=None, error_message=None)
+            # what the corrected dice count as, and their verdict, judged where they came in
+            self._roll = self._described(active.game, before, replace(roll, dice=dice),
+                                         RollStatus.APPLIED, marked=True)
             self._publish(events.ROLL, roll_view(self._roll))
             self._publish_state()
             return
@@ -373,21 +444,45 @@ class GameSession:
             # colours together (a die the counts cannot settle stays asked)
             groups = active.game.colour_groups(active.state, roll.dice)
             roll = replace(roll, dice=fit_groups(roll.dice, groups))
+
+        def described(status: RollStatus, refused: InputError | None = None, *,
+                      marked: bool = False) -> CurrentRoll:
+            return self._described(active.game, active.state, roll, status, refused,
+                                   marked=marked)
+
         try:
             action = active.game.adapter(active.state, roll.dice)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
-                                          error_message=exc.message))
+            return _Decision(described(RollStatus.PENDING, exc))
         if action is None:
-            return _Decision(replace(roll, status=RollStatus.SHOWN))
-        if not auto or any(d.needs_check for d in roll.dice):
-            return _Decision(replace(roll, status=RollStatus.PENDING))
+            return _Decision(described(RollStatus.SHOWN))
+        waits = not auto or any(d.needs_check for d in roll.dice)
         try:
             new_state = active.game.codec.apply(active.state, action)
         except InputError as exc:
-            return _Decision(replace(roll, status=RollStatus.PENDING, error=str(exc),
-                                          error_message=exc.message))
-        return _Decision(roll, action, new_state)
+            # while dice are still asked, the rules' refusal may only be a misread die:
+            # it is said once the players have had their say
+            return _Decision(described(RollStatus.PENDING, None if waits else exc))
+        if waits:
+            return _Decision(described(RollStatus.PENDING, marked=True))
+        return _Decision(described(RollStatus.APPLIED, marked=True), action, new_state)
+
+    @staticmethod
+    def _described(game: GameDescriptor, state: Any, roll: CurrentRoll, status: RollStatus,
+                   refused: InputError | None = None, *, marked: bool = False) -> CurrentRoll:
+        """``roll`` with its status, the rules' refusal, what its dice count as, and (for a
+        roll the rules take) the verdict drawn on its dice; all judged on the state the
+        roll came in, so a roll scored later still says what it was."""
+        return replace(
+            roll, status=status,
+            error=None if refused is None else str(refused),
+            error_message=None if refused is None else refused.message,
+            summary=None if game.roll_summary is None
+            else game.roll_summary(state, roll.dice,
+                                   "refused" if refused is not None else status.value),
+            marks=game.dice_marks(state, roll.dice) if marked and game.dice_marks else None,
+            aside=tuple(game.aside_dice(state, roll.dice))
+            if game.aside_dice is not None and status is not RollStatus.APPLIED else ())
 
     def _commit_roll(self, decision: _Decision) -> CurrentRoll:
         """Store a roll that scores (then update the game); other rolls pass through."""
@@ -440,6 +535,11 @@ class GameSession:
                           active.state, len(active.actions), self._roll)
         if self.demo_status is not None:
             view["demo_throw"] = self.demo_status()
+        zones = active.zones
+        view["zones"] = None if zones is None else {
+            "width": zones.width, "height": zones.height,
+            "zones": [{"name": z.name, "polygon": [list(p) for p in z.polygon]}
+                      for z in zones.drawn]}
         return view
 
     def publish_state(self) -> None:

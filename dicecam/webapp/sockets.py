@@ -124,6 +124,9 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
     def enter_roll(data: Any) -> dict[str, Any]:
         return services().session.enter_roll(tc.parse_enter_roll(data))
 
+    def set_zones(data: Any) -> dict[str, Any]:
+        return services().session.set_zones(tc.parse_set_zones(data))
+
     def demo_roll(data: Any) -> dict[str, Any]:
         tc.parse_demo_roll(data)
         demo = services().demo
@@ -150,6 +153,7 @@ def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
         events.ASSIGN_ZONE: assign_zone,
         events.ENTER_ROLL: enter_roll,
         events.DEMO_ROLL: demo_roll,
+        events.SET_ZONES: set_zones,
     }
     assert set(changing) == set(events.CHANGES_THE_GAME), "events.py lists them all"
     for name, handler in changing.items():

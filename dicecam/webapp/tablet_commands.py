@@ -21,6 +21,10 @@ COLOUR_NAME_MAX = 30
 ZONE_NAME_MAX = 60
 ROLL_ID_MAX = 2**62
 ENTRY_ID_MAX = 40
+#: the largest side of a camera frame a zone map is drawn on (an 8K picture)
+FRAME_SIDE_MAX = 8192
+#: areas drawn at once: one per player (Dice Party has at most 8), with room to spare
+ZONES_MAX = 16
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,43 @@ class EnterRoll:
     #: the pad's id for this entry: the same entry sent twice (a double tap on "Score these
     #: dice") is scored once
     entry_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SetZones:
+    """Areas drawn on the camera's picture, one rectangle per name (a player's party), in
+    the pixels of a ``width`` x ``height`` frame; none: the table has no zones again."""
+
+    width: int
+    height: int
+    zones: tuple[tuple[str, tuple[float, float, float, float]], ...]
+
+
+def parse_set_zones(data: Any) -> SetZones:
+    payload = jc.require_object(data, "zones")
+    jc.reject_unknown_keys(payload, "zones", ("width", "height", "zones"))
+    width = jc.require_int(payload.get("width"), "zones.width", 16, FRAME_SIDE_MAX)
+    height = jc.require_int(payload.get("height"), "zones.height", 16, FRAME_SIDE_MAX)
+    items = jc.require_list(payload.get("zones"), "zones.zones", max_len=ZONES_MAX)
+    zones = []
+    for i, item in enumerate(items):
+        where = f"zones.zones[{i}]"
+        obj = jc.require_object(item, where)
+        jc.reject_unknown_keys(obj, where, ("name", "rect"))
+        name = jc.require_str(obj.get("name"), f"{where}.name", max_len=ZONE_NAME_MAX)
+        if not name.strip():
+            raise InputError(f"{where}.name must name a zone")
+        corners = jc.require_list(obj.get("rect"), f"{where}.rect", min_len=4, max_len=4)
+        x0, y0, x1, y1 = (jc.require_number(v, f"{where}.rect[{k}]", -FRAME_SIDE_MAX,
+                                            2 * FRAME_SIDE_MAX) for k, v in enumerate(corners))
+        left, right, top, bottom = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+        if right - left < 1 or bottom - top < 1:
+            raise InputError(f"{where}.rect is empty: drag across the area of the party")
+        zones.append((name, (left, top, right, bottom)))
+    names = [name for name, _ in zones]
+    if len(set(names)) != len(names):
+        raise InputError("zones.zones names a zone twice: draw one area per player")
+    return SetZones(width, height, tuple(zones))
 
 
 def parse_new_game(data: Any, games: Sequence[str]) -> NewGame:

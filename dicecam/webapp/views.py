@@ -45,6 +45,14 @@ class CurrentRoll:
     error_message: Message | None = None
     #: how many effective actions the game had before this roll was applied
     applied_at: int | None = None
+    #: what the dice count as, in one sentence (the game's ``roll_summary``)
+    summary: Message | None = None
+    #: the game's verdict tied to the roll's dice (the game's ``dice_marks``), to draw
+    marks: dict[str, Any] | None = None
+    #: dice that are no part of the throw (the game's ``aside_dice``): index and sentence
+    aside: tuple[tuple[int, Message], ...] = ()
+    #: typed in on the tablet: its dice lie in rows of the pad, not where the camera looks
+    typed: bool = False
 
 
 def roll_view(roll: CurrentRoll) -> dict[str, Any]:
@@ -53,6 +61,10 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "dice": [d.to_json() for d in roll.dice], "status": roll.status.value,
         "error": roll.error, "settled_at": roll.settled_at,
         "error_message": None if roll.error_message is None else roll.error_message.to_json(),
+        "summary": None if roll.summary is None else roll.summary.to_json(),
+        "marks": roll.marks,
+        "aside": [{"index": i, "text": text.to_json()} for i, text in roll.aside],
+        "typed": roll.typed,
     }
 
 

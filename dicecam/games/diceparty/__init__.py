@@ -21,4 +21,7 @@ GAME = GameDescriptor(
     variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
     colour_groups=adapter.colour_groups,
     throw_due=adapter.throw_due,
+    dice_marks=codec.roll_dice_marks,
+    roll_summary=adapter.roll_summary,
+    aside_dice=adapter.aside_dice,
 )

@@ -1,8 +1,9 @@
 """A settled roll -> the Dice Party throw the game waits for.
 
-Zones are named after the players; a die counts for a party when it lies in that player's
-zone, and its colour gives the guest kind (yellow Party People, orange VIP, red Mob). Dice
-outside the parties' zones (the counter die, the stock) are ignored.
+Zones are named after the players ("Anna", or "party:anna" as ``dicecam calibrate zones``
+suggests; the tablet draws them named "Anna"); a die counts for a party when it lies in
+that player's zone, and its colour gives the guest kind (yellow Party People, orange VIP,
+red Mob). Dice outside the parties' zones (the counter die, the stock) are ignored.
 
 A table with no zone map (no die carries a zone) still plays: a party is thrown one player
 at a time, so while the game waits for one player's throw, the settled dice are that
@@ -22,7 +23,8 @@ from dicecam.errors import InputError
 from dicecam.games.descriptor import ThrowDue
 from dicecam.games.diceparty import rules
 from dicecam.games.diceparty.messages import MESSAGES
-from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die
+from dicecam.games.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die, Kind
+from dicecam.messages import Message
 from dicecam.reading import DieReading
 
 
@@ -37,13 +39,27 @@ def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Ac
     return rules.Throw(parties[0][1])
 
 
+#: a zone map's drawn areas for the parties are named "party:NAME" by convention
+#: (docs/calibration.md); a zone named just like the player counts too
+PARTY_ZONE_PREFIX = "party:"
+
+
+def zone_owner(zone: str | None, player: str) -> bool:
+    """Whether a die in ``zone`` lies in ``player``'s party area (names compared as a
+    person would: "party:anna" is Anna's)."""
+    if not zone:
+        return False
+    name = zone[len(PARTY_ZONE_PREFIX):] if zone.startswith(PARTY_ZONE_PREFIX) else zone
+    return name.casefold() == player.casefold()
+
+
 def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, list[int]] | None:
     """Which dice (their indices) are whose throw now; None when no throw is due."""
     unzoned = not any(d.zone for d in dice)  # no zone map: the dice are the thrower's
     if state.phase == rules.Phase.PREPARTY:
         if unzoned:
             return {rules.preparty_next(state): list(range(len(dice)))} if dice else None
-        throws = {name: [i for i, d in enumerate(dice) if d.zone == name]
+        throws = {name: [i for i, d in enumerate(dice) if zone_owner(d.zone, name)]
                   for name in rules.preparty_waiting(state)}
         return {name: indices for name, indices in throws.items() if indices} or None
     if state.phase == rules.Phase.THROW:
@@ -51,7 +67,7 @@ def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, lis
         name = state.players[state.active].name
         if unzoned:
             return {name: list(range(len(dice)))}
-        return {name: [i for i, d in enumerate(dice) if d.zone == name]}
+        return {name: [i for i, d in enumerate(dice) if zone_owner(d.zone, name)]}
     return None
 
 
@@ -90,3 +106,81 @@ def _party_dice(dice: Sequence[DieReading], indices: Sequence[int], zone: str
                                       colours=tuple(KIND_OF_COLOUR)))
         found.append(Die(KIND_OF_COLOUR[die.colour], die.value))
     return tuple(found)
+
+
+def roll_summary(state: rules.State, dice: Sequence[DieReading], status: str
+                 ) -> Message | None:
+    """What the dice just seen count as, judged on ``state`` (the state the roll came in):
+    whose party or preparty throw, and whether it was scored, waits for a check, or was
+    refused (the refusal's reason is shown beside it). ``status`` is the roll's status in
+    the web app: "applied", "pending", "refused" (waiting, with the rules' reason shown
+    beside) or "shown"."""
+    if status == "shown":
+        return MESSAGES("dp.roll.ignored", n=len(dice))
+    try:
+        throws = thrown_dice(state, dice)
+    except InputError:
+        throws = None
+    if not throws:
+        return MESSAGES("dp.roll.ignored", n=len(dice))
+    names = tuple(throws)
+    whose = MESSAGES("dp.whose.preparty" if state.phase == rules.Phase.PREPARTY
+                     else "dp.whose.party", players=names)
+    counted = sum(len(indices) for indices in throws.values())
+    seen = (MESSAGES("dp.seen", n=len(dice)) if counted == len(dice)
+            else MESSAGES("dp.seen_in_zones", n=len(dice), k=counted, players=names))
+    if status == "applied":
+        return MESSAGES("dp.roll.scored", seen=seen, whose=whose)
+    if status == "refused":
+        return MESSAGES("dp.roll.refused", seen=seen, whose=whose)
+    return MESSAGES("dp.roll.check", seen=seen, whose=whose)
+
+
+def counter_die(state: rules.State, dice: Sequence[DieReading]) -> int | None:
+    """The die of a roll that is the thrower's wallet counter die, when the camera saw it
+    with the throw (it lies beside the party, or in its zone): the throw shows exactly one
+    Party People too many, and a yellow die shows the counter's value. Of those, the one
+    farthest from the rest of the throw (the counter die lies aside). None otherwise: the
+    rules' refusal then says what is wrong with the throw."""
+    if state.phase != rules.Phase.THROW or state.active is None:
+        return None
+    if state.players[state.active].counter_die is None:  # no wallet stolen yet
+        return None
+    throws = thrown_dice(state, dice)
+    if not throws:
+        return None
+    (name, indices), = throws.items()
+    player = next(p for p in state.players if p.name == name)
+    shown = {colour: sum(1 for i in indices if dice[i].colour == colour)
+             for colour in KIND_OF_COLOUR}
+    wanted = {COLOUR_OF[kind]: player.party[kind] for kind in KINDS}
+    wanted[COLOUR_OF[Kind.PARTY_PEOPLE]] += 1
+    if shown != wanted or len(indices) != sum(wanted.values()):
+        return None
+    yellow = COLOUR_OF[Kind.PARTY_PEOPLE]
+    candidates = [i for i in indices
+                  if dice[i].colour == yellow and dice[i].value == player.counter_die]
+    if not candidates:
+        return None
+
+    def apart(i: int) -> float:
+        others = [dice[k] for k in indices if k != i]
+        if not others:
+            return 0.0
+        cx = sum(d.x for d in others) / len(others)
+        cy = sum(d.y for d in others) / len(others)
+        return (dice[i].x - cx) ** 2 + (dice[i].y - cy) ** 2
+
+    return max(candidates, key=apart)
+
+
+def aside_dice(state: rules.State, dice: Sequence[DieReading]) -> tuple[tuple[int, Message], ...]:
+    """Dice of a roll that are no part of the throw, each with the sentence of the button
+    that leaves it out (one tap): the thrower's counter die."""
+    index = counter_die(state, dice)
+    if index is None:
+        return ()
+    assert state.active is not None
+    player = state.players[state.active]
+    return ((index, MESSAGES("dp.aside.counter_die", player=player.name,
+                             value=player.counter_die or 0, wallets=player.wallets)),)

@@ -6,12 +6,13 @@ Formats are documented in docs/diceparty.md. Every field is checked with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.games.descriptor import Standing
 from dicecam.games.diceparty import rules as rules
+from dicecam.games.diceparty.dice_marks import DiceMarks, dice_marks
 from dicecam.games.diceparty.messages import MESSAGES, dice_sum
 from dicecam.games.diceparty.verdict import (
     DICE_PER_COLOUR,
@@ -41,6 +42,7 @@ from dicecam.jsoncheck import (
     require_str,
 )
 from dicecam.messages import Message, english
+from dicecam.reading import DieReading
 
 TITLE = "Dice Party"
 KIND_NAMES = tuple(k.value for k in KINDS)
@@ -165,6 +167,33 @@ def escalation_to_json(verdict: Escalation) -> dict[str, Any]:
         "spare_guests": [die_to_json(d) for d in verdict.spare],
         "explanation": verdict.explanation().to_json(),
     }
+
+
+def dice_marks_to_json(marks: DiceMarks | None) -> dict[str, Any] | None:
+    """The verdict on a roll's dice for the tablet: the groups (numbered from 1 on the
+    page), each die's part, the millionaire's levels."""
+    if marks is None:
+        return None
+    verdict, rich = marks.escalation, marks.millionaire
+    return {
+        "player": marks.player,
+        "checked": verdict.checked,
+        "escalated": verdict.escalated,
+        "explanation": verdict.explanation().to_json(),
+        "groups": [{"text": group_text(g).to_json(), "exact": g.exact}
+                   for g in verdict.groups],
+        "uncovered": len(verdict.uncovered),
+        "millionaire": {"levels": list(rich.levels),
+                        "reasons": [r.to_json() for r in rich.reasons]},
+        "dice": [None if m is None else {"role": m.role.value, "group": m.group,
+                                         "millionaire": m.millionaire, "wallet": m.wallet}
+                 for m in marks.marks],
+    }
+
+
+def roll_dice_marks(state: rules.State, dice: Sequence[DieReading]) -> dict[str, Any] | None:
+    """The verdict on a roll's dice (``dice_marks``) as the tablet draws it."""
+    return dice_marks_to_json(dice_marks(state, dice))
 
 
 def group_text(group: Group) -> Message:

@@ -32,6 +32,25 @@ MESSAGES = Catalogue({
     "dp.wait.round_over": {"en": "the round is over; start the next round",
                            "de": "die Runde ist vorbei; starte die nächste Runde"},
     "dp.wait.game_over": {"en": "the game is over", "de": "das Spiel ist vorbei"},
+    # what the dice just seen count as (the tablet's roll panel)
+    "dp.seen": {"en": "{n} dice", "de": "{n} Würfel"},
+    "dp.seen_in_zones": {"en": "{n} dice, {k} of them in the zone of {players}",
+                         "de": "{n} Würfel, {k} davon in der Zone von {players}"},
+    "dp.whose.party": {"en": "{players}'s party", "de": "Party von {players}"},
+    "dp.whose.preparty": {"en": "the preparty throw of {players}",
+                          "de": "Vorparty-Wurf von {players}"},
+    "dp.roll.scored": {"en": "{seen}, scored as {whose}", "de": "{seen}, gewertet als {whose}"},
+    "dp.roll.check": {"en": "{seen}, to count as {whose} once they are right",
+                      "de": "{seen}, zählen als {whose}, sobald sie stimmen"},
+    "dp.roll.refused": {"en": "{seen} for {whose}, not scored: the reason is below",
+                        "de": "{seen} für {whose}, nicht gewertet: der Grund steht darunter"},
+    # said of the last roll seen while the game moves on: "was", so it stays true
+    "dp.roll.ignored": {"en": "{n} dice, not counted: no throw was due",
+                        "de": "{n} Würfel, nicht gezählt: es war kein Wurf dran"},
+    "dp.aside.counter_die": {
+        "en": "The yellow {value} is {player}'s counter die ({wallets} wallets): leave it out",
+        "de": "Die gelbe {value} ist der Zählwürfel von {player} ({wallets} Geldbörsen): "
+              "weglassen"},
     # step 2's verdict, as the FAQ explains it
     "dp.no_mob": {"en": "No Mob is at the party, so it cannot escalate.",
                   "de": "Kein Mob ist auf der Party, also kann sie nicht eskalieren."},

@@ -323,22 +323,43 @@
     $("demo-roll").hidden = demo !== "ask";
     $("demo-status").textContent = demo === "auto" ? t("demo_throwing") : "";
     panel.dataset.status = roll ? roll.status : "none";
+    const module = view && view.game ? GAMES[view.game] : null;
+    const waiting = view && view.state ? view.state.waiting_for : null;
+    $("roll-legend").replaceChildren();
     // nothing to say and nothing to tap (no game, or a game that takes no dice now): no
     // empty bar under the camera
-    panel.hidden = !roll && !entry && !demo;
-    $("confirm-roll").hidden = !(roll && roll.status === "pending");
+    panel.hidden = !roll && !entry && !demo && !app.drawing;
+    renderZoneTools(view, roll, module);
+    // "Dice are right" scores a roll as read: pointless where every die is sure and the
+    // rules refused it (the reason is shown; the dice or the zones must change)
+    $("confirm-roll").hidden = !(roll && roll.status === "pending"
+      && (!roll.error || roll.dice.some((d) => d.needs_check)));
     if (!roll) {
       $("roll-zones").replaceChildren();
-      $("roll-text").textContent = entry ? t("roll_waiting") : "";
+      $("roll-aside").replaceChildren();
+      $("roll-text").textContent = !entry ? ""
+        : waiting ? t("roll_waiting_for", { now: I18N.message(waiting) }) : t("roll_waiting");
       $("roll-error").textContent = "";
       return;
     }
     renderZoneChoice(roll, view);
+    // a die the game says is no part of the throw (Dice Party's counter die): one tap
+    // leaves it out of the roll
+    $("roll-aside").replaceChildren(...(roll.status === "applied" ? [] : roll.aside || []).map((a) =>
+      h("button", { type: "button", "data-aside": a.index, onclick: () => send(E.CORRECT_DIE,
+        { roll_id: roll.roll_id, index: a.index, value: null, colour: null }).catch(() => null),
+      }, I18N.message(a.text))));
     const unsure = roll.dice.filter((d) => d.needs_check).length;
-    let text = t("roll_" + roll.status, { n: roll.dice.length });
+    // one sentence: what the game waits for now (whose throw) and what the dice just seen
+    // count as, both from the server, so the panel cannot contradict the step shown
+    let text = roll.summary && waiting
+      ? t("roll_sentence", { now: I18N.message(waiting), roll: I18N.message(roll.summary) })
+      : t("roll_" + roll.status, { n: roll.dice.length });
     if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
+    const legend = module && module.rollLegend ? module.rollLegend(roll, ctx) : null;
+    if (legend) $("roll-legend").replaceChildren(legend);
   }
 
   /* Dice read outside every zone (a table without a zone map): one tap says where they lie,
@@ -355,6 +376,152 @@
       type: "button", "data-assign-zone": z.zone,
       onclick: () => send(E.ASSIGN_ZONE, { roll_id: roll.roll_id, zone: z.zone }).catch(() => null),
     }, z.label)));
+  }
+
+  // --- zones drawn on the picture: one area per player -----------------------------------
+  /* Offered where the game's view names the areas it can use (zoneNames), once there is a
+   * camera picture to draw on; the view says when they would help (zoneOffer: several
+   * parties in view). Drawing: drag a rectangle per name on the picture; saved on the
+   * server as the table's zone map, which every later roll is read with. */
+  function renderZoneTools(view, roll, module) {
+    const names = module && module.zoneNames ? module.zoneNames(view) : [];
+    const usable = names.length > 0 && app.frameShown;
+    if (!usable) app.drawing = null;
+    const drawing = app.drawing;
+    $("zone-draw").hidden = !drawing;
+    $("zone-offer").hidden = !usable || Boolean(drawing);
+    $("overlay").style.touchAction = drawing ? "none" : "manipulation";
+    if (usable && !drawing) {
+      const offer = module.zoneOffer ? module.zoneOffer(view, roll) : null;
+      // the reason is said where zones would help now; otherwise the button says it on hover
+      $("zone-offer-text").textContent = view.zones ? t("zones_active")
+        : offer ? t(offer.key, offer.params) : "";
+      $("draw-zones").title = t("zones_help");
+      $("zone-offer").dataset.offer = offer && !view.zones ? "1" : "0";
+    }
+    if (!drawing) return;
+    const current = drawing.names[drawing.current];
+    const allDrawn = drawing.names.every((n) => drawing.rects[n]);
+    $("zone-draw-text").textContent = allDrawn ? t("zones_draw_done") : t("zones_draw_text", { p: current });
+    $("zone-draw-names").replaceChildren(...drawing.names.map((name, i) => h("button", {
+      type: "button", class: i === drawing.current ? "chosen" : "", "data-zone-name": name,
+      style: `--swatch:${zoneColour(i)}`,
+      onclick: () => { drawing.current = i; renderRoll(); },
+    }, drawing.rects[name] ? "✓ " : "", name)));
+    $("zones-save").disabled = !Object.keys(drawing.rects).length;
+    $("zones-clear").hidden = !(view && view.zones);
+  }
+
+  const ZONE_COLOURS = ["#00d1ff", "#ff4fd8", "#7cfc00", "#ffd700", "#b388ff", "#00e0a0", "#4da3ff", "#ffb3c7"];
+  const zoneColour = (i) => ZONE_COLOURS[i % ZONE_COLOURS.length];
+
+  /* The frame pixels under a pointer on the overlay (the picture's own coordinates). */
+  function framePoint(ev) {
+    const base = app.frameShown ? app.reading : app.roll;
+    const rect = $("overlay").getBoundingClientRect();
+    const scale = rect.width / base.width;
+    return [(ev.clientX - rect.left) / scale, (ev.clientY - rect.top) / scale];
+  }
+
+  $("draw-zones").addEventListener("click", () => {
+    const view = app.view;
+    const module = view && view.game ? GAMES[view.game] : null;
+    if (!module || !module.zoneNames || !app.reading) return;
+    const names = module.zoneNames(view);
+    const rects = {};
+    // the areas drawn before are the starting point: redraw only the ones that moved
+    for (const z of (view.zones && view.zones.zones) || []) {
+      const xs = z.polygon.map((p) => p[0]);
+      const ys = z.polygon.map((p) => p[1]);
+      if (names.includes(z.name)) rects[z.name] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    }
+    app.drawing = { names, current: 0, rects, drag: null };
+    renderRoll();
+    drawOverlay();
+  });
+  $("zones-cancel").addEventListener("click", () => {
+    app.drawing = null;
+    renderRoll();
+    drawOverlay();
+  });
+  const sendZones = (zones) => {
+    const base = app.reading;
+    send(E.SET_ZONES, { width: base.width, height: base.height, zones }).then(() => {
+      app.drawing = null;
+      renderRoll();
+      drawOverlay();
+    }).catch(() => null);
+  };
+  $("zones-save").addEventListener("click", () => {
+    const drawing = app.drawing;
+    if (!drawing) return;
+    sendZones(drawing.names.filter((n) => drawing.rects[n])
+      .map((name) => ({ name, rect: drawing.rects[name].map((v) => Math.round(v)) })));
+  });
+  $("zones-clear").addEventListener("click", () => sendZones([]));
+  $("overlay").addEventListener("pointerdown", (ev) => {
+    if (!app.drawing || !app.reading) return;
+    ev.preventDefault();
+    $("overlay").setPointerCapture(ev.pointerId);
+    const [x, y] = framePoint(ev);
+    app.drawing.drag = [x, y, x, y];
+  });
+  $("overlay").addEventListener("pointermove", (ev) => {
+    const drawing = app.drawing;
+    if (!drawing || !drawing.drag) return;
+    [drawing.drag[2], drawing.drag[3]] = framePoint(ev);
+    drawOverlay();
+  });
+  $("overlay").addEventListener("pointerup", (ev) => {
+    const drawing = app.drawing;
+    if (!drawing || !drawing.drag) return;
+    [drawing.drag[2], drawing.drag[3]] = framePoint(ev);
+    const [x0, y0, x1, y1] = drawing.drag;
+    drawing.drag = null;
+    // a tap is no area: a rectangle is at least a die's width across
+    if (Math.abs(x1 - x0) > 12 && Math.abs(y1 - y0) > 12) {
+      drawing.rects[drawing.names[drawing.current]] = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+      const next = drawing.names.findIndex((n) => !drawing.rects[n]);
+      if (next >= 0) drawing.current = next;
+    }
+    renderRoll();
+    drawOverlay();
+  });
+
+  /* The areas on the overlay: the ones being drawn (solid), else the saved ones (dashed). */
+  function drawZones(g, scale) {
+    const drawing = app.drawing;
+    const view = app.view;
+    const areas = [];
+    if (drawing) {
+      drawing.names.forEach((name, i) => {
+        const r = drawing.rects[name];
+        if (r) areas.push({ name, i, r, solid: true });
+      });
+      if (drawing.drag) areas.push({ name: drawing.names[drawing.current], i: drawing.current, r: drawing.drag, solid: true });
+    } else if (view && view.zones && (app.frameShown ? app.reading : app.roll)) {
+      view.zones.zones.forEach((z, i) => {
+        const xs = z.polygon.map((p) => p[0]);
+        const ys = z.polygon.map((p) => p[1]);
+        areas.push({ name: z.name, i, r: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], solid: false });
+      });
+    }
+    for (const a of areas) {
+      const [x0, y0, x1, y1] = a.r;
+      const left = Math.min(x0, x1) * scale;
+      const top = Math.min(y0, y1) * scale;
+      g.setLineDash(a.solid ? [] : [10, 6]);
+      g.lineWidth = a.solid ? 3 : 2;
+      g.strokeStyle = zoneColour(a.i);
+      g.strokeRect(left, top, Math.abs(x1 - x0) * scale, Math.abs(y1 - y0) * scale);
+      g.setLineDash([]);
+      g.font = "bold 15px system-ui, sans-serif";
+      const labelWidth = g.measureText(a.name).width + 10;
+      g.fillStyle = zoneColour(a.i);
+      g.fillRect(left, top, labelWidth, 20);
+      g.fillStyle = "#111";
+      g.fillText(a.name, left + 5, top + 15);
+    }
   }
 
   const CSS_COLOURS = {
@@ -398,29 +565,69 @@
         g.strokeRect((d.x - d.w / 2) * scale, (d.y - d.h / 2) * scale, d.w * scale, d.h * scale);
       }
     }
-    if (!roll) return;
+    drawZones(g, scale);
+    // dice typed in lie in the pad's rows: over the camera picture they would stand on
+    // dice they are not (the game view shows them); without a picture they are the view
+    if (!roll || (roll.typed && app.frameShown)) return;
     // Once the table has moved since the roll settled (the next roll, a hand), its boxes
     // float over dice that are gone: dim them so they read as "the last roll", still
     // tappable, until the next roll settles.
     g.globalAlpha = app.frameShown && app.movedSinceRoll ? 0.35 : 1;
     const rollScale = width / roll.width;
+    // the game's verdict drawn on its dice (Dice Party: each covering group in its own
+    // colour and number, uncovered Mobs crossed out), from the game view's dieMarks
+    const module = app.view && app.view.game ? GAMES[app.view.game] : null;
+    const marks = module && module.dieMarks ? module.dieMarks(roll, ctx) : null;
     roll.dice.forEach((d, index) => {
       const x = (d.x - d.w / 2) * rollScale;
       const y = (d.y - d.h / 2) * rollScale;
       const w = d.w * rollScale;
       const hh = d.h * rollScale;
+      const mark = marks ? marks[index] : null;
+      if (mark && mark.fill) {
+        g.fillStyle = mark.fill;
+        g.fillRect(x, y, w, hh);
+      }
       g.setLineDash(d.needs_check ? [6, 4] : []);
-      g.lineWidth = d.needs_check ? 4 : 2.5;
-      g.strokeStyle = d.needs_check ? "#ff2d55" : d.corrected ? "#2ecc71" : cssColour(d.colour);
+      g.lineWidth = d.needs_check ? 4 : mark ? mark.width || 3 : 2.5;
+      g.strokeStyle = d.needs_check ? "#ff2d55" : mark ? mark.stroke
+        : d.corrected ? "#2ecc71" : cssColour(d.colour);
       g.strokeRect(x, y, w, hh);
       g.setLineDash([]);
-      const label = d.value === null ? "?" : String(d.value);
-      const size = Math.max(14, Math.min(28, w * 0.55));
-      g.font = `bold ${size}px system-ui, sans-serif`;
-      g.fillStyle = "rgba(0,0,0,0.65)";
-      g.fillRect(x, y - size - 4, size + 8, size + 4);
-      g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
-      g.fillText(label, x + 4, y - 6);
+      if (mark && mark.cross) {
+        g.beginPath();
+        g.moveTo(x, y);
+        g.lineTo(x + w, y + hh);
+        g.moveTo(x + w, y);
+        g.lineTo(x, y + hh);
+        g.strokeStyle = mark.stroke;
+        g.lineWidth = 3;
+        g.stroke();
+      }
+      if (mark && mark.tag) {
+        const tagSize = Math.max(9, Math.min(18, w * 0.4));
+        g.font = `bold ${tagSize}px system-ui, sans-serif`;
+        const tagWidth = g.measureText(mark.tag).width + 6;
+        // under the die, or inside its box where the picture ends below it
+        const tagTop = y + hh + tagSize + 4 > height ? y + hh - tagSize - 4 : y + hh;
+        g.fillStyle = mark.stroke;
+        g.fillRect(x + w - tagWidth, tagTop, tagWidth, tagSize + 4);
+        g.fillStyle = mark.ink || "#111";
+        g.fillText(mark.tag, x + w - tagWidth + 3, tagTop + tagSize);
+      }
+      // a small die with its verdict drawn: the tag says enough, the value label would
+      // cover the neighbours (a phone showing a party of dozens)
+      if (!(mark && w < 24 && !d.needs_check)) {
+        const label = d.value === null ? "?" : String(d.value);
+        const size = Math.max(14, Math.min(28, w * 0.55));
+        g.font = `bold ${size}px system-ui, sans-serif`;
+        // above the die, or inside its box where the picture ends above it
+        const labelTop = y - size - 4 < 0 ? y : y - size - 4;
+        g.fillStyle = "rgba(0,0,0,0.65)";
+        g.fillRect(x, labelTop, size + 8, size + 4);
+        g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
+        g.fillText(label, x + 4, labelTop + size - 2);
+      }
       if (index === app.selectedDie) {
         g.strokeStyle = "#00d1ff";
         g.lineWidth = 3;
@@ -432,8 +639,9 @@
 
   // --- tap to correct -------------------------------------------------------------------
   $("overlay").addEventListener("click", (ev) => {
+    if (app.drawing) return; // a drag draws a zone; it is no tap on a die
     const roll = app.roll;
-    if (!roll || !roll.dice.length) return;
+    if (!roll || !roll.dice.length || (roll.typed && app.frameShown)) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const scale = rect.width / roll.width;
     const x = (ev.clientX - rect.left) / scale;

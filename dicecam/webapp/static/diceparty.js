@@ -26,6 +26,10 @@
       dp_entry_preparty: "Every party, as thrown", dp_entry_throw: "{p}'s party, as thrown",
       dp_entry_hint: "Count the dice of each colour by their pips (tap a value once per die).",
       dp_waiting: "Waiting for", dp_party_animal: "Party Animal mode",
+      dp_on_dice: "On the dice ({p}):", dp_legend_uncovered: "✗ Mob no group covers: the party escalates",
+      dp_legend_covered: "every Mob covered: no escalation", dp_legend_no_mob: "no Mob: nothing to cover",
+      dp_legend_spare: "grey: guests no group needs",
+      dp_legend_millionaire: "$ millionaire: {why}", dp_legend_wallet: "W wallet (Party People at 6)",
     },
     de: {
       party_people: "Partyvolk", vip: "VIP", mob: "Mob", dp_party: "Party", dp_stock: "Vorrat",
@@ -46,6 +50,10 @@
       dp_entry_preparty: "Alle Partys, wie geworfen", dp_entry_throw: "Party von {p}, wie geworfen",
       dp_entry_hint: "Zähle die Würfel jeder Farbe nach Augen (pro Würfel einmal tippen).",
       dp_waiting: "Es wartet", dp_party_animal: "Party-Animal-Modus",
+      dp_on_dice: "Auf den Würfeln ({p}):", dp_legend_uncovered: "✗ Mob, den keine Gruppe deckt: die Party eskaliert",
+      dp_legend_covered: "jeder Mob gedeckt: keine Eskalation", dp_legend_no_mob: "kein Mob: nichts zu decken",
+      dp_legend_spare: "grau: Gäste, die keine Gruppe braucht",
+      dp_legend_millionaire: "$ Millionär: {why}", dp_legend_wallet: "W Geldbörse (Partyvolk auf 6)",
     },
   });
   const STEP_OF_PHASE = { throw: 0, pickpocket: 3, provoke: 4, grow: 5 };
@@ -72,7 +80,8 @@
       el.append(h("div", { class: "banner", id: "dp-round-over" },
         t("dp_round_over", { r: s.round, p: s.round_result.winner, how: t(s.round_result.outcome) })));
     }
-    if (turn && turn.millionaire.arrived) {
+    // escalation is checked first (step 2): an escalated party brings no millionaire
+    if (turn && turn.millionaire.arrived && !turn.escalation.escalated) {
       el.append(h("div", { class: "banner", id: "dp-millionaire" }, t("dp_millionaire", { p: turn.player }),
         h("div", { class: "hint" }, turn.millionaire.reasons.map(ctx.msg).join("; "))));
     }
@@ -220,9 +229,79 @@
     return [{ zone: view.state.active, label: view.state.active }];
   }
 
+  /* The verdict on the dice (the server's roll.marks): each group of Party People/VIPs
+   * and the Mobs it covers share an outline colour and a number, as players lay the groups
+   * out by hand (rulebook FAQ); a Mob no group covers is crossed out, red: the reason for
+   * an escalation. The millionaire's VIPs are gold, level-6 Party People carry a W. */
+  const GROUP_COLOURS = ["#00d1ff", "#ff4fd8", "#7cfc00", "#ffffff", "#b388ff", "#00e0a0",
+    "#4da3ff", "#ffb3c7"];
+  const UNCOVERED = "#ff1a1a";
+  const SPARE = "#9aa59d";
+  const GOLD = "#ffd700";
+  const groupColour = (i) => GROUP_COLOURS[i % GROUP_COLOURS.length];
+
+  function dieMarks(roll) {
+    const marks = roll.marks;
+    if (!marks) return null;
+    const rich = marks.millionaire.levels.length > 0 && !marks.escalated;
+    return marks.dice.map((m) => {
+      if (!m) return null;
+      const wallet = m.wallet ? "W" : "";
+      if (rich && m.millionaire) return { stroke: GOLD, width: 4, tag: "$" };
+      if (m.role === "uncovered") {
+        return { stroke: UNCOVERED, width: 4, tag: "✗", ink: "#fff", cross: true,
+          fill: "rgba(255,26,26,0.30)" };
+      }
+      if (m.group !== null) {
+        return { stroke: groupColour(m.group), width: 3, tag: `${m.group + 1}${wallet}` };
+      }
+      return { stroke: SPARE, width: 1.5, tag: wallet };
+    });
+  }
+
+  function rollLegend(roll, ctx) {
+    const { h, t } = ctx;
+    const marks = roll.marks;
+    if (!marks) return null;
+    const chip = (colour, ...text) => h("span", { class: "legend-chip", style: `--swatch:${colour}` }, ...text);
+    const items = marks.groups.map((g, i) => chip(groupColour(i), h("b", {}, String(i + 1)), " ", ctx.msg(g.text)));
+    if (marks.escalated) items.push(chip(UNCOVERED, t("dp_legend_uncovered")));
+    else items.push(chip(SPARE, t(marks.checked ? "dp_legend_covered" : "dp_legend_no_mob")));
+    if (marks.dice.some((m) => m && m.role === "spare")) items.push(chip(SPARE, t("dp_legend_spare")));
+    if (marks.millionaire.levels.length && !marks.escalated) {
+      items.push(chip(GOLD, t("dp_legend_millionaire", { why: marks.millionaire.reasons.map(ctx.msg).join("; ") })));
+    }
+    if (marks.dice.some((m) => m && m.wallet)) items.push(chip(SPARE, t("dp_legend_wallet")));
+    return h("div", { id: "dp-legend", "data-escalated": marks.escalated ? "1" : "0" },
+      h("span", { class: "hint" }, t("dp_on_dice", { p: marks.player })), " ", items);
+  }
+
+  /* One area per player still in the round: a party lies in front of its player. */
+  function zoneNames(view) {
+    return view.state.players.filter((p) => p.in_round).map((p) => p.name);
+  }
+
+  const legalOf = (s, type) => (s.legal || []).find((l) => l.type === type) || null;
+
+  /* Zones help when the picture shows more dice than the thrower's party holds: other
+   * parties (or the counter die) are in view, and without areas they all count. */
+  function zoneOffer(view, roll) {
+    const s = view.state;
+    const preparty = legalOf(s, "preparty");
+    const thrower = preparty ? preparty.options[0] : s.phase === "throw" ? s.active : null;
+    if (!roll || !thrower || roll.status === "applied") return null;
+    const player = s.players.find((p) => p.name === thrower);
+    const holds = player ? KINDS.reduce((n, k) => n + player.party[k], 0) : 0;
+    return roll.dice.length > holds ? { key: "zones_offer", params: { p: thrower } } : null;
+  }
+
   window.DicecamGames.diceparty = {
+    zoneNames,
+    zoneOffer,
     render,
     entry,
     zones,
+    dieMarks,
+    rollLegend,
   };
 })();

@@ -26,6 +26,17 @@
       camera_ended: "video ended", camera_lost: "camera lost, reconnecting",
       server_lost: "server lost, reconnecting", camera_offline: "server lost, reconnecting",
       roll_waiting: "Waiting for the dice to settle.",
+      roll_waiting_for: "Now: {now}. Waiting for the dice to settle.",
+      roll_sentence: "Now: {now}. Last seen: {roll}.",
+      draw_zones: "Draw a zone per player", zones_save: "Save zones", zones_clear: "Remove zones",
+      zones_offer: "More dice lie on the table than {p}'s party holds. Draw one area per player " +
+        "on the picture: each throw then counts only the dice in its thrower's area, and the " +
+        "other parties stay where they are.",
+      zones_help: "Several parties on the table? Draw one area per player on the picture: each " +
+        "throw then counts only the dice in its thrower's area.",
+      zones_active: "Zones drawn: each throw counts only the dice in its thrower's area.",
+      zones_draw_text: "Drag a rectangle around {p}'s party on the picture.",
+      zones_draw_done: "Every player has an area. Save them, or drag again to redraw the one chosen.",
       roll_pending: "Roll of {n} dice waits for a check.",
       roll_applied: "Roll of {n} dice scored.",
       roll_shown: "Roll of {n} dice seen: the game waits for no dice now.",
@@ -62,6 +73,19 @@
       camera_ended: "Video zu Ende", camera_lost: "Kamera verloren, verbinde neu",
       server_lost: "Server verloren, verbinde neu", camera_offline: "Server verloren, verbinde neu",
       roll_waiting: "Warte, bis die Würfel liegen.",
+      roll_waiting_for: "Jetzt: {now}. Warte, bis die Würfel liegen.",
+      roll_sentence: "Jetzt: {now}. Zuletzt gesehen: {roll}.",
+      draw_zones: "Eine Zone pro Spieler zeichnen", zones_save: "Zonen speichern",
+      zones_clear: "Zonen entfernen",
+      zones_offer: "Auf dem Tisch liegen mehr Würfel, als die Party von {p} hat. Zeichne auf dem " +
+        "Bild einen Bereich pro Spieler: jeder Wurf zählt dann nur die Würfel im Bereich des " +
+        "Werfenden, und die anderen Partys bleiben liegen.",
+      zones_help: "Mehrere Partys auf dem Tisch? Zeichne auf dem Bild einen Bereich pro Spieler: " +
+        "jeder Wurf zählt dann nur die Würfel im Bereich des Werfenden.",
+      zones_active: "Zonen gezeichnet: jeder Wurf zählt nur die Würfel im Bereich des Werfenden.",
+      zones_draw_text: "Ziehe auf dem Bild ein Rechteck um die Party von {p}.",
+      zones_draw_done: "Jeder Spieler hat einen Bereich. Speichere sie, oder ziehe nochmal, um " +
+        "den gewählten neu zu zeichnen.",
       roll_pending: "Wurf mit {n} Würfeln wartet auf Prüfung.",
       roll_applied: "Wurf mit {n} Würfeln gewertet.",
       roll_shown: "Wurf mit {n} Würfeln gesehen: das Spiel erwartet gerade keine Würfel.",
