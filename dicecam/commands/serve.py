@@ -15,6 +15,7 @@ import sys
 
 from dicecam.errors import InputError
 from dicecam.games.registry import get_game
+from dicecam.hub.config import lan_address
 from dicecam.webapp.app import create_app, services, socketio
 from dicecam.webapp.camera import choose_source, pipeline_outputs
 
@@ -46,19 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "this table's V6 results to, e.g. http://192.168.1.10:8770")
     parser.add_argument("--table-code", metavar="CODE", help="this table's code at the hub "
                         "(dicecam hub --init prints it)")
-
-
-def lan_address() -> str | None:
-    """This computer's address on the local network (no packet is sent)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))  # UDP connect only picks the outgoing interface
-        address = probe.getsockname()[0]
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 def addresses(host: str, port: int) -> list[str]:
