@@ -28,6 +28,11 @@ def zones_dir() -> Path:
     return dicecam_home() / "zones"
 
 
+def tables_dir() -> Path:
+    """Pictures of the table without dice (``dicecam calibrate table``)."""
+    return dicecam_home() / "tables"
+
+
 def games_db_path() -> Path:
     """The SQLite file of the table's games (``dicecam serve --db`` names another)."""
     return dicecam_home() / "games.sqlite"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 
 from dicecam.calibration.profile import (
@@ -22,6 +23,7 @@ from dicecam.calibration.profile import (
     save_profile,
     saved_profile_names,
 )
+from dicecam.calibration.tables import DEFAULT_TABLE, save_table_picture, saved_table_names
 from dicecam.calibration.zones import (
     PlacedBoard,
     Zone,
@@ -99,6 +101,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zones.add_argument("--preview", metavar="IMAGE",
                        help="also write the frame (with --source) with the zones drawn on it")
     zones.set_defaults(_action=_run_zones)
+
+    table = actions.add_parser(
+        "table", help="take a picture of the empty table (no dice): boxes that still look "
+                      "like it are never taken for dice",
+        description="Take one frame of the table with no dice on it. From then on a box the "
+        "detector puts where the frame still looks like that picture (a printed square, a "
+        "speck of carpet) is dropped before it is read. Take it again when the camera or "
+        "the cloth moves; with the camera moved nothing is dropped.")
+    table.add_argument("--source", required=True, metavar="SPEC",
+                       help="where the frame comes from: camera:N, an image file, a video")
+    table.add_argument("--name", default=DEFAULT_TABLE, metavar="NAME",
+                       help=f"save under this name (default {DEFAULT_TABLE!r}: the one "
+                            "`dicecam serve` uses with a camera by itself)")
+    table.set_defaults(_action=_run_table)
 
     listing = actions.add_parser("list", help="list colour profiles, boards and zone maps")
     listing.set_defaults(_action=_run_list)
@@ -285,6 +301,18 @@ def _write_preview(frame, zone_map, path: str) -> None:
 # --------------------------------------------------------------------------------- list
 
 
+def _run_table(args: argparse.Namespace) -> int:
+    frame = _first_frame(args.source)
+    found = DieDetector(threads=1).detect(frame)
+    path = save_table_picture(frame, args.name)
+    height, width = frame.shape[:2]
+    print(f"saved the empty table ({width}x{height}) to {path}")
+    if len(found):
+        print(f"note: the detector sees {len(found)} dice-like things in it; if dice lay on "
+              "the table, take it again without them", file=sys.stderr)
+    return 0
+
+
 def _run_list(args: argparse.Namespace) -> int:
     listing = {
         "builtin_profiles": list(builtin_profile_names()),
@@ -293,6 +321,7 @@ def _run_list(args: argparse.Namespace) -> int:
         "boards": list(board_names()),
         "saved_zone_maps": list(saved_zone_map_names()),
         "zones_folder": str(zones_dir()),
+        "empty_tables": list(saved_table_names()),
     }
     print(json.dumps(listing, indent=2))
     return 0

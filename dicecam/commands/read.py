@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "are not read")
     parser.add_argument("--zones", metavar="NAME",
                         help="zone map (built-in name or JSON file) assigning dice to zones")
+    parser.add_argument("--empty-table", metavar="NAME",
+                        help="a picture of the table without dice (saved by `dicecam "
+                             "calibrate table`, or an image file): boxes that still look like "
+                             "it are not dice")
     parser.add_argument("--threads", type=int, default=None,
                         help="CPU threads for the models (default: onnxruntime's choice)")
 
@@ -83,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 def _pipeline(args: argparse.Namespace):
     try:
         return build_pipeline(args.dice_set, zones=args.zones, threads=args.threads,
-                              auto_zoom=True)
+                              auto_zoom=True, empty_table=args.empty_table)
     except ImportError as exc:
         raise InputError(f"the die reader is not installed ({exc}); reinstall dicecam") from None
 

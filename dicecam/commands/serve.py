@@ -13,11 +13,12 @@ import errno
 import socket
 import sys
 
+from dicecam.calibration.tables import DEFAULT_TABLE, load_table_picture, saved_table_names
 from dicecam.errors import InputError
 from dicecam.games.registry import get_game
 from dicecam.hub.config import lan_address
 from dicecam.webapp.app import create_app, services, socketio
-from dicecam.webapp.camera import choose_source, pipeline_outputs
+from dicecam.webapp.camera import choose_source, is_live, pipeline_outputs
 
 DEFAULT_PORT = 8765
 
@@ -35,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "dicetopia, v6); default: all of them")
     parser.add_argument("--zones", metavar="MAP", help="zone map (built-in name or JSON file) "
                         "naming where dice lie: players' parties, districts, the tray")
+    parser.add_argument("--empty-table", metavar="NAME", help="picture of the table without "
+                        "dice (`dicecam calibrate table`; default: the one saved as "
+                        f"{DEFAULT_TABLE!r}, with a camera, when there is one): boxes that "
+                        "still look like it are never taken for dice")
     parser.add_argument("--host", default="0.0.0.0",
                         help="address to listen on (default 0.0.0.0: tablets on the LAN too)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -75,12 +80,21 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.hub) != bool(args.table_code):
         raise InputError("--hub and --table-code go together: the hub's address and this "
                          "table's code, as `dicecam hub --init` printed them")
+    empty_table = args.empty_table
+    if empty_table is None and source is not None and is_live(source) \
+            and DEFAULT_TABLE in saved_table_names():
+        empty_table = DEFAULT_TABLE
+        print(f"Using the picture of the empty table saved as {DEFAULT_TABLE!r} "
+              "(dicecam calibrate table takes a new one)")
+    if empty_table is not None:
+        load_table_picture(empty_table)  # a missing picture is a clear error now
     config = {
         "HUB_URL": args.hub,
         "TABLE_CODE": args.table_code,
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
-        "OUTPUTS": None if source is None else pipeline_outputs(source, zones=args.zones),
+        "OUTPUTS": None if source is None else pipeline_outputs(
+            source, zones=args.zones, empty_table=empty_table),
     }
     app = create_app(config)
     try:

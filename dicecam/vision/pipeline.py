@@ -17,6 +17,7 @@ source through it and yields a ``PipelineOutput`` per frame for the web app.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -28,15 +29,19 @@ import cv2
 import numpy as np
 
 from dicecam.calibration.profile import load_profile
+from dicecam.calibration.tables import load_table_picture
 from dicecam.calibration.zones import load_zone_map
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.change import FULL_READ_SECONDS, ChangeMap
 from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
 from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
+from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.source_spec import open_source
 from dicecam.vision.sources import FrameSource
+
+log = logging.getLogger(__name__)
 
 #: A box the detector is unsure of (score below this) is dropped when the value reader
 #: also finds no readable die in it: two independent models agreeing it is not a die.
@@ -109,8 +114,13 @@ class TablePipeline:
         settle: SettleConfig | None = None,
         motion: MotionMeter | None = None,
         veto_below_score: float = VETO_BELOW_SCORE,
+        empty_table: EmptyTable | None = None,
     ) -> None:
         self.detect = detect
+        #: the table without dice (``calibrate table``): a box that still looks like it is
+        #: dropped before it is read
+        self.empty_table = empty_table
+        self._warned_table_size = False
         self.read_values = read_values
         self.read_colours = read_colours
         self.zone_of = zone_of
@@ -131,10 +141,25 @@ class TablePipeline:
         moving: bool = False,
     ) -> FrameReading:
         """One frame's reading, without motion or settle state (what ``dicecam read`` uses)."""
-        found = self.detect(frame_bgr)
+        found = self._detect(frame_bgr)
         dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
         return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
                                    timestamp, moving)
+
+    def _detect(self, frame_bgr: np.ndarray) -> Detections:
+        """The detector's boxes, less those where the frame still shows the empty table."""
+        found = self.detect(frame_bgr)
+        if self.empty_table is None or len(found) == 0:
+            return found
+        if not self.empty_table.fits(frame_bgr):
+            if not self._warned_table_size:  # say it once, not every frame
+                self._warned_table_size = True
+                log.warning("the empty table's picture is %dx%d, the frames %dx%d: it is not "
+                            "used (take it again with dicecam calibrate table)",
+                            self.empty_table.width, self.empty_table.height,
+                            frame_bgr.shape[1], frame_bgr.shape[0])
+            return found
+        return found.keep(~self.empty_table.matches(frame_bgr, found.boxes))
 
     def _frame_reading(self, frame_bgr: np.ndarray, dice: list[DieReading], hand: bool,
                        frame_index: int, timestamp: float, moving: bool) -> FrameReading:
@@ -211,7 +236,7 @@ class TablePipeline:
                               moving=moving or last.hand_in_view)
             self.counts["kept"] += 1
         else:
-            found = self.detect(frame_bgr)
+            found = self._detect(frame_bgr)
             known: list[DieReading | None] = [None] * len(found)
             if not fresh and last is not None:
                 known = self._unmoved(frame_bgr, found.boxes, last)
@@ -278,9 +303,11 @@ def build_pipeline(
     threads: int | None = None,
     settle: SettleConfig | None = None,
     auto_zoom: bool = False,
+    empty_table: str | Path | None = None,
 ) -> TablePipeline:
     """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
-    colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone)."""
+    colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone);
+    ``empty_table`` names a picture of the table without dice (``calibrate table``)."""
     detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom)
     reader = _make_reader(DieReader, reader_path, threads)
     read_colours = None
@@ -289,8 +316,11 @@ def build_pipeline(
     zone_of = None
     if zones is not None:
         zone_of = load_zone_map(zones).zone_of
+    table = None
+    if empty_table is not None:
+        table = EmptyTable.from_frame(load_table_picture(empty_table))
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
-                         settle=settle)
+                         settle=settle, empty_table=table)
 
 
 def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:

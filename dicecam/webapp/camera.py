@@ -80,14 +80,15 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
                        director=director)
 
 
-def make_pipeline(dice_set: str, zones: str | None) -> Any:
-    return build_pipeline(dice_set, zones=zones)
+def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None) -> Any:
+    return build_pipeline(dice_set, zones=zones, empty_table=empty_table)
 
 
 def pipeline_outputs(
-    source: str, *, zones: str | None = None, realtime: bool = True,
+    source: str, *, zones: str | None = None, empty_table: str | None = None,
+    realtime: bool = True,
     frames: Callable[[str, str, Callable[[Exception], None]], Any] = open_frames,
-    pipeline: Callable[[str, str | None], Any] = make_pipeline,
+    pipeline: Callable[..., Any] = make_pipeline,
 ) -> Callable[[str | None], Iterable[Any]]:
     """The outputs factory for ``create_app(OUTPUTS=...)``: source -> pipeline, per game.
 
@@ -116,7 +117,9 @@ def pipeline_outputs(
                   else frames(source, dice_set, skip_image))
         try:
             checked = CheckedFrames(opened, on_bad=drop_frame)
-            reader = pipeline(dice_set, zones)
+            # (the third argument only when given: test readers take two)
+            reader = pipeline(dice_set, zones, empty_table) if empty_table is not None \
+                else pipeline(dice_set, zones)
             running.update(reader=reader, dice_set=dice_set)
             yield from iter_outputs(checked, reader, dice_set=dice_set, realtime=realtime)
         finally:

@@ -47,6 +47,7 @@ from dicecam.tools.realdata import (
     iter_photos,
     real_data_dir,
 )
+from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("recall, precision, value accuracy, silent errors and dice asked on every real "
@@ -222,8 +223,9 @@ def read_sources(pipeline, photos, *, colour_read: bool, log=None):
 
 def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_read: bool):
     """Read photos without dice: every die found is false. Same return as ``read_sources``
-    (groups ``bg:<folder>``, and ``bg:held_out`` for the held-out third of every folder,
-    which training never uses)."""
+    (groups ``bg:<folder>``, ``bg:held_out`` for the held-out third of every folder,
+    which training never uses, and ``bg:all, later, empty table``: each photo a while later
+    read with the photo itself as the picture of the empty table)."""
     import cv2
 
     groups: dict[str, RealTally] = {}
@@ -240,7 +242,24 @@ def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_rea
             groups.setdefault("bg:held_out", RealTally()).add([], dice,
                                                               colour_read=colour_read)
         worst.append((photo_badness(outcomes), name, image, outcomes))
+        # the same table a while later, read with its picture as the empty table
+        # (``dicecam calibrate table``): what a fixed camera adds
+        kept = pipeline.empty_table
+        pipeline.empty_table = EmptyTable.from_frame(frame)
+        later = pipeline.read_frame(a_while_later(frame, seed=len(worst))).dice
+        pipeline.empty_table = kept
+        groups.setdefault("bg:all, later, empty table", RealTally()).add(
+            [], later, colour_read=colour_read)
     return groups, worst
+
+
+def a_while_later(frame, seed: int = 0):
+    """The same view a while later: the lamp 10% brighter, sensor noise, a one-pixel
+    nudge of the camera (a real table's frames differ at least this much)."""
+    import numpy as np
+
+    noise = np.random.default_rng(seed).normal(0, 3, frame.shape)
+    return np.clip(np.roll(frame, 1, axis=0) * 1.1 + noise, 0, 255).astype(np.uint8)
 
 
 _COLOURS = {  # BGR
