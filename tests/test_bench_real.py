@@ -158,12 +158,16 @@ def test_colour_labels_count_and_a_sure_wrong_colour_is_silent() -> None:
 
 
 class FakePipeline:
-    """Reads every photo as one sure 6 at (320, 320) and one sure 1 on the table."""
+    """Reads every photo as one sure 6 at (320, 320) and one sure 1 on the table (none
+    once it holds a picture of the empty table)."""
 
     read_colours = None
+    empty_table = None
 
     def read_frame(self, frame):
         h, w = frame.shape[:2]
+        if self.empty_table is not None:
+            return FrameReading(width=w, height=h, dice=())
         return FrameReading(width=w, height=h, dice=(
             _die(320, 322, 6, 0.99, 40), _die(600, 40, 1, 0.95, 40)))
 
@@ -182,8 +186,11 @@ def test_read_sources_groups_by_source_and_held_out_part(fake_root: Path) -> Non
     (background / "MANIFEST.md").write_text("fake\n")
     images = background_photos(background)
     assert images == [("carpet", background / "carpet" / "a.jpg")]
-    bg, _ = read_backgrounds(FakePipeline(), images, colour_read=False)
+    pipeline = FakePipeline()
+    bg, _ = read_backgrounds(pipeline, images, colour_read=False)
     assert bg["bg:carpet"].as_dict()["false_dice"] == 2
+    assert bg["bg:all, later, empty table"].as_dict()["false_dice"] == 0
+    assert pipeline.empty_table is None  # the bench's picture is taken away again
 
 
 def test_bench_real_command_prints_json_and_annotates(fake_root, tmp_path, monkeypatch,
