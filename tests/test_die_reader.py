@@ -135,3 +135,22 @@ def test_cut_crop_repeats_the_edge_outside_the_frame() -> None:
 def test_cut_crop_refuses_bad_input(args, message) -> None:
     with pytest.raises(InputError, match=message):
         cut_crop(*args)
+
+
+def test_an_unsure_crop_is_read_in_four_turns_and_a_sure_one_once() -> None:
+    reader = DieReader()
+    rng = np.random.default_rng(8)
+    crops = [rng.integers(0, 256, (40, 40, 3), dtype=np.uint8) for _ in range(12)]
+    reader.turns_below = 0.0
+    plain = reader.probabilities(crops)
+    reader.turns_below = 1.01  # every crop counts as unsure
+    turned = reader.probabilities(crops)
+    batch = reader.preprocess(crops)
+    reader.turns_below = 0.0
+    by_hand = np.mean([reader._session.run(None, {reader._input: np.ascontiguousarray(
+        np.rot90(batch, k, axes=(1, 2)))})[0] for k in range(4)], axis=0)
+    assert np.allclose(turned, by_hand, atol=1e-5)
+    reader.turns_below = 0.9
+    mixed = reader.probabilities(crops)
+    sure = plain.max(axis=1) >= 0.9
+    assert np.allclose(mixed[sure], plain[sure]) and np.allclose(mixed[~sure], turned[~sure])

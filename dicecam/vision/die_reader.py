@@ -91,6 +91,11 @@ def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
                          f"corrupt: reinstall dicecam or train a new one") from exc
 
 
+#: A crop read with a top probability under this is read again in three quarter turns and
+#: the four readings averaged (what the table would be asked about, in the first place).
+TURNS_BELOW = 0.9
+
+
 class DieReader:
     """Reads die values from crops with an ONNX model (default: the shipped one)."""
 
@@ -114,6 +119,8 @@ class DieReader:
                              f"N x {len(CLASS_VALUES)}")
         self._input = inputs[0].name
         self.input_px = int(size)
+        #: crops read less sure than this are read turned as well (1.0: every crop, 0: none)
+        self.turns_below = TURNS_BELOW
 
     def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
         """Crops -> the model's input batch."""
@@ -132,10 +139,21 @@ class DieReader:
         return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
     def probabilities(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
-        """N x 7 class probabilities (class 0: not a readable die, k: value k)."""
+        """N x 7 class probabilities (class 0: not a readable die, k: value k). A crop read
+        with less than ``TURNS_BELOW`` is read again turned by a quarter, a half and three
+        quarters (a face's value does not turn with it) and its probabilities averaged."""
         if len(crops_bgr) == 0:
             return np.zeros((0, len(CLASS_VALUES)), np.float32)
-        (probs,) = self._session.run(None, {self._input: self.preprocess(crops_bgr)})
+        batch = self.preprocess(crops_bgr)
+        (probs,) = self._session.run(None, {self._input: batch})
+        unsure = np.flatnonzero(probs.max(axis=1) < self.turns_below)
+        if len(unsure):
+            axes = (1, 2) if self._uint8 else (2, 3)
+            turned = np.concatenate([np.rot90(batch[unsure], k, axes=axes)
+                                     for k in (1, 2, 3)])
+            (more,) = self._session.run(None, {self._input: np.ascontiguousarray(turned)})
+            probs = probs.copy()
+            probs[unsure] = (probs[unsure] + more.reshape(3, len(unsure), -1).sum(0)) / 4
         return probs
 
     def read(self, crops_bgr: Sequence[np.ndarray]) -> list[ValueReading]:
