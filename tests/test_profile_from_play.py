@@ -11,6 +11,8 @@ import pytest
 from dicecam.calibration.profile import load_builtin_profile, load_profile, profiles_dir
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.webapp import events
+from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import pipeline_outputs
 from dicecam.webapp.frames import CameraFault
 from dicecam.webapp.profile_from_play import (
@@ -145,3 +147,33 @@ def test_the_running_reader_takes_the_fitted_profile_and_only_a_camera_teaches(
     assert outputs.use_profile(profile)
     assert callable(reader.read_colours)
     assert not outputs.use_profile(load_builtin_profile("dicetopia"))  # another set
+
+
+def test_at_a_camera_the_app_learns_the_colours_and_the_tablets_are_told() -> None:
+    reader = _Reader()
+    outputs = pipeline_outputs("camera:0", frames=lambda *a, **k: iter(()),
+                               pipeline=lambda dice_set, zones: reader)
+    app = create_app({"DB_PATH": ":memory:", "OUTPUTS": outputs, "TESTING": True})
+    try:
+        live = services(app).reader
+        told: list[Any] = []
+        live._publish = lambda event, payload: told.append((event, payload))
+        assert live.status_payload()["colours_fitted"] is None
+        frame, dice = _table()
+        live.profile_from_play.remember(9, frame)
+        services(app).session.on_confirmed(1, "diceparty", _roll(9, dice))
+        assert told[-1][0] == events.CAMERA
+        assert told[-1][1]["colours_fitted"] == "diceparty"
+    finally:
+        services(app).close()
+
+
+def test_the_demo_never_learns_colours() -> None:
+    app = create_app({"DB_PATH": ":memory:", "TESTING": True,
+                      "OUTPUTS": pipeline_outputs("demo", frames=lambda *a, **k: iter(()),
+                                                  pipeline=lambda dice_set, zones: _Reader())})
+    try:
+        assert services(app).session.on_confirmed is None
+        assert services(app).reader.profile_from_play is None
+    finally:
+        services(app).close()

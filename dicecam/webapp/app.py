@@ -110,7 +110,14 @@ class Services:
         )
         if self.reader is not None and getattr(outputs, "learns_colours", False):
             # the first roll the players confirm fits this table's colours
-            learner = ProfileFromPlay(getattr(outputs, "use_profile", None))
+            reader, use_profile = self.reader, getattr(outputs, "use_profile", None)
+
+            def fitted(profile: Any) -> None:
+                if use_profile is not None:
+                    use_profile(profile)
+                reader.colours_fitted(profile.name)  # the tablets say so
+
+            learner = ProfileFromPlay(fitted)
             self.reader.profile_from_play = learner
             self.session.on_confirmed = learner.confirmed
         self.stop = threading.Event()

@@ -104,11 +104,18 @@ class LiveReader:
         #: keeps the pictures of settled rolls, to fit the table's colours from one the
         #: players confirm
         self.profile_from_play: ProfileFromPlay | None = None
+        #: the dice set whose colours were fitted from a confirmed roll, if any
+        self._colours_fitted: str | None = None
         self._cpu_mark: tuple[float, float] | None = None
 
     def status_payload(self) -> dict[str, Any]:
         return {"status": self._status.value, "message": self._message,
-                "cpu": self._cpu_share}
+                "cpu": self._cpu_share, "colours_fitted": self._colours_fitted}
+
+    def colours_fitted(self, dice_set: str) -> None:
+        """The colours of ``dice_set`` were just fitted at this table: tablets are told."""
+        self._colours_fitted = dice_set
+        self._publish(events.CAMERA, self.status_payload())
 
     def _measure_cpu(self) -> None:
         """What the live view costs, as this process's share of one core over the last

@@ -255,7 +255,9 @@
     // what the camera costs this computer (the reader's share of one CPU core)
     const cpu = typeof payload.cpu === "number" && payload.status === "running"
       ? " · " + t("camera_cpu", { n: Math.round(payload.cpu * 100) }) : "";
-    el.textContent = t("camera_" + payload.status) + cpu;
+    // the table's colours were fitted from a roll the players confirmed
+    const colours = payload.colours_fitted ? " · " + t("camera_colours_fitted") : "";
+    el.textContent = t("camera_" + payload.status) + cpu + colours;
     el.title = payload.message || "";
   }
 
