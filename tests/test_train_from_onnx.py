@@ -107,3 +107,19 @@ def test_a_soup_of_one_model_with_itself_is_that_model_and_bad_weights_are_refus
         soup_weights([shipped, shipped], [1.0])
     with pytest.raises(InputError, match="not all 0"):
         soup_weights([shipped], [0.0])
+
+
+def test_pasted_tiles_draw_dice_on_the_photos_without_dice() -> None:
+    from dicecam.tools.train.detector import TILE, pasted_pool
+
+    photo = np.zeros((300, 400, 3), np.uint8)
+    photo[:, :, 1] = 200  # a green cloth no drawn table has
+    negatives = [(photo, np.zeros((0, 4), np.float32), np.zeros(0, bool))]
+    tiles = pasted_pool(3, seed=4, negatives=negatives, workers=1)
+    assert len(tiles) == 3
+    for tile in tiles:
+        assert tile.image.shape == (TILE, TILE, 3) and len(tile.boxes) > 0
+        px = tile.image.reshape(-1, 3).astype(int)
+        cloth = (px[:, 1] > px[:, 0] + 40) & (px[:, 1] > px[:, 2] + 40)
+        assert cloth.mean() > 0.1  # the photo's cloth shows around the dice, cards and lamp
+    assert pasted_pool(3, seed=4, negatives=[], workers=1) == []
