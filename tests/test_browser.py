@@ -8,7 +8,6 @@ language switch. The server runs in this process on a free port of 127.0.0.1.
 from __future__ import annotations
 
 import logging
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,19 +17,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from browsers import BROWSER_MARKS, CHROMEDRIVER, CHROMIUM
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp.app import create_app, services
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                       reason="needs Debian's chromium and chromium-driver "
-                              "(apt-get install chromium chromium-driver; .ci/run does it)"),
-]
+pytestmark = BROWSER_MARKS
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402

@@ -6,7 +6,6 @@ PostgreSQL and Redis."""
 from __future__ import annotations
 
 import logging
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from browsers import BROWSER_MARKS, CHROMEDRIVER, CHROMIUM
 from werkzeug.serving import make_server
 
 from dicecam.games.v6 import tables as v6_tables
@@ -22,16 +22,9 @@ from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.app import create_app, services
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 MISSING = private.missing()
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None or CHROMEDRIVER is None,
-                       reason="needs Debian's chromium and chromium-driver "
-                              "(apt-get install chromium chromium-driver; .ci/run does it)"),
-]
+pytestmark = BROWSER_MARKS
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
 from selenium.webdriver.common.by import By  # noqa: E402

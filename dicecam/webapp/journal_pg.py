@@ -20,7 +20,14 @@ import psycopg
 
 from dicecam.errors import InputError
 from dicecam.webapp.outbox import OutboxRow, OutboxState
-from dicecam.webapp.store import EntryKind, GameRecord, LogEntry, NewEntry, Source
+from dicecam.webapp.store import (
+    EntryKind,
+    GameRecord,
+    LogEntry,
+    NewEntry,
+    Source,
+    surviving_actions,
+)
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
     (1, """
@@ -226,14 +233,7 @@ class PgGameStore(_Connected):
                 for seq, kind, action, source, dice, created in rows]
 
     def effective_actions(self, game_id: int) -> list[LogEntry]:
-        survivors: list[LogEntry] = []
-        for entry in self.log(game_id):
-            if entry.kind is EntryKind.UNDO:
-                if survivors:
-                    survivors.pop()
-            else:
-                survivors.append(entry)
-        return survivors
+        return surviving_actions(self.log(game_id))
 
     def get_setting(self, key: str) -> str | None:
         with self._using() as db:

@@ -102,6 +102,19 @@ class NewEntry:
     dice: Sequence[Mapping[str, Any]] | None = None
 
 
+def surviving_actions(log: list[LogEntry]) -> list[LogEntry]:
+    """The action entries of a game's log that still count: each undo cancels the latest
+    survivor (the same for every journal, SQLite or PostgreSQL)."""
+    survivors: list[LogEntry] = []
+    for entry in log:
+        if entry.kind is EntryKind.UNDO:
+            if survivors:
+                survivors.pop()
+        else:
+            survivors.append(entry)
+    return survivors
+
+
 class GameStore:
     """Games and their logs in one SQLite file (``":memory:"`` for tests)."""
 
@@ -264,14 +277,7 @@ class GameStore:
 
     def effective_actions(self, game_id: int) -> list[LogEntry]:
         """The action entries that still count: each undo cancels the latest survivor."""
-        survivors: list[LogEntry] = []
-        for entry in self.log(game_id):
-            if entry.kind is EntryKind.UNDO:
-                if survivors:
-                    survivors.pop()
-            else:
-                survivors.append(entry)
-        return survivors
+        return surviving_actions(self.log(game_id))
 
     # -- settings (the active game, survives restarts) ------------------------------------
 
