@@ -14,6 +14,7 @@ TRAINERS = {
     "reader": "dicecam.tools.train.reader_cli",
     "detector": "dicecam.tools.train.detector_cli",
     "soup": "dicecam.tools.train.soup_cli",
+    "quantize": "dicecam.tools.train.quantize_cli",
 }
 
 

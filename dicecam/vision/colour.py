@@ -150,19 +150,20 @@ def die_parts_batch(crops_bgr: Sequence[np.ndarray | None],
     if not windows:
         return out
     disc = _disc(CLUSTER_PX)
-    px = np.stack(windows).astype(np.float64)[:, disc]  # (n, pixels, 3)
+    raw = np.stack(windows)[:, disc]  # (n, pixels, 3), 8-bit: its medians sort fast
+    px = raw.astype(np.float64)
     labels = _two_clusters(px)
     body_k, ratio = _body_cluster(labels, disc)
     in_body = labels == body_k[:, None]
     small = in_body.sum(axis=1) < MIN_PIXELS
     in_body[small] = True  # too few body pixels: the whole disc is the body
     in_other = ~in_body
-    body, typical = _body_colour(px, in_body)
+    body, typical = _body_colour(raw, in_body)
     has_alt = (ratio < CLOSE_SPLIT) & (in_other.sum(axis=1) >= MIN_PIXELS)
     alt = np.full_like(body, np.nan)
     if has_alt.any():
-        alt[has_alt] = srgb_to_linear(_body_colour(px[has_alt], in_other[has_alt])[0])
-    other_median = _masked_median(px, in_other)
+        alt[has_alt] = srgb_to_linear(_body_colour(raw[has_alt], in_other[has_alt])[0])
+    other_median = _masked_median(raw, in_other)
     for row, i in enumerate(usable):
         dark = dark_marks
         if dark is None:
@@ -226,16 +227,26 @@ def _squared_norm(diff: np.ndarray) -> np.ndarray:
 
 def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Per-row median of ``values`` (n, m) or (n, m, c) over the ``mask`` (n, m) entries,
-    as numpy's median takes it (the mean of the two middle values); nan for an empty row."""
+    as numpy's median takes it (the mean of the two middle values); nan for an empty row.
+
+    8-bit pixel values (any integer dtype) are sorted as 16-bit integers, which numpy
+    radix-sorts several times faster than floats; the medians are the same."""
     squeeze = values.ndim == 2
     v = values[..., None] if squeeze else values
-    filled = np.sort(np.where(mask[..., None], v, np.inf), axis=1)
+    # rows of each channel contiguous: numpy sorts a last axis without copying it apart
+    v = v.transpose(0, 2, 1)
+    if np.issubdtype(v.dtype, np.integer):
+        filled = np.sort(np.where(mask[:, None, :], v.astype(np.int16), np.int16(32767)),
+                         axis=-1, kind="stable")
+    else:
+        filled = np.sort(np.where(mask[:, None, :], v, np.inf), axis=-1)
     count = mask.sum(axis=1)
     lo = np.clip((count - 1) // 2, 0, None)[:, None, None]
-    hi = np.clip(count // 2, 0, v.shape[1] - 1)[:, None, None]
-    lo = np.broadcast_to(lo, (len(v), 1, v.shape[2]))
-    hi = np.broadcast_to(hi, (len(v), 1, v.shape[2]))
-    median = (np.take_along_axis(filled, lo, 1) + np.take_along_axis(filled, hi, 1))[:, 0] / 2
+    hi = np.clip(count // 2, 0, v.shape[2] - 1)[:, None, None]
+    lo = np.broadcast_to(lo, (len(v), v.shape[1], 1))
+    hi = np.broadcast_to(hi, (len(v), v.shape[1], 1))
+    median = (np.take_along_axis(filled, lo, 2).astype(np.float64)
+              + np.take_along_axis(filled, hi, 2))[:, :, 0] / 2
     median[count == 0] = np.nan
     return median[:, 0] if squeeze else median
 
@@ -355,21 +366,28 @@ def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
 def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each row of ``labels`` (n, pixels of ``mask``): the cluster whose largest
     4-connected piece inside ``mask`` is larger, and how many times larger it is than the
-    other's."""
+    other's.
+
+    All rows are laid side by side in one image, a column of background between two, so
+    that one connected-components pass per cluster serves the whole batch."""
     import cv2
 
-    best = np.zeros(len(labels), dtype=np.int64)
-    ratio = np.ones(len(labels))
-    image = np.full(mask.shape, -1, dtype=np.int64)
-    for row, row_labels in enumerate(labels):
-        image[mask] = row_labels
-        sizes = []
-        for k in (0, 1):
-            count, _lab, stats, _c = cv2.connectedComponentsWithStats(
-                (image == k).astype(np.uint8), connectivity=4)
-            sizes.append(int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0)
-        best[row] = int(sizes[1] > sizes[0])
-        ratio[row] = sizes[best[row]] / max(sizes[1 - best[row]], 1)
+    n = len(labels)
+    side = mask.shape[1]
+    pitch = side + 1
+    tiles = np.full((n, mask.shape[0], pitch), -1, dtype=np.int8)
+    tiles[:, :, :side][:, mask] = labels
+    image = tiles.transpose(1, 0, 2).reshape(mask.shape[0], n * pitch)
+    largest = np.zeros((2, n), dtype=np.int64)
+    for k in (0, 1):
+        count, _lab, stats, _c = cv2.connectedComponentsWithStats(
+            (image == k).astype(np.uint8), connectivity=4)
+        if count > 1:
+            row_of = stats[1:, cv2.CC_STAT_LEFT] // pitch
+            np.maximum.at(largest[k], row_of, stats[1:, cv2.CC_STAT_AREA])
+    best = (largest[1] > largest[0]).astype(np.int64)
+    rows = np.arange(n)
+    ratio = largest[best, rows] / np.maximum(largest[1 - best, rows], 1)
     return best, ratio
 
 

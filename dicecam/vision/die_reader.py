@@ -20,8 +20,13 @@ import numpy as np
 
 from dicecam.errors import InputError
 
-#: The model shipped with dicecam.
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "die_reader.onnx"
+_MODELS = Path(__file__).resolve().parent.parent / "models"
+#: The trained reader in floating point: what training writes and fine-tunes start from.
+TRAINED_MODEL = _MODELS / "die_reader.onnx"
+#: Its 8-bit copy (``dicecam train quantize``), about three times faster on a CPU thread.
+QUANTIZED_MODEL = _MODELS / "die_reader.int8.onnx"
+#: The model the table reader runs.
+DEFAULT_MODEL = QUANTIZED_MODEL
 #: Crop side = CROP_MARGIN x the longer side of the top face's box (as in training).
 CROP_MARGIN = 1.4
 #: Model class index -> value (None: not a readable die).

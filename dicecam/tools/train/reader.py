@@ -24,7 +24,7 @@ from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops
-from dicecam.vision.die_reader import CLASS_VALUES, DEFAULT_MODEL, resize_crop
+from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).
@@ -48,7 +48,7 @@ class TrainConfig:
     #: so a bench of them is leave-one-source-out)
     real_sources: tuple[str, ...] | None = None
     leave_out: tuple[str, ...] = ()
-    out: Path = DEFAULT_MODEL
+    out: Path = TRAINED_MODEL
     cache_dir: Path | None = None
     #: fine-tune this exported model (batch norms frozen) instead of training from scratch
     init_onnx: Path | None = None

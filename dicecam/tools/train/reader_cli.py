@@ -10,8 +10,14 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.tools.realdata import check_sources
+from dicecam.tools.train.quantize_cli import (
+    CALIBRATION_SAMPLES,
+    CALIBRATION_SEED,
+    quantize_reader,
+    rendered_inputs,
+)
 from dicecam.tools.train.reader import TrainConfig, train_reader
-from dicecam.vision.die_reader import DEFAULT_MODEL
+from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL
 
 HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"
 
@@ -83,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
                              workers=args.workers, threads=args.threads,
-                             use_real=not args.no_real, out=out or DEFAULT_MODEL,
+                             use_real=not args.no_real, out=out or TRAINED_MODEL,
                              cache_dir=args.cache_dir, real_sources=real_sources,
                              leave_out=leave_out, init_onnx=args.init_onnx,
                              hard_negatives=args.hard_negatives, real_share=args.real_share)
@@ -95,4 +101,9 @@ def run(args: argparse.Namespace) -> int:
                       "left_out": list(report.left_out),
                       "hard_negatives": report.hard_negatives,
                       "seconds": round(report.seconds, 1), "history": report.history}))
+    if Path(config.out).resolve() == TRAINED_MODEL.resolve():
+        # the table reader runs the 8-bit copy: a new shipped model gets a new copy
+        _log(f"quantizing it to {QUANTIZED_MODEL}")
+        quantize_reader(TRAINED_MODEL, QUANTIZED_MODEL,
+                        rendered_inputs(CALIBRATION_SAMPLES, CALIBRATION_SEED))
     return 0

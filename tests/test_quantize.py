@@ -1,0 +1,73 @@
+"""The 8-bit die reader: the runtime's model, kept in step with the trained one."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from dicecam.tools.train.quantize_cli import rendered_inputs
+from dicecam.vision.die_reader import (
+    DEFAULT_MODEL,
+    QUANTIZED_MODEL,
+    TRAINED_MODEL,
+    DieReader,
+)
+
+
+def _metadata(path) -> dict[str, str]:
+    return ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]
+                                ).get_modelmeta().custom_metadata_map
+
+
+def test_the_table_reader_runs_the_quantized_model():
+    assert DEFAULT_MODEL == QUANTIZED_MODEL
+    assert DieReader().model_path == QUANTIZED_MODEL
+
+
+def test_the_shipped_quantized_model_is_made_from_the_shipped_trained_one():
+    # retraining the reader without quantizing it again would leave the runtime on the old
+    # model: `dicecam train reader` quantizes what it writes, `dicecam train quantize` too
+    meta = _metadata(QUANTIZED_MODEL)
+    assert meta["quantized_from"] == hashlib.sha256(TRAINED_MODEL.read_bytes()).hexdigest()
+    assert meta["classes"] == _metadata(TRAINED_MODEL)["classes"]
+    assert QUANTIZED_MODEL.stat().st_size < TRAINED_MODEL.stat().st_size / 2
+
+
+def test_both_models_read_rendered_crops_alike():
+    crops = list(rendered_inputs(300, seed=20261125))
+    plain, small = DieReader(TRAINED_MODEL), DieReader(QUANTIZED_MODEL)
+    plain.turns_below = small.turns_below = 0.0
+    a, b = plain.probabilities(crops), small.probabilities(crops)
+    assert (a.argmax(1) == b.argmax(1)).mean() >= 0.98
+    assert float(np.abs(a - b).mean()) < 0.01
+
+
+def test_quantizing_writes_a_model_the_reader_loads_and_nothing_beside_it(tmp_path,
+                                                                          monkeypatch):
+    pytest.importorskip("onnx", reason="onnx is not installed (the test extra)")
+    from dicecam.tools.train.quantize_cli import quantize_reader
+
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)  # onnxruntime's shape inference once left files in the cwd
+    out = tmp_path / "reader.int8.onnx"
+    quantize_reader(TRAINED_MODEL, out, rendered_inputs(100, seed=3))
+    assert list(work.iterdir()) == []
+    meta = _metadata(out)
+    assert meta["quantized_from"] == hashlib.sha256(TRAINED_MODEL.read_bytes()).hexdigest()
+    readings = DieReader(out).read(list(rendered_inputs(20, seed=4)))
+    assert len(readings) == 20
+    assert all(0.0 <= r.confidence <= 1.0 for r in readings)
+
+
+def test_quantizing_a_missing_model_says_so(tmp_path):
+    pytest.importorskip("onnx", reason="onnx is not installed (the test extra)")
+    from dicecam.errors import InputError
+    from dicecam.tools.train.quantize_cli import quantize_reader
+
+    with pytest.raises(InputError, match="no model"):
+        quantize_reader(tmp_path / "absent.onnx", tmp_path / "out.onnx",
+                        rendered_inputs(100, seed=3))
