@@ -13,12 +13,19 @@ other dice are clear; while a die read as a clear red that the counts would turn
 keeps a low confidence and is asked on the tablet, never silently shifted (a die whose own
 reading gave the forced colour almost no chance, ``MIN_SUPPORT``, is always asked).
 Dice the players corrected keep their colour. Pure: no I/O.
+
+Some games know only a most: Dicetopia has 2N + 2 dice of each colour in the whole game, so
+the dice on its city and boards hold at most that many of each. A group marked ``at_most``
+is fitted the same way over every labelling that stays within its counts: while the dice
+read keep within them nothing moves, and an eleventh "purple" die among ten sure ones is
+the one asked (or, when the rest of its reading points there, read as the colour left).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,11 +36,22 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 MIN_SUPPORT = 0.05
 #: Floor on any colour's probability (a score of 0 must not make a labelling impossible).
 _FLOOR = 1e-4
-#: A die that lacks scores: the share of belief its read colour gets.
+#: A die that lacks scores: the share of belief its read colour gets at least (its colour
+#: confidence when higher; the rest is spread over the other colours).
 _UNSCORED_PRIOR = 0.8
 
 
-ColourGroups = Sequence[tuple[Sequence[int], Mapping[str, int]]]
+class ColourGroup(NamedTuple):
+    """Dice of one roll (their indices) whose colours the game knows the counts of: exactly
+    ``counts[colour]`` of each, or with ``at_most`` no more than that."""
+
+    indices: Sequence[int]
+    counts: Mapping[str, int]
+    at_most: bool = False
+
+
+#: What a game's ``colour_groups`` returns: ColourGroups or plain (indices, counts) pairs.
+ColourGroups = Sequence[ColourGroup | tuple[Sequence[int], Mapping[str, int]]]
 
 
 def fit_groups(dice: Sequence[DieReading], groups: ColourGroups) -> tuple[DieReading, ...]:
@@ -41,29 +59,33 @@ def fit_groups(dice: Sequence[DieReading], groups: ColourGroups) -> tuple[DieRea
     throw's dice and the count of each colour it must show, from the game). A group no
     labelling fits is left as read: the rules then say what is wrong with the throw."""
     out = list(dice)
-    for indices, counts in groups:
-        fitted = fit_to_counts([dice[i] for i in indices], counts)
+    for group in groups:
+        indices, counts, at_most = ColourGroup(*group)
+        fitted = fit_to_counts([dice[i] for i in indices], counts, at_most=at_most)
         if fitted is not None:
             for i, die in zip(indices, fitted, strict=True):
                 out[i] = die
     return tuple(out)
 
 
-def fit_to_counts(dice: Sequence[DieReading], counts: Mapping[str, int]
-                  ) -> tuple[DieReading, ...] | None:
+def fit_to_counts(dice: Sequence[DieReading], counts: Mapping[str, int], *,
+                  at_most: bool = False) -> tuple[DieReading, ...] | None:
     """The dice with colours (and confidences) decided together so that exactly
-    ``counts[colour]`` dice have each colour; None when no labelling can (a die too many
-    or too few, or a corrected die of a colour the counts leave no room for)."""
+    ``counts[colour]`` dice have each colour (``at_most``: no more than that); None when
+    no labelling can (a die too many or too few, or a corrected die of a colour the counts
+    leave no room for)."""
     colours = list(counts)
     target = tuple(int(counts[c]) for c in colours)
-    if any(t < 0 for t in target) or sum(target) != len(dice) or not colours:
+    if any(t < 0 for t in target) or not colours:
+        return None
+    if sum(target) < len(dice) or (sum(target) != len(dice) and not at_most):
         return None
     probs = np.array([_probabilities(d, colours) for d in dice]).reshape(len(dice),
                                                                          len(colours))
-    labels = _most_likely(probs, target)
+    labels = _most_likely(probs, target, at_most=at_most)
     if labels is None:
         return None
-    marginals = _marginals(probs, target)
+    marginals = _marginals(probs, target, at_most=at_most)
     fitted = []
     for die, row, label, marginal in zip(dice, probs, labels, marginals, strict=True):
         if die.corrected:
@@ -88,8 +110,9 @@ def _probabilities(die: DieReading, colours: list[str]) -> list[float]:
         scores = dict(die.colour_scores)
         row = [max(float(scores.get(c, 0.0)), _FLOOR) for c in colours]
     elif die.colour in colours:
-        rest = (1.0 - _UNSCORED_PRIOR) / max(len(colours) - 1, 1)
-        row = [_UNSCORED_PRIOR if c == die.colour else rest for c in colours]
+        own = min(max(_UNSCORED_PRIOR, float(die.colour_confidence)), 1.0 - _FLOOR)
+        rest = (1.0 - own) / max(len(colours) - 1, 1)
+        row = [own if c == die.colour else rest for c in colours]
     else:
         row = [1.0] * len(colours)
     total = sum(row)
@@ -109,8 +132,12 @@ def _moved(table: np.ndarray, axis: int, step: int, fill: float = 0.0) -> np.nda
     return out
 
 
-def _most_likely(probs: np.ndarray, target: tuple[int, ...]) -> list[int] | None:
-    """The labelling with the highest product of probabilities that holds the counts."""
+def _most_likely(probs: np.ndarray, target: tuple[int, ...], *, at_most: bool = False
+                 ) -> list[int] | None:
+    """The labelling with the highest product of probabilities that holds the counts
+    (``at_most``: stays within them). The table's cell (a, b, ...) is the best labelling
+    so far with a dice of the first colour, b of the second...: a count past its limit
+    falls off the table."""
     shape = tuple(t + 1 for t in target)
     # a corrected die's other colours are impossible, not just unlikely
     logp = np.full(probs.shape, -np.inf)
@@ -123,7 +150,8 @@ def _most_likely(probs: np.ndarray, target: tuple[int, ...]) -> list[int] | None
                                for axis in range(len(shape))])
         choices.append(np.argmax(candidates, axis=0))
         best = candidates.max(axis=0)
-    end = target
+    end = tuple(int(i) for i in np.unravel_index(np.argmax(best), shape)) if at_most \
+        else target
     if not np.isfinite(best[end]):
         return None
     labels = []
@@ -135,9 +163,12 @@ def _most_likely(probs: np.ndarray, target: tuple[int, ...]) -> list[int] | None
     return labels[::-1]
 
 
-def _marginals(probs: np.ndarray, target: tuple[int, ...]) -> np.ndarray:
+def _marginals(probs: np.ndarray, target: tuple[int, ...], *, at_most: bool = False
+               ) -> np.ndarray:
     """For each die and colour, the probability of that colour among the labellings that
-    hold the counts (forward-backward over the counts so far, scaled at every step)."""
+    hold the counts (forward-backward over the counts so far, scaled at every step). With
+    ``at_most`` every count within the limits may end the labelling (the cells that n
+    dice cannot reach never get any weight forward)."""
     n, k = probs.shape
     shape = tuple(t + 1 for t in target)
     forward = [np.zeros(shape)]
@@ -146,7 +177,10 @@ def _marginals(probs: np.ndarray, target: tuple[int, ...]) -> np.ndarray:
         step = sum(_moved(forward[-1], axis, 1) * row[axis] for axis in range(k))
         forward.append(step / max(step.sum(), 1e-300))
     backward = [np.zeros(shape) for _ in range(n + 1)]
-    backward[n][target] = 1.0
+    if at_most:
+        backward[n][...] = 1.0
+    else:
+        backward[n][target] = 1.0
     for i in range(n - 1, -1, -1):
         after = backward[i + 1]
         step = sum(_moved(after, axis, -1) * probs[i, axis] for axis in range(k))

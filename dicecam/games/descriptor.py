@@ -9,8 +9,9 @@ pure rules module:
 * ``adapter``: a settled roll's dice (``DieReading``, with their zones) -> the game's own
   action, or None when the game waits for no dice now;
 * ``colour_groups`` (optional): which dice of a roll form a throw whose colours the game
-  knows (Dice Party: the thrower's party), so the colours are decided together with those
-  counts (``dicecam.games.colour_counts``) before the adapter reads them;
+  knows (Dice Party: the thrower's party), or at most how many of each colour they can
+  hold (Dicetopia: 2N + 2 of each in the whole game), so the colours are decided together
+  with those counts (``dicecam.games.colour_counts``) before the adapter reads them;
 * ``scorers``: ``dicecam score NAME`` functions, JSON object in, JSON object out;
 * ``dice_marks`` and ``roll_summary`` (optional): the verdict tied to a roll's dice, and
   one sentence saying what the dice just seen count as, for the tablet.
@@ -33,8 +34,8 @@ from dicecam.reading import DieReading
 
 Adapter = Callable[[Any, Sequence[DieReading]], Any]
 #: (state, dice) -> the throws the game knows the colours of: (dice indices, colour counts)
-ColourGroupsOf = Callable[[Any, Sequence[DieReading]],
-                          Sequence[tuple[Sequence[int], Mapping[str, int]]]]
+#: pairs or ``colour_counts.ColourGroup`` (which may say the counts are only a most)
+ColourGroupsOf = Callable[[Any, Sequence[DieReading]], Sequence[tuple[Any, ...]]]
 Scorer = Callable[[Any], dict[str, Any]]
 
 

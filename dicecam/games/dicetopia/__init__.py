@@ -15,6 +15,7 @@ GAME = GameDescriptor(
     max_players=model.MAX_PLAYERS,
     codec=codec,
     adapter=adapter.action_from_roll,
+    colour_groups=adapter.colour_groups,
     scorers={"dicetopia": codec.score},
     cases=Path(__file__).with_name("cases.json"),
     standing=codec.standing,

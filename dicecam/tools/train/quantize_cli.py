@@ -26,7 +26,7 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.tools.train.crops import generate_crops, print_progress
 from dicecam.tools.train.reader import to_input
-from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL
+from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
 
 HELP = "quantize the die reader to 8 bits (the model the table reader runs)"
 
@@ -111,8 +111,6 @@ def rendered_inputs(count: int, seed: int) -> np.ndarray:
 def agreement(model: Path, quantized: Path, inputs: np.ndarray) -> tuple[float, float]:
     """Share of crops both models give the same class, and the largest difference of a
     class probability between them."""
-    from dicecam.vision.die_reader import DieReader
-
     plain, small = DieReader(model), DieReader(quantized)
     plain.turns_below = small.turns_below = 0.0  # the models, not the turns
     a = plain.probabilities(list(inputs))
