@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.tools.bench import yolo_class
 from dicecam.tools.matching import Tally
 from dicecam.tools.realdata import SOURCES, LabelledDie, iter_photos, real_data_dir
 from dicecam.vision.pipeline import build_pipeline
@@ -42,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "their labels (JSON) into DIR")
     parser.add_argument("--detector", metavar="ONNX", help="a detector model to bench instead "
                         "of the shipped one")
+    parser.add_argument("--yolo", action="store_true", help="also time a YOLOv8n-class "
+                        "forward pass (random weights) on the same frames at the detector's "
+                        "input size, for the ratio (needs the train extra: torch)")
 
 
 def synthetic_frames(count: int, seed: int = SYNTH_SEED):
@@ -119,9 +124,44 @@ def run(args: argparse.Namespace) -> int:
         figures.update({name: tally.as_dict() for name, tally in groups.items()})
     elif not args.no_real:
         figures["real_all"] = "skipped: the real dice photos were not found"
+    if args.yolo:
+        figures.update(_yolo_figures([image for image, _ in synthetic_frames(args.frames)],
+                                     float(np.median(ms))))
     _print_table(figures)
     print(json.dumps(figures))
     return 0
+
+
+def _yolo_figures(frames: list[np.ndarray], reader_median_ms: float) -> dict:
+    """A YOLOv8n-class network's forward pass timed on the frames (scaled and padded to a
+    multiple of 32 at the detector's 640-px long side; one thread), beside the reader's."""
+    import cv2
+    import onnxruntime as ort
+
+    height, width = frames[0].shape[:2]
+    scale = 640 / max(height, width)
+    nw, nh = round(width * scale), round(height * scale)
+    ph, pw = -nh % 32, -nw % 32
+    with tempfile.TemporaryDirectory(prefix="dicecam-yolo-") as tmp:
+        path = Path(tmp) / "yolo_class.onnx"
+        params = yolo_class.export(path, nh + ph, nw + pw)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    times = []
+    for index, frame in enumerate(frames):
+        small = cv2.copyMakeBorder(cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA),
+                                   0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+        tensor = small.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        for _ in range(2 if index == 0 else 1):  # the first call warms the session up
+            started = time.perf_counter()
+            session.run(None, {"image": tensor})
+            elapsed = time.perf_counter() - started
+        times.append(elapsed * 1000)
+    yolo = float(np.median(times))
+    return {"yolo_class_input": f"{nw + pw}x{nh + ph}", "yolo_class_params": params,
+            "yolo_class_forward_ms_median": round(yolo, 2),
+            "reader_vs_yolo_class": round(yolo / reader_median_ms, 2)}
 
 
 def _print_table(f: dict) -> None:
@@ -131,6 +171,11 @@ def _print_table(f: dict) -> None:
     print(f"  ms/frame   mean {mean:.1f}  median {f['ms_per_frame_median']:.1f}  "
           f"p95 {f['ms_per_frame_p95']:.1f}  ({f['fps']:.1f} fps; {verdict} the "
           f"{TARGET_MS:.0f} ms target)")
+    if "yolo_class_forward_ms_median" in f:
+        print(f"  yolo       a YOLOv8n-class forward pass ({f['yolo_class_params'] / 1e6:.1f} M "
+              f"parameters, random weights) at {f['yolo_class_input']}: median "
+              f"{f['yolo_class_forward_ms_median']:.1f} ms; the whole table reader is "
+              f"{f['reader_vs_yolo_class']:.1f}x faster")
     print(f"  hands      flagged on {f['hand_frames_flagged']} hand frames, on "
           f"{f['clear_frames_flagged_as_hand']} frames without one")
     print(f"  {'set':<22}{'dice':>6}{'recall':>9}{'precision':>11}{'value':>8}{'colour':>8}")
