@@ -6,12 +6,14 @@ import numpy as np
 import pytest
 
 from dicecam.errors import InputError
+from dicecam.reading import LOW_CONFIDENCE
 from dicecam.synth.dicesets import DICE_SETS, DieLook
 from dicecam.synth.die import render_die
 from dicecam.vision.die_reader import (
     CLASS_VALUES,
     CROP_MARGIN,
     DEFAULT_MODEL,
+    TURNS_BELOW,
     DieReader,
     ValueReading,
     cut_crop,
@@ -154,3 +156,10 @@ def test_an_unsure_crop_is_read_in_four_turns_and_a_sure_one_once() -> None:
     mixed = reader.probabilities(crops)
     sure = plain.max(axis=1) >= 0.9
     assert np.allclose(mixed[sure], plain[sure]) and np.allclose(mixed[~sure], turned[~sure])
+
+
+def test_readings_just_above_the_asking_line_are_confirmed_by_the_turns() -> None:
+    # a reading the tablet would score without asking must survive the four turns first
+    # unless it is far above the line
+    assert LOW_CONFIDENCE < TURNS_BELOW < 1.0
+    assert DieReader().turns_below == TURNS_BELOW
