@@ -16,6 +16,8 @@ from dicecam.vision.die_reader import (
     DieReader,
 )
 
+INPUT_PX = DieReader(TRAINED_MODEL).input_px
+
 
 def _metadata(path) -> dict[str, str]:
     return ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]
@@ -37,7 +39,7 @@ def test_the_shipped_quantized_model_is_made_from_the_shipped_trained_one():
 
 
 def test_both_models_read_rendered_crops_alike():
-    crops = list(rendered_inputs(300, seed=20261125))
+    crops = list(rendered_inputs(300, seed=20261125, size=INPUT_PX))
     plain, small = DieReader(TRAINED_MODEL), DieReader(QUANTIZED_MODEL)
     plain.turns_below = small.turns_below = 0.0
     a, b = plain.probabilities(crops), small.probabilities(crops)
@@ -54,11 +56,11 @@ def test_quantizing_writes_a_model_the_reader_loads_and_nothing_beside_it(tmp_pa
     work.mkdir()
     monkeypatch.chdir(work)  # onnxruntime's shape inference once left files in the cwd
     out = tmp_path / "reader.int8.onnx"
-    quantize_reader(TRAINED_MODEL, out, rendered_inputs(100, seed=3))
+    quantize_reader(TRAINED_MODEL, out, rendered_inputs(100, seed=3, size=INPUT_PX))
     assert list(work.iterdir()) == []
     meta = _metadata(out)
     assert meta["quantized_from"] == hashlib.sha256(TRAINED_MODEL.read_bytes()).hexdigest()
-    readings = DieReader(out).read(list(rendered_inputs(20, seed=4)))
+    readings = DieReader(out).read(list(rendered_inputs(20, seed=4, size=INPUT_PX)))
     assert len(readings) == 20
     assert all(0.0 <= r.confidence <= 1.0 for r in readings)
 
@@ -70,4 +72,4 @@ def test_quantizing_a_missing_model_says_so(tmp_path):
 
     with pytest.raises(InputError, match="no model"):
         quantize_reader(tmp_path / "absent.onnx", tmp_path / "out.onnx",
-                        rendered_inputs(100, seed=3))
+                        rendered_inputs(100, seed=3, size=INPUT_PX))

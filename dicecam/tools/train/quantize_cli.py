@@ -25,8 +25,7 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.tools.train.crops import generate_crops, print_progress
-from dicecam.tools.train.reader import to_input
-from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
+from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader, resize_crop
 
 HELP = "quantize the die reader to 8 bits (the model the table reader runs)"
 
@@ -82,7 +81,9 @@ def quantize_reader(model: Path, out: Path, calibration: np.ndarray) -> None:
 
     with tempfile.TemporaryDirectory(prefix="dicecam-quantize-") as tmp:
         prepared = Path(tmp) / "prepared.onnx"
-        quant_pre_process(str(model), str(prepared))
+        # onnx's own shape inference is enough for this plain network; the symbolic one
+        # needs sympy, which only comes with torch
+        quant_pre_process(str(model), str(prepared), skip_symbolic_shape=True)
         written = Path(tmp) / "int8.onnx"
         quantize_static(str(prepared), str(written), Batches(),
                         quant_format=QuantFormat.QDQ, per_channel=True, reduce_range=True,
@@ -100,12 +101,11 @@ def quantize_reader(model: Path, out: Path, calibration: np.ndarray) -> None:
         onnx.save(quantized, str(out))
 
 
-def rendered_inputs(count: int, seed: int) -> np.ndarray:
-    """``count`` rendered crops from ``seed``, resized as the runtime resizes them."""
-    from dicecam.tools.train.reader_net import INPUT_PX
-
+def rendered_inputs(count: int, seed: int, size: int) -> np.ndarray:
+    """``count`` rendered crops from ``seed``, resized to ``size`` px as the runtime resizes
+    them (N x size x size x 3 uint8). Needs no torch."""
     images, _labels, _colours = generate_crops(count, seed, progress=print_progress)
-    return to_input(list(images), INPUT_PX)
+    return np.stack([resize_crop(crop, size) for crop in images])
 
 
 def agreement(model: Path, quantized: Path, inputs: np.ndarray) -> tuple[float, float]:
@@ -122,11 +122,12 @@ def run(args: argparse.Namespace) -> int:
     model, out = Path(args.model), Path(args.out)
     if args.samples < BATCH:
         raise InputError(f"--samples must be at least {BATCH}")
+    size = DieReader(model).input_px  # also says clearly when the model is missing
     print_progress(f"rendering {args.samples} calibration crops (seed {args.seed})")
-    quantize_reader(model, out, rendered_inputs(args.samples, args.seed))
+    quantize_reader(model, out, rendered_inputs(args.samples, args.seed, size))
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB), quantized from {model}")
     if args.check_samples > 0:
-        check = rendered_inputs(args.check_samples, CHECK_SEED)
+        check = rendered_inputs(args.check_samples, CHECK_SEED, size)
         same, diff = agreement(model, out, check)
         print(f"on {len(check)} other rendered crops the two models give the same class "
               f"for {same:.2%}; the largest difference of a probability is {diff:.3f}")

@@ -17,7 +17,7 @@ from dicecam.tools.train.quantize_cli import (
     rendered_inputs,
 )
 from dicecam.tools.train.reader import TrainConfig, train_reader
-from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL
+from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
 
 HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"
 
@@ -105,5 +105,6 @@ def run(args: argparse.Namespace) -> int:
         # the table reader runs the 8-bit copy: a new shipped model gets a new copy
         _log(f"quantizing it to {QUANTIZED_MODEL}")
         quantize_reader(TRAINED_MODEL, QUANTIZED_MODEL,
-                        rendered_inputs(CALIBRATION_SAMPLES, CALIBRATION_SEED))
+                        rendered_inputs(CALIBRATION_SAMPLES, CALIBRATION_SEED,
+                                        DieReader(TRAINED_MODEL).input_px))
     return 0
