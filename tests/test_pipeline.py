@@ -10,7 +10,13 @@ from __future__ import annotations
 import pytest
 from tests_support import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
 
-from dicecam.vision.pipeline import PipelineOutput, TablePipeline, iter_outputs, square_crop
+from dicecam.vision.pipeline import (
+    VETO_SURE,
+    PipelineOutput,
+    TablePipeline,
+    iter_outputs,
+    square_crop,
+)
 from dicecam.vision.settle import SettleConfig
 
 
@@ -42,15 +48,34 @@ def test_without_zones_and_colours_the_fields_stay_empty():
     assert reading.dice[0].confidence == pytest.approx(0.97)
 
 
-def test_an_unsure_box_the_reader_cannot_read_is_vetoed_a_sure_one_is_kept():
+def _not_a_die_with(confidence: float):
+    """The painted reader, saying "not a die" with this confidence."""
+    painted = PaintedValueReader()
+
+    def read(crops):
+        return [r if r.value is not None else Value(None, confidence) for r in painted(crops)]
+    return read
+
+
+def test_an_unsure_box_the_reader_calls_no_die_is_vetoed_a_sure_one_is_kept():
     squares = [*SQUARES, (250, 400, 0)]  # an empty square: nothing to read
     detector = FakeDetector(boxes(squares) + [(550, 60, 40, 40)], [0.9, 0.9, 0.9, 0.4, 0.95])
-    reading = TablePipeline(detector, PaintedValueReader(), crop=square_crop).read_frame(
+    reading = TablePipeline(detector, _not_a_die_with(0.95), crop=square_crop).read_frame(
         painted_frame(squares))
     positions = [(round(d.x), round(d.y), d.value) for d in reading.dice]
-    assert (250, 400, None) not in positions  # unsure and unreadable: not a die
+    assert (250, 400, None) not in positions  # unsure and surely unreadable: not a die
     assert (550, 60, None) in positions  # sure but unreadable: a die to check by hand
     assert len(positions) == 4
+
+
+def test_a_box_both_models_doubt_is_kept_and_asked():
+    # a new source's odd die: the detector unsure, the reader unsure it is not a die
+    squares = [*SQUARES, (250, 400, 0)]
+    detector = FakeDetector(boxes(squares), [0.9, 0.9, 0.9, 0.4])
+    reading = TablePipeline(detector, _not_a_die_with(VETO_SURE - 0.2),
+                            crop=square_crop).read_frame(painted_frame(squares))
+    doubted = [d for d in reading.dice if (round(d.x), round(d.y)) == (250, 400)]
+    assert len(doubted) == 1 and doubted[0].value is None and doubted[0].needs_check
 
 
 def test_no_detection_means_no_reader_call():
