@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests_support import scored_die
 
 from dicecam.calibration.profile import load_builtin_profile
 from dicecam.games.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
@@ -20,11 +21,8 @@ COLOURS = ("yellow", "orange", "red")
 
 def die(yellow: float, orange: float, red: float, *, zone: str | None = None,
         corrected: bool = False, colour: str | None = None) -> DieReading:
-    scores = dict(zip(COLOURS, (yellow, orange, red), strict=True))
-    best = colour or max(scores, key=scores.__getitem__)
-    conf = 1.0 if corrected else scores[best]
-    return DieReading(10.0, 10.0, 20.0, 20.0, 4, best, conf, zone, colour_confidence=conf,
-                      colour_scores=tuple(scores.items()), corrected=corrected)
+    return scored_die(dict(zip(COLOURS, (yellow, orange, red), strict=True)), zone=zone,
+                      corrected=corrected, colour=colour)
 
 
 def counts(yellow: int, orange: int, red: int) -> dict[str, int]:

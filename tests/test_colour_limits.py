@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests_support import scored_die
+
 from dicecam.games.colour_counts import ColourGroup, fit_groups, fit_to_counts
 from dicecam.games.dicetopia import adapter, rules
 from dicecam.games.dicetopia.model import Colour, Die, PlayerSetup
@@ -11,13 +13,10 @@ from dicecam.reading import DieReading
 COLOURS = ("purple", "white", "turquoise")
 
 
-def die(purple: float, white: float, turquoise: float, *, zone: str | None = "the_agency",
-        corrected: bool = False, colour: str | None = None) -> DieReading:
-    scores = dict(zip(COLOURS, (purple, white, turquoise), strict=True))
-    best = colour or max(scores, key=scores.__getitem__)
-    conf = 1.0 if corrected else scores[best]
-    return DieReading(10.0, 10.0, 20.0, 20.0, 3, best, conf, zone, colour_confidence=conf,
-                      colour_scores=tuple(scores.items()), corrected=corrected)
+def die(purple: float, white: float, turquoise: float, *, zone: str | None = "the_agency"
+        ) -> DieReading:
+    return scored_die(dict(zip(COLOURS, (purple, white, turquoise), strict=True)), value=3,
+                      zone=zone)
 
 
 def limits(purple: int, white: int, turquoise: int) -> dict[str, int]:

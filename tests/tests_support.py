@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dicecam.reading import DieReading
 from dicecam.vision.detect import Detections
 
 SQUARES = [(100, 120, 3), (141, 120, 5), (400, 300, 6)]  # touching pair + a loose die
@@ -55,3 +56,13 @@ class PaintedValueReader:
         return out
 
 
+
+
+def scored_die(scores: dict[str, float], *, value: int = 4, zone: str | None = None,
+               corrected: bool = False, colour: str | None = None) -> DieReading:
+    """A die the colour stage scored so (its colour the best score unless ``colour`` is
+    given; a corrected one is sure), for the colour decisions' tests."""
+    best = colour or max(scores, key=scores.__getitem__)
+    conf = 1.0 if corrected else scores[best]
+    return DieReading(10.0, 10.0, 20.0, 20.0, value, best, conf, zone, colour_confidence=conf,
+                      colour_scores=tuple(scores.items()), corrected=corrected)
