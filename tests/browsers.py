@@ -4,6 +4,8 @@ a whole module (with the reason) where they are missing."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -16,3 +18,22 @@ BROWSER_MARKS = [
                        reason="needs Debian's chromium and chromium-driver "
                               "(apt-get install chromium chromium-driver; .ci/run does it)"),
 ]
+
+
+def headless_chromium(*, accept_languages: str | None = None) -> Iterator[Any]:
+    """A headless chromium at tablet size (1280x800, en-GB), quit when the caller is done:
+    the body of a module-scoped ``browser`` fixture."""
+    from selenium import webdriver  # the modules that call this skip without selenium
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--window-size=1280,800", "--lang=en-GB"):
+        options.add_argument(flag)
+    if accept_languages is not None:
+        options.add_experimental_option("prefs", {"intl.accept_languages": accept_languages})
+    driver = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from browsers import BROWSER_MARKS, CHROMEDRIVER, CHROMIUM
+from browsers import BROWSER_MARKS, headless_chromium
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp.app import create_app, services
@@ -59,17 +59,7 @@ def start_server(config: dict[str, Any]) -> Server:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,800", "--lang=en-GB"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB,en"})
-    driver = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from headless_chromium(accept_languages="en-GB,en")
 
 
 @pytest.fixture

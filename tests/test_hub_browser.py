@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from browsers import BROWSER_MARKS, CHROMEDRIVER, CHROMIUM
+from browsers import BROWSER_MARKS, headless_chromium
 from werkzeug.serving import make_server
 
 from dicecam.games.v6 import tables as v6_tables
@@ -36,16 +36,7 @@ NAMES = [f"P{i}" for i in range(8)]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--window-size=1280,800", "--lang=en-GB"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=webdriver.ChromeService(CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from headless_chromium()
 
 
 def wait(browser: Any, condition: Any) -> Any:
