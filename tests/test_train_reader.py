@@ -109,3 +109,33 @@ def test_detector_weights_kept_by_one_run_start_the_next(tmp_path) -> None:
              weights_out=fresh, seed=9, log=lambda line: None)
     other = torch.load(fresh, weights_only=True)
     assert not all(torch.equal(saved[k], other[k]) for k in saved)
+
+
+def test_warp_squashes_shifts_and_turns_only_the_share_asked() -> None:
+    torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    from dicecam.tools.train.reader import WARP_ASPECT, _warp
+
+    # a bright square die face in the middle of a dark 32 px crop
+    x = torch.zeros(64, 3, 32, 32)
+    x[:, :, 10:22, 10:22] = 1.0
+    same = _warp(torch, x, torch.Generator().manual_seed(1), 0.0)
+    assert torch.equal(same, x)
+    warped = _warp(torch, x, torch.Generator().manual_seed(1), 1.0)
+    assert warped.shape == x.shape and warped.min() >= 0.0 and warped.max() <= 1.0
+    changed = (warped - x).abs().flatten(1).amax(dim=1) > 0.2
+    assert changed.float().mean() > 0.9
+    # the face stays in the crop and near its middle (a shift of at most 8% of the side)...
+    mass = warped[:, 0]
+    ys, xs = torch.meshgrid(torch.arange(32.0), torch.arange(32.0), indexing="ij")
+    total = mass.sum(dim=(1, 2))
+    cy, cx = (mass * ys).sum(dim=(1, 2)) / total, (mass * xs).sum(dim=(1, 2)) / total
+    assert ((cy - 15.5).abs() < 4).all() and ((cx - 15.5).abs() < 4).all()
+    # ...and some faces come out squashed: wider than high or the other way round
+    width = (mass > 0.5).any(dim=1).sum(dim=1).float()
+    height = (mass > 0.5).any(dim=2).sum(dim=1).float()
+    ratio = torch.maximum(width / height, height / width)
+    assert ratio.max() > 1.15 and ratio.max() < WARP_ASPECT * 1.4
+    # half the share: about half the crops change
+    half = _warp(torch, x, torch.Generator().manual_seed(2), 0.5)
+    share = ((half - x).abs().flatten(1).amax(dim=1) > 0).float().mean()
+    assert 0.3 < share < 0.7

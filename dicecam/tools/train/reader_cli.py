@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 0: none)")
     parser.add_argument("--real-share", type=float, default=0.1,
                         help="share of each epoch drawn from the real crops (default 0.1)")
+    parser.add_argument("--warp", type=float, default=0.0, metavar="SHARE",
+                        help="squash, scale, shift and slightly turn this share of the "
+                             "training crops on the fly (default 0: none)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -77,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--hard-negatives must be 0 or more")
     if not 0 <= args.real_share <= 1:
         raise InputError("--real-share must be from 0 to 1")
+    if not 0 <= args.warp <= 1:
+        raise InputError("--warp must be from 0 to 1")
     out = args.out
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
@@ -84,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         config = TrainConfig(seed=args.seed, samples=256, val_samples=64, epochs=1, batch=64,
                              workers=1, threads=args.threads, use_real=use_real, out=out,
                              real_sources=real_sources, leave_out=leave_out,
-                             init_onnx=args.init_onnx, hard_negatives=args.hard_negatives)
+                             init_onnx=args.init_onnx, hard_negatives=args.hard_negatives,
+                             warp=args.warp)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -92,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
                              use_real=not args.no_real, out=out or TRAINED_MODEL,
                              cache_dir=args.cache_dir, real_sources=real_sources,
                              leave_out=leave_out, init_onnx=args.init_onnx,
-                             hard_negatives=args.hard_negatives, real_share=args.real_share)
+                             hard_negatives=args.hard_negatives, real_share=args.real_share,
+                             warp=args.warp)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
