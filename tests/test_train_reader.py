@@ -34,6 +34,8 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
 def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert main(["train", "reader", "--samples", "0"]) == 2
     assert "--samples must be at least 1" in capsys.readouterr().err
+    assert main(["train", "reader", "--warp", "1.5"]) == 2
+    assert "--warp must be from 0 to 1" in capsys.readouterr().err
 
 
 needs_real = pytest.mark.skipif(real_data_dir() is None,
