@@ -14,6 +14,8 @@ from dicecam.vision.die_reader import (
     QUANTIZED_MODEL,
     TRAINED_MODEL,
     DieReader,
+    cpu_flags,
+    model_for_cpu,
 )
 
 INPUT_PX = DieReader(TRAINED_MODEL).input_px
@@ -24,9 +26,23 @@ def _metadata(path) -> dict[str, str]:
                                 ).get_modelmeta().custom_metadata_map
 
 
-def test_the_table_reader_runs_the_quantized_model():
-    assert DEFAULT_MODEL == QUANTIZED_MODEL
-    assert DieReader().model_path == QUANTIZED_MODEL
+def test_the_table_reader_runs_the_quantized_model_where_the_cpu_has_8_bit_dot_products(
+        tmp_path):
+    assert model_for_cpu(frozenset({"sse2", "avx2", "avx512_vnni"})) == QUANTIZED_MODEL
+    assert model_for_cpu(frozenset({"avx2", "avx_vnni"})) == QUANTIZED_MODEL
+    assert model_for_cpu(frozenset({"fp", "asimd", "asimddp"})) == QUANTIZED_MODEL
+    assert model_for_cpu(frozenset({"sse2", "avx2", "fma"})) == TRAINED_MODEL
+    assert model_for_cpu(frozenset()) == TRAINED_MODEL
+    assert DieReader().model_path == DEFAULT_MODEL == model_for_cpu(cpu_flags())
+    # /proc/cpuinfo as x86 and Arm Linux write it; a system without one lists no flags
+    x86 = tmp_path / "x86"
+    x86.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512_vnni\n\n"
+                   "processor\t: 1\nflags\t\t: fpu sse2 avx2 avx512_vnni\n")
+    arm = tmp_path / "arm"
+    arm.write_text("processor\t: 0\nFeatures\t: fp asimd asimddp\n")
+    assert {"avx2", "avx512_vnni"} <= cpu_flags(x86)
+    assert "asimddp" in cpu_flags(arm)
+    assert cpu_flags(tmp_path / "absent") == frozenset()
 
 
 def test_the_shipped_quantized_model_is_made_from_the_shipped_trained_one():
