@@ -264,7 +264,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             if len(index) == 0:
                 break
             x = all_images[index].permute(0, 3, 1, 2).float() / 255.0
-            if config.warp:
+            if config.warp:  # no draw from the generator when off: older recipes reproduce
                 x = _warp(torch, x, generator, config.warp)
             x = _augment(torch, x, generator)
             loss = loss_fn(net(x), all_labels[index])
