@@ -122,3 +122,42 @@ def test_hues_in_order_leave_the_readings_alone() -> None:
 def test_sets_without_a_hue_family_are_not_ordered() -> None:
     assert ColourReader(load_builtin_profile("dicetopia"))._hue_order is None
     assert ColourReader(load_builtin_profile("diceparty"))._hue_order is not None
+
+
+# --- a hue between two colours of the family ----------------------------------------------
+
+
+def hue_lab(lightness: float, hue_deg: float, chroma: float = 70.0) -> tuple[float, ...]:
+    angle = np.radians(hue_deg)
+    return (lightness, chroma * np.cos(angle), chroma * np.sin(angle))
+
+
+def hue_band_check(labs: list[tuple[float, ...]], names: list[str]) -> Any:
+    reader = ColourReader(load_builtin_profile("diceparty"))
+    scores = np.array([[0.02, 0.96, 0.02] if n == "orange" else
+                       [0.02, 0.02, 0.96] if n == "red" else [0.96, 0.02, 0.02]
+                       for n in names])
+    return reader._hue_band_check(np.array(labs, float), names, scores.max(axis=1), scores)
+
+
+def test_a_die_between_orange_and_yellow_in_hue_is_asked_not_called_orange() -> None:
+    # built-in hues: red ~34, orange ~58, yellow ~94 degrees; 67 is in the middle half of
+    # the orange-yellow gap: an amber die, or a yellow one under a warm lamp
+    conf, scores = hue_band_check([hue_lab(73, 67), hue_lab(64, 58), hue_lab(85, 94)],
+                                  ["orange", "orange", "yellow"])
+    assert conf[0] < LOW_CONFIDENCE
+    assert scores[0, 0] == pytest.approx(scores[0, 1])  # yellow and orange made even
+    assert conf[1] > LOW_CONFIDENCE and conf[2] > LOW_CONFIDENCE
+
+
+def test_a_die_read_orange_with_a_red_hue_is_asked() -> None:
+    # a dark translucent red die: nearer a darkened orange in Lab, but red in hue
+    conf, scores = hue_band_check([hue_lab(49, 23, 45), hue_lab(45, 35)], ["orange", "red"])
+    assert conf[0] < LOW_CONFIDENCE and scores[0, 1] == pytest.approx(scores[0, 2])
+    assert conf[1] > LOW_CONFIDENCE
+
+
+def test_a_greyish_die_takes_no_part_in_the_hue_bands() -> None:
+    # too little colour for its hue to mean anything (a white glare patch, a grey die)
+    conf, _ = hue_band_check([hue_lab(80, 67, chroma=10)], ["orange"])
+    assert conf[0] > LOW_CONFIDENCE

@@ -20,6 +20,11 @@ Which white is used, in order of preference:
 3. otherwise the light is estimated from the batch: the table light, out of a grid of warm
    to cool lights, that makes the batch's dice look most like the profile's colours.
    The pipeline reads all dice of a frame in one batch, which is what makes this work.
+
+Colours of one hue family (Dice Party's yellow, orange, red) are decided together and by
+hue: readings whose hues contradict the colours' order are asked, and so is a die whose hue
+lies in the middle of the gap between two neighbouring colours (``HUE_BAND``), where the
+Gaussians' tight spreads would otherwise name the nearer colour with near certainty.
 """
 
 from __future__ import annotations
@@ -98,6 +103,14 @@ ORDER_MARGIN_DEG = 8.0
 #: lie within this many degrees of hue of each other (a family such as yellow-orange-red).
 ORDER_REF_CHROMA = 30.0
 ORDER_SPAN_DEG = 90.0
+#: A die of such a family is read sure of its colour only when its hue lies in that colour's
+#: own share of the hue gap to each neighbouring colour: the middle half of the gap
+#: (``HUE_BAND`` of it on either side of the midpoint) is where an amber die, a translucent
+#: red or a warm lamp's yellow sits, and the references' tight spreads would call it for
+#: the nearer colour with near certainty. Such a die is asked (its two scores made even).
+#: On the real labelled Dice Party dice this turned 9 of 11 silent errors into questions
+#: and asked 19 more right dice of 472; rendered throws keep every figure (bench calibration).
+HUE_BAND = 0.25
 _LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
@@ -463,6 +476,8 @@ class ColourReader:
             profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
         self._hue_order = _hue_order(self._means) if profile.marks == Marks.PIPS else None
+        self._hue_bands = None if self._hue_order is None else _hue_bands(self._means,
+                                                                           self._hue_order)
 
     # -- public API -------------------------------------------------------------------
 
@@ -498,6 +513,7 @@ class ColourReader:
         names, conf, scores = self._classify(d2)
         if self._hue_order is not None:
             conf, scores = self._order_check(seen.labs[idx], names, conf, scores)
+            conf, scores = self._hue_band_check(seen.labs[idx], names, conf, scores)
         for i, name, c, row in zip(idx, names, conf, scores, strict=True):
             out[int(i)] = (name, float(c), tuple(
                 (colour, round(float(p), 4)) for colour, p in zip(self._names, row, strict=True)))
@@ -651,6 +667,25 @@ class ColourReader:
                 conf[die] = min(conf[die], even)
         return conf, scores
 
+    def _hue_band_check(self, labs: np.ndarray, names: list[str], conf: np.ndarray,
+                        scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Ask about a die of a hue family whose hue lies off its colour's own side of the
+        gap to a neighbouring colour (``HUE_BAND``): its score and that neighbour's are made
+        even, as the order check does for two dice that contradict each other."""
+        low, high, below, above = self._hue_bands
+        index = np.array([self._names.index(n) for n in names])
+        hue = np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
+        colourful = np.hypot(labs[:, 1], labs[:, 2]) >= ORDER_MIN_CHROMA
+        neighbour = np.where(colourful & (hue < low[index]), below[index], -1)
+        neighbour = np.where(colourful & (hue > high[index]), above[index], neighbour)
+        conf, scores = conf.copy(), scores.copy()
+        for die in np.flatnonzero(neighbour >= 0):
+            k, other = index[die], neighbour[die]
+            even = (scores[die, k] + scores[die, other]) / 2
+            scores[die, k] = scores[die, other] = even
+            conf[die] = min(conf[die], even)
+        return conf, scores
+
     def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Colour, confidence and every colour's score per die from squared distances
         (m, k), or (m, h, k) for h readings of each die that may each be the right one
@@ -687,3 +722,20 @@ def _hue_order(means_lab: np.ndarray) -> list[int | None] | None:
     for rank, k in enumerate(order):
         ranks[k] = rank
     return ranks
+
+
+def _hue_bands(means_lab: np.ndarray, order: list[int | None]
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per colour: the lowest and highest hue (degrees) a die read as it may have and stay
+    sure (``HUE_BAND``), and the neighbouring colour below and above (-1: none; unranked
+    colours get no bounds)."""
+    hue = np.degrees(np.arctan2(means_lab[:, 2], means_lab[:, 1]))
+    k = len(means_lab)
+    low, high = np.full(k, -np.inf), np.full(k, np.inf)
+    below, above = np.full(k, -1), np.full(k, -1)
+    ranked = sorted((r, c) for c, r in enumerate(order) if r is not None)
+    for (_, a), (_, b) in zip(ranked, ranked[1:]):
+        gap = hue[b] - hue[a]
+        high[a], above[a] = hue[a] + HUE_BAND * gap, b
+        low[b], below[b] = hue[b] - HUE_BAND * gap, a
+    return low, high, below, above
