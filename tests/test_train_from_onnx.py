@@ -123,3 +123,34 @@ def test_pasted_tiles_draw_dice_on_the_photos_without_dice() -> None:
         cloth = (px[:, 1] > px[:, 0] + 40) & (px[:, 1] > px[:, 2] + 40)
         assert cloth.mean() > 0.1  # the photo's cloth shows around the dice, cards and lamp
     assert pasted_pool(3, seed=4, negatives=[], workers=1) == []
+
+
+def test_a_squashed_tile_squeezes_its_dice_boxes_with_its_pixels() -> None:
+    from dicecam.tools.train.detector import CROP, MAX_SQUASH, TILE, Sample, augment, squash
+
+    image = np.zeros((TILE, TILE, 3), np.uint8)
+    image[100:140, 60:100] = 255  # a 40 px "die" centred at (80, 120)
+    tile = Sample(image, np.array([[80, 120, 40, 40]], np.float32), np.ones(1, bool),
+                  np.zeros((TILE, TILE), np.uint8))
+    for seed in range(6):
+        out = squash(np.random.default_rng(seed), tile)
+        h, w = out.image.shape[:2]
+        assert min(h, w) >= CROP and (h == TILE) != (w == TILE)  # one axis squeezed
+        assert max(TILE / h, TILE / w) <= MAX_SQUASH + 0.01
+        ys, xs = np.nonzero(out.image[:, :, 0] > 127)
+        cx, cy, bw, bh = out.boxes[0]
+        assert abs((xs.min() + xs.max() + 1) / 2 - cx) < 1.0
+        assert abs((ys.min() + ys.max() + 1) / 2 - cy) < 1.0
+        assert abs(xs.max() + 1 - xs.min() - bw) < 1.5 and abs(ys.max() + 1 - ys.min() - bh) < 1.5
+    # no squash share: not one random draw more, so recipes from before --squash reproduce
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    augment(a, tile)
+    augment(b, tile, squash_share=0.0)
+    assert a.random() == b.random()
+
+
+def test_train_detector_refuses_a_squash_share_out_of_range(capsys) -> None:
+    from dicecam.cli import main
+
+    assert main(["train", "detector", "--squash", "1.5"]) == 2
+    assert "--squash must be a share from 0 to 1" in capsys.readouterr().err

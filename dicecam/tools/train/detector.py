@@ -185,8 +185,31 @@ def real_tile(rng: np.random.Generator, item: tuple[np.ndarray, np.ndarray, np.n
     return Sample(tile, b[inside], known[inside], np.zeros((TILE, TILE), np.uint8))
 
 
-def augment(rng: np.random.Generator, s: Sample, size: int = CROP) -> Sample:
-    """A random ``size`` crop of a tile, flipped, transposed and re-lit at random."""
+#: The most a squashed tile is squeezed along one axis (phone photos saved as squares,
+#: like pxl's, show dice up to about 1.4 times as wide as tall).
+MAX_SQUASH = 1.4
+
+
+def squash(rng: np.random.Generator, s: Sample, size: int = CROP) -> Sample:
+    """The tile squeezed along one axis by up to ``MAX_SQUASH`` (never below ``size``):
+    the detector otherwise only ever sees square dice and under-reads stretched photos."""
+    h, w = s.image.shape[:2]
+    factor = math.exp(rng.uniform(0.0, math.log(MAX_SQUASH)))
+    sx, sy = (1.0 / factor, 1.0) if rng.random() < 0.5 else (1.0, 1.0 / factor)
+    nw, nh = max(size, round(w * sx)), max(size, round(h * sy))
+    sx, sy = nw / w, nh / h
+    image = cv2.resize(s.image, (nw, nh), interpolation=cv2.INTER_AREA)
+    hand = cv2.resize(s.hand, (nw, nh), interpolation=cv2.INTER_AREA)
+    boxes = s.boxes * np.array([sx, sy, sx, sy], np.float32)
+    return Sample(image, boxes, s.size_known, hand)
+
+
+def augment(rng: np.random.Generator, s: Sample, size: int = CROP,
+            squash_share: float = 0.0) -> Sample:
+    """A random ``size`` crop of a tile, flipped, transposed and re-lit at random; a
+    ``squash_share`` of tiles squeezed first (no draw at 0, so older recipes reproduce)."""
+    if squash_share > 0 and rng.random() < squash_share:
+        s = squash(rng, s, size)
     h, w = s.image.shape[:2]
     x0 = int(rng.integers(0, w - size + 1))
     y0 = int(rng.integers(0, h - size + 1))
@@ -245,14 +268,16 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    steps: int | None = None, init: Path | None = None,
                    weights_out: Path | None = None, real_sources=None, leave_out=(),
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
-                   pasted: int = 0, lr: float = 3e-3, log=print) -> dict:
+                   pasted: int = 0, lr: float = 3e-3, squash_share: float = 0.0,
+                   log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
     threads wait on each other far more than they compute. The real tuning photos come
     from ``real_sources`` (None: every source) less ``leave_out``; ``backgrounds`` is the
     share of each batch cut from the real photos without dice (hard negatives), and
-    ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards).
+    ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards);
+    ``squash_share`` of the tiles are squeezed along one axis (``squash``).
     ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
@@ -273,11 +298,12 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     used = [name for name in (real_sources or SOURCES) if name not in leave_out]
     metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used),
                 "background_share": str(backgrounds), "pasted_tiles": str(pasted),
-                "fine_tuned_from": Path(init_onnx).name if init_onnx else ""}
+                "fine_tuned_from": Path(init_onnx).name if init_onnx else "",
+                "squash_share": str(squash_share)}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
                        negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,
-                       lr=lr, log=log)
+                       lr=lr, squash_share=squash_share, log=log)
     summary["seconds"] = round(time.monotonic() - started)
     summary["left_out"] = list(leave_out)
     summary["real_sources"] = used
@@ -290,7 +316,8 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              steps: int | None = None, init: Path | None = None,
              weights_out: Path | None = None, metadata: dict[str, str] | None = None,
              negatives: list | None = None, negative_share: float = 0.0,
-             init_onnx: Path | None = None, lr: float = 3e-3, log=print) -> dict:
+             init_onnx: Path | None = None, lr: float = 3e-3, squash_share: float = 0.0,
+             log=print) -> dict:
     """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
     learning-rate schedule then follows the step count instead of the clock).
 
@@ -333,7 +360,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
                 s = real_tile(rng, negatives[int(rng.integers(len(negatives)))])
             else:
                 s = synth[int(rng.integers(len(synth)))]
-            samples.append(augment(rng, s))
+            samples.append(augment(rng, s, squash_share=squash_share))
         parts = [targets(s) for s in samples]
         x = torch.from_numpy(np.stack([s.image.transpose(2, 0, 1) for s in samples]))
         heat_t, reg_t, mask_t, hand_t = (torch.from_numpy(np.stack([p[k] for p in parts]))

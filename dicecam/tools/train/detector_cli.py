@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "dice (never their held-out third; default 0)")
     parser.add_argument("--lr", type=float, default=3e-3,
                         help="peak learning rate (default 3e-3; lower for fine-tuning)")
+    parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
+                        help="share of tiles squeezed along one axis by up to 1.4 : 1 "
+                             "(photos saved with another aspect; default 0)")
     parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
                         help="never use this real source (byler, webcam, pxl; repeatable): "
                              "benching it then gives the leave-one-source-out figure")
@@ -69,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--pasted must be 0 or more")
     if not 0 < args.lr <= 0.1:
         raise InputError("--lr must be above 0 and at most 0.1")
+    if not 0 <= args.squash <= 1:
+        raise InputError("--squash must be a share from 0 to 1")
     leave_out = check_sources(args.leave_out) or ()
     real_sources = check_sources(args.real_sources)
 
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
                              real_sources=real_sources, leave_out=leave_out,
                              init_onnx=Path(args.init_onnx) if args.init_onnx else None,
                              backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
+                             squash_share=args.squash,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
