@@ -143,21 +143,31 @@ def hue_band_check(labs: list[tuple[float, ...]], names: list[str]) -> Any:
 def test_a_die_between_orange_and_yellow_in_hue_is_asked_not_called_orange() -> None:
     # built-in hues: red ~34, orange ~58, yellow ~94 degrees; 67 is in the middle half of
     # the orange-yellow gap: an amber die, or a yellow one under a warm lamp
-    conf, scores = hue_band_check([hue_lab(73, 67), hue_lab(64, 58), hue_lab(85, 94)],
-                                  ["orange", "orange", "yellow"])
-    assert conf[0] < LOW_CONFIDENCE
+    names, conf, scores = hue_band_check([hue_lab(73, 67), hue_lab(64, 58), hue_lab(85, 94)],
+                                         ["orange", "orange", "yellow"])
+    assert conf[0] < LOW_CONFIDENCE and names[0] == "orange"  # 67 is still orange's side
     assert scores[0, 0] == pytest.approx(scores[0, 1])  # yellow and orange made even
     assert conf[1] > LOW_CONFIDENCE and conf[2] > LOW_CONFIDENCE
+    assert names[1:] == ["orange", "yellow"]
+
+
+def test_past_the_midpoint_the_hue_names_the_colour_and_the_die_is_still_asked() -> None:
+    # read orange at hue 80 (midpoint 76): yellow leads, by a hair, and the die is asked
+    names, conf, scores = hue_band_check([hue_lab(80, 80)], ["orange"])
+    assert names == ["yellow"] and conf[0] < LOW_CONFIDENCE
+    assert scores[0, 0] > scores[0, 1] and scores[0, 0] == pytest.approx(scores[0, 1], abs=0.01)
 
 
 def test_a_die_read_orange_with_a_red_hue_is_asked() -> None:
     # a dark translucent red die: nearer a darkened orange in Lab, but red in hue
-    conf, scores = hue_band_check([hue_lab(49, 23, 45), hue_lab(45, 35)], ["orange", "red"])
-    assert conf[0] < LOW_CONFIDENCE and scores[0, 1] == pytest.approx(scores[0, 2])
+    names, conf, scores = hue_band_check([hue_lab(49, 23, 45), hue_lab(45, 35)],
+                                         ["orange", "red"])
+    assert conf[0] < LOW_CONFIDENCE and names == ["red", "red"]
+    assert scores[0, 1] == pytest.approx(scores[0, 2], abs=0.01)
     assert conf[1] > LOW_CONFIDENCE
 
 
 def test_a_greyish_die_takes_no_part_in_the_hue_bands() -> None:
     # too little colour for its hue to mean anything (a white glare patch, a grey die)
-    conf, _ = hue_band_check([hue_lab(80, 67, chroma=10)], ["orange"])
-    assert conf[0] > LOW_CONFIDENCE
+    names, conf, _ = hue_band_check([hue_lab(80, 67, chroma=10)], ["orange"])
+    assert conf[0] > LOW_CONFIDENCE and names == ["orange"]

@@ -111,6 +111,8 @@ ORDER_SPAN_DEG = 90.0
 #: On the real labelled Dice Party dice this turned 9 of 11 silent errors into questions
 #: and asked 19 more right dice of 472; rendered throws keep every figure (bench calibration).
 HUE_BAND = 0.25
+#: How far ahead the colour a die's hue is nearer is put when its two scores are made even.
+HUE_LEAD = 1e-3
 _LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
@@ -476,6 +478,7 @@ class ColourReader:
             profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
         self._hue_order = _hue_order(self._means) if profile.marks == Marks.PIPS else None
+        self._ref_hue = np.degrees(np.arctan2(self._means[:, 2], self._means[:, 1]))
         self._hue_bands = None if self._hue_order is None else _hue_bands(self._means,
                                                                            self._hue_order)
 
@@ -513,7 +516,7 @@ class ColourReader:
         names, conf, scores = self._classify(d2)
         if self._hue_order is not None:
             conf, scores = self._order_check(seen.labs[idx], names, conf, scores)
-            conf, scores = self._hue_band_check(seen.labs[idx], names, conf, scores)
+            names, conf, scores = self._hue_band_check(seen.labs[idx], names, conf, scores)
         for i, name, c, row in zip(idx, names, conf, scores, strict=True):
             out[int(i)] = (name, float(c), tuple(
                 (colour, round(float(p), 4)) for colour, p in zip(self._names, row, strict=True)))
@@ -668,23 +671,32 @@ class ColourReader:
         return conf, scores
 
     def _hue_band_check(self, labs: np.ndarray, names: list[str], conf: np.ndarray,
-                        scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                        scores: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Ask about a die of a hue family whose hue lies off its colour's own side of the
         gap to a neighbouring colour (``HUE_BAND``): its score and that neighbour's are made
-        even, as the order check does for two dice that contradict each other."""
+        even, as the order check does for two dice that contradict each other. Where its
+        hue is past the midpoint, the neighbour leads (by ``HUE_LEAD``): within a family the
+        hue decides, since translucency, shade and glare move a die's lightness and chroma
+        far more than its hue (a dark translucent red lies nearer a darkened orange in Lab)."""
         low, high, below, above = self._hue_bands
         index = np.array([self._names.index(n) for n in names])
         hue = np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
         colourful = np.hypot(labs[:, 1], labs[:, 2]) >= ORDER_MIN_CHROMA
         neighbour = np.where(colourful & (hue < low[index]), below[index], -1)
         neighbour = np.where(colourful & (hue > high[index]), above[index], neighbour)
-        conf, scores = conf.copy(), scores.copy()
+        names, conf, scores = list(names), conf.copy(), scores.copy()
+        ref_hue = self._ref_hue
         for die in np.flatnonzero(neighbour >= 0):
             k, other = index[die], neighbour[die]
             even = (scores[die, k] + scores[die, other]) / 2
             scores[die, k] = scores[die, other] = even
+            midpoint = (ref_hue[k] + ref_hue[other]) / 2
+            if (hue[die] - midpoint) * (ref_hue[other] - ref_hue[k]) > 0:
+                scores[die, other] += HUE_LEAD
+                scores[die, k] -= HUE_LEAD
+                names[die] = self._names[other]
             conf[die] = min(conf[die], even)
-        return conf, scores
+        return names, conf, scores
 
     def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Colour, confidence and every colour's score per die from squared distances
