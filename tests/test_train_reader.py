@@ -141,3 +141,22 @@ def test_warp_squashes_shifts_and_turns_only_the_share_asked() -> None:
     half = _warp(torch, x, torch.Generator().manual_seed(2), 0.5)
     share = ((half - x).abs().flatten(1).amax(dim=1) > 0).float().mean()
     assert 0.3 < share < 0.7
+
+
+def test_real_dice_are_cut_again_around_the_detectors_boxes() -> None:
+    import numpy as np
+
+    from dicecam.tools.realdata import LabelledDie
+    from dicecam.tools.train.detector_crops import cut_found
+
+    frame = np.zeros((200, 300, 3), np.uint8)
+    frame[40:80, 40:80] = 255  # a die's face where the detector's box is, off the label's
+    truth = [LabelledDie(66.0, 66.0, 56.0, 56.0, 4, box_is_face=False),  # found
+             LabelledDie(240.0, 150.0, 30.0, 30.0, 2)]  # missed: no box near it
+    boxes = np.array([[60.0, 60.0, 40.0, 40.0], [150.0, 20.0, 20.0, 20.0]])
+    crops, values = cut_found(frame, truth, boxes)
+    assert values == [4]
+    assert crops[0].shape[:2] == (56, 56)  # 1.4 x the detector's box, not the label's
+    centre = crops[0][28, 28]
+    assert (centre == 255).all()
+    assert cut_found(frame, truth, np.zeros((0, 4))) == ([], [])

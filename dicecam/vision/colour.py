@@ -746,7 +746,7 @@ def _hue_bands(means_lab: np.ndarray, order: list[int | None]
     low, high = np.full(k, -np.inf), np.full(k, np.inf)
     below, above = np.full(k, -1), np.full(k, -1)
     ranked = sorted((r, c) for c, r in enumerate(order) if r is not None)
-    for (_, a), (_, b) in zip(ranked, ranked[1:]):
+    for (_, a), (_, b) in zip(ranked[:-1], ranked[1:], strict=True):
         gap = hue[b] - hue[a]
         high[a], above[a] = hue[a] + HUE_BAND * gap, b
         low[b], below[b] = hue[b] - HUE_BAND * gap, a

@@ -22,6 +22,7 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
+from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
@@ -58,6 +59,10 @@ class TrainConfig:
     #: share of training crops squashed, scaled, shifted and slightly turned on the fly
     #: (``_warp``); 0: none
     warp: float = 0.0
+    #: also cut each real tuning die the detector finds around the detector's box, as the
+    #: runtime cuts it (``detector_crops``); the detector model (None: the shipped one)
+    detector_crops: bool = False
+    crop_detector: Path | None = None
 
 
 @dataclass
@@ -216,6 +221,13 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                 values += list(more_values)
                 sources += more_sources
                 report.real_tuning_by_source[name] = len(more_values)
+                if config.detector_crops:
+                    cut, cut_values = detector_crops(name, detector_path=config.crop_detector,
+                                                     log=log)
+                    crops += cut
+                    values += cut_values
+                    sources += [name] * len(cut_values)
+                    report.real_tuning_by_source[f"{name}_detector_cut"] = len(cut_values)
             real_images = to_input(crops, INPUT_PX)
             real_labels = np.array(values, np.int64)
             report.real_tuning = len(values)
@@ -297,6 +309,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "left_out": ",".join(report.left_out),
                                          "hard_negatives": str(report.hard_negatives),
                                          "warp": str(config.warp),
+                                         "detector_crops": str(config.detector_crops),
                                          "fine_tuned_from": config.init_onnx.name
                                          if config.init_onnx else ""})
     report.seconds = time.monotonic() - started

@@ -51,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warp", type=float, default=0.0, metavar="SHARE",
                         help="squash, scale, shift and slightly turn this share of the "
                              "training crops on the fly (default 0: none)")
+    parser.add_argument("--detector-crops", action="store_true",
+                        help="also cut each real tuning die the detector finds around the "
+                             "detector's box, as the runtime cuts it")
+    parser.add_argument("--crop-detector", type=Path, default=None, metavar="ONNX",
+                        help="the detector --detector-crops cuts with (default: the shipped "
+                             "one; for leave-one-source-out, that source's own detector)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -82,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--real-share must be from 0 to 1")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
+    if args.crop_detector is not None and not args.crop_detector.is_file():
+        raise InputError(f"--crop-detector: no model at {args.crop_detector}")
     out = args.out
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
@@ -90,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
                              workers=1, threads=args.threads, use_real=use_real, out=out,
                              real_sources=real_sources, leave_out=leave_out,
                              init_onnx=args.init_onnx, hard_negatives=args.hard_negatives,
-                             warp=args.warp)
+                             warp=args.warp, detector_crops=args.detector_crops,
+                             crop_detector=args.crop_detector)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -99,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
                              cache_dir=args.cache_dir, real_sources=real_sources,
                              leave_out=leave_out, init_onnx=args.init_onnx,
                              hard_negatives=args.hard_negatives, real_share=args.real_share,
-                             warp=args.warp)
+                             warp=args.warp, detector_crops=args.detector_crops,
+                             crop_detector=args.crop_detector)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
