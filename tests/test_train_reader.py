@@ -151,9 +151,11 @@ def test_real_dice_are_cut_again_around_the_detectors_boxes() -> None:
 
     frame = np.zeros((200, 300, 3), np.uint8)
     frame[40:80, 40:80] = 255  # a die's face where the detector's box is, off the label's
-    truth = [LabelledDie(66.0, 66.0, 56.0, 56.0, 4, box_is_face=False),  # found
-             LabelledDie(240.0, 150.0, 30.0, 30.0, 2)]  # missed: no box near it
-    boxes = np.array([[60.0, 60.0, 40.0, 40.0], [150.0, 20.0, 20.0, 20.0]])
+    truth = [LabelledDie(66.0, 66.0, 44.0, 44.0, 4, box_is_face=False),  # found
+             LabelledDie(240.0, 150.0, 30.0, 30.0, 2),  # missed: no box near it
+             LabelledDie(150.0, 100.0, 40.0, 40.0, 5)]  # a box on one of its pips only
+    boxes = np.array([[60.0, 60.0, 40.0, 40.0], [150.0, 20.0, 20.0, 20.0],
+                      [140.0, 90.0, 8.0, 8.0]])
     crops, values = cut_found(frame, truth, boxes)
     assert values == [4]
     assert crops[0].shape[:2] == (56, 56)  # 1.4 x the detector's box, not the label's

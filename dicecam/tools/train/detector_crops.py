@@ -48,9 +48,15 @@ def detector_crops(source: str, *, held_out: bool | None = False,
     return crops, values
 
 
+#: A detector's box is cut only when its side is this share of the label's face (a box on
+#: one pip of a five, labelled five, would teach the reader that a pip is a die).
+SIZE_RANGE = (0.7, 1.4)
+
+
 def cut_found(frame: np.ndarray, truth: Sequence[LabelledDie], boxes: np.ndarray
               ) -> tuple[list[np.ndarray], list[int]]:
-    """Each labelled die a box was found for, cut around that box, with the label's value."""
+    """Each labelled die a box of about its face's size (``SIZE_RANGE``) was found for, cut
+    around that box, with the label's value."""
     found = match_centres([(d.cx, d.cy, max(d.w, d.h)) for d in truth],
                           [(float(b[0]), float(b[1])) for b in boxes])
     crops, values = [], []
@@ -58,6 +64,9 @@ def cut_found(frame: np.ndarray, truth: Sequence[LabelledDie], boxes: np.ndarray
         if index is None:
             continue
         cx, cy, w, h = (float(v) for v in boxes[index])
+        share = max(w, h) / max(die.w, die.h)
+        if not SIZE_RANGE[0] <= share <= SIZE_RANGE[1]:
+            continue
         crops.append(cut_crop(frame, cx, cy, w, h))
         values.append(int(die.value))
     return crops, values
