@@ -96,11 +96,16 @@ def test_dice_party_hands_the_throwers_party_to_the_colour_decision() -> None:
 # --- the hue order of one frame's dice --------------------------------------------------
 
 
+def sure_scores(names: list[str]) -> np.ndarray:
+    """Dice Party scores (yellow, orange, red) of dice each read 0.96 sure of its name."""
+    return np.array([[0.02, 0.96, 0.02] if n == "orange" else
+                     [0.02, 0.02, 0.96] if n == "red" else [0.96, 0.02, 0.02]
+                     for n in names])
+
+
 def order_check(labs: list[tuple[float, float, float]], names: list[str]) -> Any:
     reader = ColourReader(load_builtin_profile("diceparty"))
-    scores = np.array([[0.02, 0.96, 0.02] if n == "orange" else
-                       [0.02, 0.02, 0.96] if n == "red" else [0.96, 0.02, 0.02]
-                       for n in names])
+    scores = sure_scores(names)
     return reader._order_check(np.array(labs, float), names, scores.max(axis=1), scores)
 
 
@@ -134,9 +139,7 @@ def hue_lab(lightness: float, hue_deg: float, chroma: float = 70.0) -> tuple[flo
 
 def hue_band_check(labs: list[tuple[float, ...]], names: list[str]) -> Any:
     reader = ColourReader(load_builtin_profile("diceparty"))
-    scores = np.array([[0.02, 0.96, 0.02] if n == "orange" else
-                       [0.02, 0.02, 0.96] if n == "red" else [0.96, 0.02, 0.02]
-                       for n in names])
+    scores = sure_scores(names)
     return reader._hue_band_check(np.array(labs, float), names, scores.max(axis=1), scores)
 
 
