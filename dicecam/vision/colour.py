@@ -478,8 +478,8 @@ class ColourReader:
             profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
         self._hue_order = _hue_order(self._means) if profile.marks == Marks.PIPS else None
-        self._ref_hue = np.degrees(np.arctan2(self._means[:, 2], self._means[:, 1]))
-        self._hue_bands = None if self._hue_order is None else _hue_bands(self._means,
+        self._ref_hue = _hue_degrees(self._means)
+        self._hue_bands = None if self._hue_order is None else _hue_bands(self._ref_hue,
                                                                            self._hue_order)
 
     # -- public API -------------------------------------------------------------------
@@ -656,7 +656,7 @@ class ColourReader:
         assert self._hue_order is not None
         index = np.array([self._names.index(n) for n in names])
         rank = np.array([-1 if r is None else r for r in self._hue_order])[index]
-        hue = np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
+        hue = _hue_degrees(labs)
         ranked = (rank >= 0) & (np.hypot(labs[:, 1], labs[:, 2]) >= ORDER_MIN_CHROMA)
         # rank grows with hue angle: a die of the yellower colour that looks clearly redder
         clash = ((rank[:, None] > rank[None, :]) & (hue[:, None] < hue[None, :] - ORDER_MARGIN_DEG)
@@ -665,9 +665,7 @@ class ColourReader:
         for i, j in np.argwhere(clash):
             a, b = index[i], index[j]
             for die in (i, j):
-                even = (scores[die, a] + scores[die, b]) / 2
-                scores[die, a] = scores[die, b] = even
-                conf[die] = min(conf[die], even)
+                _make_even(scores, conf, die, a, b)
         return conf, scores
 
     def _hue_band_check(self, labs: np.ndarray, names: list[str], conf: np.ndarray,
@@ -680,7 +678,7 @@ class ColourReader:
         far more than its hue (a dark translucent red lies nearer a darkened orange in Lab)."""
         low, high, below, above = self._hue_bands
         index = np.array([self._names.index(n) for n in names])
-        hue = np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
+        hue = _hue_degrees(labs)
         colourful = np.hypot(labs[:, 1], labs[:, 2]) >= ORDER_MIN_CHROMA
         neighbour = np.where(colourful & (hue < low[index]), below[index], -1)
         neighbour = np.where(colourful & (hue > high[index]), above[index], neighbour)
@@ -688,14 +686,12 @@ class ColourReader:
         ref_hue = self._ref_hue
         for die in np.flatnonzero(neighbour >= 0):
             k, other = index[die], neighbour[die]
-            even = (scores[die, k] + scores[die, other]) / 2
-            scores[die, k] = scores[die, other] = even
+            _make_even(scores, conf, die, k, other)
             midpoint = (ref_hue[k] + ref_hue[other]) / 2
             if (hue[die] - midpoint) * (ref_hue[other] - ref_hue[k]) > 0:
                 scores[die, other] += HUE_LEAD
                 scores[die, k] -= HUE_LEAD
                 names[die] = self._names[other]
-            conf[die] = min(conf[die], even)
         return names, conf, scores
 
     def _classify(self, d2: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -725,7 +721,7 @@ def _hue_order(means_lab: np.ndarray) -> list[int | None] | None:
     """Each colour's rank by hue among the set's colourful colours (None: not ranked), or
     None when fewer than two colours form one hue family."""
     chroma = np.hypot(means_lab[:, 1], means_lab[:, 2])
-    hue = np.degrees(np.arctan2(means_lab[:, 2], means_lab[:, 1]))
+    hue = _hue_degrees(means_lab)
     family = [k for k in range(len(means_lab)) if chroma[k] >= ORDER_REF_CHROMA]
     if len(family) < 2 or np.ptp(hue[family]) > ORDER_SPAN_DEG:
         return None
@@ -736,13 +732,25 @@ def _hue_order(means_lab: np.ndarray) -> list[int | None] | None:
     return ranks
 
 
-def _hue_bands(means_lab: np.ndarray, order: list[int | None]
+def _hue_degrees(labs: np.ndarray) -> np.ndarray:
+    """The hue angle of each Lab colour (m, 3), in degrees."""
+    return np.degrees(np.arctan2(labs[:, 2], labs[:, 1]))
+
+
+def _make_even(scores: np.ndarray, conf: np.ndarray, die: int, a: int, b: int) -> None:
+    """Give one die's colours ``a`` and ``b`` the mean of their two scores and cap its
+    confidence there (in place): the die is asked, and either colour may be chosen."""
+    even = (scores[die, a] + scores[die, b]) / 2
+    scores[die, a] = scores[die, b] = even
+    conf[die] = min(conf[die], even)
+
+
+def _hue_bands(hue: np.ndarray, order: list[int | None]
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per colour: the lowest and highest hue (degrees) a die read as it may have and stay
-    sure (``HUE_BAND``), and the neighbouring colour below and above (-1: none; unranked
-    colours get no bounds)."""
-    hue = np.degrees(np.arctan2(means_lab[:, 2], means_lab[:, 1]))
-    k = len(means_lab)
+    """Per colour (``hue``: each colour's hue in degrees): the lowest and highest hue a die
+    read as it may have and stay sure (``HUE_BAND``), and the neighbouring colour below and
+    above (-1: none; unranked colours get no bounds)."""
+    k = len(hue)
     low, high = np.full(k, -np.inf), np.full(k, np.inf)
     below, above = np.full(k, -1), np.full(k, -1)
     ranked = sorted((r, c) for c, r in enumerate(order) if r is not None)
