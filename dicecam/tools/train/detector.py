@@ -27,6 +27,7 @@ from dicecam.tools.realdata import (
     real_photos,
     select_photos,
 )
+from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
 TILE = 256
@@ -102,9 +103,18 @@ def synthetic_pool(count: int, seed: int = 1, workers: int = 2,
     return samples
 
 
-def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """(image scaled to INPUT_LONG_SIDE, boxes, size_known) of the real *tuning* photos of
-    ``sources`` (None: all) except those of ``leave_out``."""
+#: Sources whose estimated face is good enough to learn a die's size from
+#: (``estimated_sizes``): pxl's face, 0.7 of the box around the whole die, matches the
+#: shipped detector's own boxes on those dice (median 0.68-0.70); the webcam's face is the
+#: pip pattern's box over 0.6, floored at 60 px: a guess, not a measurement.
+SIZE_ESTIMATED_SOURCES = ("pxl",)
+
+
+def real_pool(sources=None, leave_out=(), estimated_sizes: bool = False
+              ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, str]]:
+    """(image scaled to INPUT_LONG_SIDE, boxes, size_known, source) of the real *tuning* photos of
+    ``sources`` (None: all) except those of ``leave_out``. With ``estimated_sizes`` the
+    estimated faces of ``SIZE_ESTIMATED_SOURCES`` count as known sizes."""
 
     root = real_data_dir()
     if root is None:
@@ -120,8 +130,9 @@ def real_pool(sources=None, leave_out=()) -> list[tuple[np.ndarray, np.ndarray, 
         k = INPUT_LONG_SIDE / max(h, w)
         image = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
         boxes = np.array([(d.cx * k, d.cy * k, d.w * k, d.h * k) for d in dice], np.float32)
-        known = np.array([d.box_is_face for d in dice], bool)
-        out.append((image, boxes.reshape(-1, 4), known))
+        learn = estimated_sizes and photo.source in SIZE_ESTIMATED_SOURCES
+        known = np.array([d.box_is_face or learn for d in dice], bool)
+        out.append((image, boxes.reshape(-1, 4), known, photo.source))
     return out
 
 
@@ -133,16 +144,8 @@ def pasted_pool(count: int, seed: int, negatives: list, workers: int = 2) -> lis
         return []
     rng = np.random.default_rng(seed + 7_919)
     seeds = [seed * 2_000_003 + i for i in range(count)]
-    tables = []
-    for _ in seeds:
-        image = negatives[int(rng.integers(len(negatives)))][0]
-        scale = math.exp(rng.uniform(math.log(0.5), math.log(1.6)))
-        h, w = image.shape[:2]
-        scaled = cv2.resize(image, (max(TILE, round(w * scale)), max(TILE, round(h * scale))),
-                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-        x0 = int(rng.integers(0, scaled.shape[1] - TILE + 1))
-        y0 = int(rng.integers(0, scaled.shape[0] - TILE + 1))
-        tables.append(scaled[y0:y0 + TILE, x0:x0 + TILE].copy())
+    tables = [table_crop(rng, negatives[int(rng.integers(len(negatives)))][0], TILE)
+              for _ in seeds]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(synthetic_tile, seeds, tables, chunksize=8))
 
@@ -165,9 +168,9 @@ def background_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return out
 
 
-def real_tile(rng: np.random.Generator, item: tuple[np.ndarray, np.ndarray, np.ndarray]
-              ) -> Sample:
-    image, boxes, known = item
+def real_tile(rng: np.random.Generator, item: tuple) -> Sample:
+    """A TILE square of a ``real_pool`` or ``background_pool`` photo at a random scale."""
+    image, boxes, known = item[:3]
     scale = math.exp(rng.uniform(math.log(0.5), math.log(1.6)))
     h, w = image.shape[:2]
     scaled = cv2.resize(image, (max(TILE, round(w * scale)), max(TILE, round(h * scale))),
@@ -269,6 +272,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    weights_out: Path | None = None, real_sources=None, leave_out=(),
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
                    pasted: int = 0, lr: float = 3e-3, squash_share: float = 0.0,
+                   copy_paste: int = 0, estimated_sizes: bool = False,
                    log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
@@ -277,17 +281,24 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     from ``real_sources`` (None: every source) less ``leave_out``; ``backgrounds`` is the
     share of each batch cut from the real photos without dice (hard negatives), and
     ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards);
-    ``squash_share`` of the tiles are squeezed along one axis (``squash``).
+    ``squash_share`` of the tiles are squeezed along one axis (``squash``);
+    ``copy_paste`` more tiles paste the real tuning dice onto those photos without dice
+    (``copy_paste.py``); ``estimated_sizes`` learns the size of pxl's estimated faces.
     ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
     leave_out = tuple(leave_out)
-    real = real_pool(real_sources, leave_out)
-    negatives = background_pool() if backgrounds > 0 or pasted > 0 else []
+    real = real_pool(real_sources, leave_out, estimated_sizes)
+    negatives = background_pool() if backgrounds > 0 or pasted > 0 or copy_paste > 0 else []
     if pasted > 0:
         log(f"rendering {pasted} tiles of dice on the real photos without dice...")
         synth = synth + pasted_pool(pasted, seed, negatives)
+    if copy_paste > 0:
+        pasted_real = copy_paste_pool(copy_paste, seed, real, negatives, TILE)
+        log(f"pasted the real tuning dice onto {len(pasted_real)} tiles of the photos "
+            f"without dice")
+        synth = synth + pasted_real
     if backgrounds <= 0:
         negatives = []
     left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
@@ -299,7 +310,8 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     metadata = {"left_out": ",".join(leave_out), "real_sources": ",".join(used),
                 "background_share": str(backgrounds), "pasted_tiles": str(pasted),
                 "fine_tuned_from": Path(init_onnx).name if init_onnx else "",
-                "squash_share": str(squash_share)}
+                "squash_share": str(squash_share), "copy_paste_tiles": str(copy_paste),
+                "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else ""}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
                        negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,

@@ -48,6 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
                         help="share of tiles squeezed along one axis by up to 1.4 : 1 "
                              "(photos saved with another aspect; default 0)")
+    parser.add_argument("--copy-paste", type=int, default=0, metavar="N",
+                        help="also make N tiles of the real tuning dice cut from their labels "
+                             "and pasted onto the real photos without dice (default 0)")
+    parser.add_argument("--estimated-sizes", action="store_true",
+                        help="learn the die's size from pxl's estimated faces too (0.7 of "
+                             "the label box; by default only from labels that are faces)")
     parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
                         help="never use this real source (byler, webcam, pxl; repeatable): "
                              "benching it then gives the leave-one-source-out figure")
@@ -70,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--backgrounds must be a share from 0 to 0.7")
     if args.pasted < 0:
         raise InputError("--pasted must be 0 or more")
+    if args.copy_paste < 0:
+        raise InputError("--copy-paste must be 0 or more")
     if not 0 < args.lr <= 0.1:
         raise InputError("--lr must be above 0 and at most 0.1")
     if not 0 <= args.squash <= 1:
@@ -85,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
                              real_sources=real_sources, leave_out=leave_out,
                              init_onnx=Path(args.init_onnx) if args.init_onnx else None,
                              backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
-                             squash_share=args.squash,
+                             squash_share=args.squash, copy_paste=args.copy_paste,
+                             estimated_sizes=args.estimated_sizes,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
