@@ -199,15 +199,20 @@ def test_bench_real_command_prints_json_and_annotates(fake_root, tmp_path, monke
     monkeypatch.setenv("DICECAM_REAL_BACKGROUNDS", str(tmp_path / "none"))
     out = tmp_path / "annotated"
     assert main(["bench", "real", "--source", "pxl", "--source", "byler", "--limit", "6",
-                 "--json", "--annotate", str(out)]) == 0
+                 "--rendered", "2", "--json", "--annotate", str(out)]) == 0
     figures = json.loads(capsys.readouterr().out)
     # --limit 6: the first six pxl shots, one of them held out; no byler photo is
-    assert list(figures["groups"]) == ["pxl", "pxl_held_out", "byler"]
+    assert list(figures["groups"]) == ["pxl", "pxl_held_out", "byler", "rendered:boards",
+                                       "rendered:drawn table",
+                                       "rendered:all, later, empty table"]
+    assert figures["groups"]["rendered:boards"]["photos"] == 1
     assert figures["groups"]["pxl"]["photos"] == 6 and figures["groups"]["pxl"]["dice"] == 12
     assert figures["groups"]["pxl_held_out"]["photos"] == 1
     assert all(p.suffix == ".png" for p in out.iterdir())
     assert main(["bench", "real", "--source", "dice"]) == 2
     assert "unknown real source 'dice'" in capsys.readouterr().err
+    assert main(["bench", "real", "--rendered", "-1"]) == 2
+    assert "--rendered must be 0 or more" in capsys.readouterr().err
 
 
 def test_train_commands_refuse_an_unknown_source(capsys) -> None:

@@ -73,6 +73,26 @@ def test_a_second_peak_on_the_same_die_is_dropped_but_touching_dice_stay():
     assert _one_peak_per_die(np.zeros((0, 4), np.float32)).tolist() == []
 
 
+@pytest.mark.parametrize(("tiny_dice", "zoomed"), [(40, True), (400, False)])
+def test_auto_zoom_reads_small_dice_again_but_not_a_speckled_texture(tiny_dice, zoomed):
+    """A 4000 px photo whose dice come out 6 input px across is read again larger; one
+    with hundreds of such "dice" is a carpet, and zooming in would only multiply them."""
+    zoomer = DieDetector(threads=1, auto_zoom=True)
+    scales: list[float] = []
+
+    def detect_at(frame, scale):
+        scales.append(scale)
+        side = 6.0 / scale  # 6 px at the network's input, in frame pixels
+        boxes = np.tile(np.float32([100, 100, side, side]), (tiny_dice, 1))
+        return Detections(boxes, np.full(tiny_dice, 0.9, np.float32))
+
+    zoomer._detect_at = detect_at
+    zoomer.detect(np.zeros((3000, 4000, 3), np.uint8))
+    assert len(scales) == (2 if zoomed else 1)
+    if zoomed:
+        assert scales[1] > 2 * scales[0]
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]

@@ -8,7 +8,10 @@ top face's box size, and a hand/arm map. A peak above ``threshold`` is a die.
 
 Photos with dice much smaller than the network expects (a phone photo of a whole table,
 4000 px wide) are read again at a larger scale: ``auto_zoom`` re-runs the net when the
-dice it found are under ``MIN_DIE_INPUT_PX`` input pixels across.
+dice it found are under ``MIN_DIE_INPUT_PX`` input pixels across, unless it found more
+than ``MAX_DICE_TO_ZOOM`` of them: no game's table holds that many, so they are specks of a
+carpet or a cloth, and zooming into such a texture turns hundreds of specks into thousands
+of boxes (a rendered speckled carpet: 383 -> 3,061).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ MIN_DIE_INPUT_PX = 9.0
 ZOOM_TARGET_DIE_PX = 22.0
 #: The largest input auto-zoom builds (long side), to bound time and memory.
 MAX_ZOOM_LONG_SIDE = 2560
+#: More small "dice" than this (twice Dice Party's 60) is a texture: auto-zoom leaves it.
+MAX_DICE_TO_ZOOM = 120
 #: Two peaks closer than this share of the stronger box's size are one die.
 SAME_DIE_SHARE = 0.5
 #: Cells closer than this (CIE delta E) to the table's colour are never a hand.
@@ -111,7 +116,7 @@ class DieDetector:
         long_side = max(frame_bgr.shape[:2])
         scale = min(1.0, self.input_long_side / long_side)
         found = self._detect_at(frame_bgr, scale)
-        if self.auto_zoom and len(found) and scale < 1.0:
+        if self.auto_zoom and 0 < len(found) <= MAX_DICE_TO_ZOOM and scale < 1.0:
             median_px = float(np.median(found.boxes[:, 2:4].max(axis=1))) * scale
             if median_px < MIN_DIE_INPUT_PX:
                 zoom = min(ZOOM_TARGET_DIE_PX / median_px * scale, 1.0,

@@ -21,7 +21,6 @@ figures.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_board
 from dicecam.errors import InputError
 from dicecam.games.colour_counts import fit_to_counts
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.synth.boards import board_image, quad_in, warp_onto
 from dicecam.synth.dicesets import set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import apply_light, degrade
@@ -312,55 +312,6 @@ def print_counted_throws(seed: int, scenes: int) -> None:
 # -------------------------------------------------------------------------------- zones
 
 
-def _board_image(layout, px_per_unit: float, rng: np.random.Generator):
-    """A printed board: tinted zones with borders and the dice fields marked."""
-    import cv2
-
-    w, h = (int(round(v * px_per_unit)) for v in layout.size)
-    image = np.zeros((h, w, 3), np.uint8)
-    image[:] = rng.integers(40, 90, 3)
-    for zone in layout.zones:
-        pts = np.round(np.array(zone.polygon) * px_per_unit).astype(np.int32)
-        cv2.fillPoly(image, [pts], tuple(int(c) for c in rng.integers(60, 200, 3)))
-        cv2.polylines(image, [pts], True, (20, 20, 20), max(1, int(px_per_unit * 3)))
-        half = layout.field_size * px_per_unit / 2
-        for fx, fy in zone.fields:
-            x, y = fx * px_per_unit, fy * px_per_unit
-            cv2.rectangle(image, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
-                          (230, 230, 230), max(1, int(px_per_unit)))
-    return image
-
-
-def _quad_in(region, aspect: float, rng: np.random.Generator):
-    """Corners of a board of ``aspect`` (w/h) lying in ``region`` (x0, y0, x1, y1), turned a
-    little and seen slightly in perspective."""
-    x0, y0, x1, y1 = region
-    rw, rh = x1 - x0, y1 - y0
-    w = min(rw, rh * aspect) * rng.uniform(0.78, 0.9)
-    h = w / aspect
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    angle = math.radians(rng.uniform(-7, 7))
-    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-    base = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    keystone = rng.uniform(-0.06, 0.06)  # far edge shorter: a camera looking at an angle
-    base[:2, 0] *= 1 - keystone
-    base[2:, 0] *= 1 + keystone
-    corners = base @ rot.T + [cx, cy] + rng.normal(0, 0.01 * w, (4, 2))
-    return tuple((float(x), float(y)) for x, y in corners)
-
-
-def _warp_onto(frame, image, corners) -> None:
-    import cv2
-
-    h, w = image.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    matrix = cv2.getPerspectiveTransform(src, np.float32(corners))
-    size = (frame.shape[1], frame.shape[0])
-    warped = cv2.warpPerspective(image, matrix, size)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, size)
-    frame[mask > 127] = warped[mask > 127]
-
-
 def dicetopia_table(rng: np.random.Generator, n_faction: int):
     """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone,
     colour))."""
@@ -370,19 +321,19 @@ def dicetopia_table(rng: np.random.Generator, n_faction: int):
                                         lighting=False, camera_noise=False)).image_bgr.copy()
     city = load_board("dicetopia-city")
     faction = load_board("dicetopia-faction")
-    placed = [(city, "", _quad_in((0.02 * width, 0.04 * height, 0.64 * width, 0.96 * height),
+    placed = [(city, "", quad_in((0.02 * width, 0.04 * height, 0.64 * width, 0.96 * height),
                                   city.size[0] / city.size[1], rng))]
     slot = 0.92 * height / n_faction
     for k in range(n_faction):
         region = (0.66 * width, 0.04 * height + k * slot, 0.98 * width,
                   0.04 * height + (k + 1) * slot)
-        placed.append((faction, f"p{k + 1}", _quad_in(region, faction.size[0] / faction.size[1],
+        placed.append((faction, f"p{k + 1}", quad_in(region, faction.size[0] / faction.size[1],
                                                         rng)))
     light = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0)
     dice = []
     centre = np.array([width / 2, height / 2])
     for layout, label, corners in placed:
-        _warp_onto(frame, _board_image(layout, 2.0, rng), corners)
+        warp_onto(frame, board_image(layout, 2.0, rng), corners)
         matrix = homography(layout.corners, corners)
         unit_px = float(np.linalg.norm(np.subtract(corners[1], corners[0]))) / layout.size[0]
         for zone in layout.zones:

@@ -22,7 +22,9 @@ colour stage with a dice set's profile.
 
 With the real background photos (``realdata.real_backgrounds_dir``: boards, cloths,
 tables, no die anywhere) present, each of their folders is one more row: every die found
-there is false (``--no-backgrounds`` skips them).
+there is false (``--no-backgrounds`` skips them). So is each kind of rendered table without
+dice (``dicecam.tools.bench.empty_tables``: printed boards, drawn tables with cards and tokens,
+speckled carpets, patterned cloths; ``--rendered N`` frames, 0 skips them).
 
 The figure that generalises is a source read by models never tuned on it: the shipped
 models were tuned on byler's and webcam's tuning parts, so pxl (all of it) is
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.tools.bench.empty_tables import EMPTY_TABLE_KINDS, empty_tables
 from dicecam.tools.matching import match_centres
 from dicecam.tools.realdata import (
     SOURCES,
@@ -55,6 +58,9 @@ HELP = ("recall, precision, value accuracy, silent errors and dice asked on ever
 
 #: Annotated images written per source with ``--annotate`` (the worst photos first).
 ANNOTATE_PER_SOURCE = 6
+
+#: Rendered tables without dice read by default (the target: at most 1 false die in 20).
+RENDERED_TABLES = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +84,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "labels colour yet, so this only changes what is asked)")
     parser.add_argument("--no-backgrounds", action="store_true",
                         help="skip the real photos without dice")
+    parser.add_argument("--rendered", type=int, default=RENDERED_TABLES, metavar="N",
+                        help="also read N rendered tables without dice (boards, carpets, "
+                             f"cloths; default {RENDERED_TABLES}, 0 skips them)")
     parser.add_argument("--threads", type=int, default=1,
                         help="CPU threads for the models (default 1)")
 
@@ -253,6 +262,25 @@ def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_rea
     return groups, worst
 
 
+def read_rendered_tables(pipeline, count: int, *, colour_read: bool, seed: int = 0):
+    """Read ``count`` rendered tables without dice (``empty_tables``): every die found is
+    false. Returns {``rendered:<kind>``: RealTally}, the kinds in ``EMPTY_TABLE_KINDS``
+    order, then ``rendered:all, later, empty table`` (each frame a while later, read with
+    itself as the picture of the empty table, as ``read_backgrounds`` does)."""
+    groups: dict[str, RealTally] = {f"rendered:{kind}": RealTally()
+                                    for kind in EMPTY_TABLE_KINDS[:count]}
+    for index, (kind, frame) in enumerate(empty_tables(count, seed)):
+        groups[f"rendered:{kind}"].add([], pipeline.read_frame(frame).dice,
+                                       colour_read=colour_read)
+        kept = pipeline.empty_table
+        pipeline.empty_table = EmptyTable.from_frame(frame)
+        later = pipeline.read_frame(a_while_later(frame, seed=index)).dice
+        pipeline.empty_table = kept
+        groups.setdefault("rendered:all, later, empty table", RealTally()).add(
+            [], later, colour_read=colour_read)
+    return groups
+
+
 def a_while_later(frame, seed: int = 0):
     """The same view a while later: the lamp 10% brighter, sensor noise, a one-pixel
     nudge of the camera (a real table's frames differ at least this much)."""
@@ -307,6 +335,8 @@ def run(args: argparse.Namespace) -> int:
     sources = check_sources(args.sources) or SOURCES
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")
+    if args.rendered < 0:
+        raise InputError("--rendered must be 0 or more")
     root = real_data_dir()
     if root is None:
         raise InputError("the real dice photos were not found: put them in "
@@ -333,8 +363,10 @@ def run(args: argparse.Namespace) -> int:
         bg_groups, bg_worst = read_backgrounds(pipeline, images, colour_read=colour_read)
         groups.update(bg_groups)
         worst.extend(bg_worst)
+    rendered = read_rendered_tables(pipeline, args.rendered, colour_read=colour_read)
+    groups.update(rendered)
     order = [name for source in sources for name in (source, f"{source}_held_out")
-             if name in groups] + sorted(n for n in groups if n.startswith("bg:"))
+             if name in groups] + sorted(n for n in groups if n.startswith("bg:")) + list(rendered)
     figures = {
         "detector": args.detector or "shipped", "reader": args.reader or "shipped",
         "colour_stage": args.dice_set, "asked_below": LOW_CONFIDENCE,
@@ -367,13 +399,13 @@ def print_table(figures: dict) -> None:
           f"{figures['asked_below']:.2f} sure"
           + ("" if figures["colour_stage"] is None else
              f" (or colour, set {figures['colour_stage']})"))
-    head = (f"  {'group':<26}{'photos':>7}{'dice':>6}{'recall':>8}{'precis.':>9}{'value':>8}"
+    head = (f"  {'group':<34}{'photos':>7}{'dice':>6}{'recall':>8}{'precis.':>9}{'value':>8}"
             f"{'silent':>8}{'asked':>7}{'false':>7}{'f.silent':>9}")
     if colour:
         head += f"{'colour':>8}"
     print(head)
     for name, row in groups.items():
-        line = (f"  {name:<26}{row['photos']:>7}{row['dice']:>6}{_pct(row['recall']):>8}"
+        line = (f"  {name:<34}{row['photos']:>7}{row['dice']:>6}{_pct(row['recall']):>8}"
                 f"{_pct(row['precision']):>9}{_pct(row['value_accuracy']):>8}"
                 f"{_pct(row['silent_share']):>8}{_pct(row['asked_share']):>7}"
                 f"{row['false_dice']:>7}{row['false_silent']:>9}")

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from dicecam.tools.train.detector_sample import Sample
+
 #: How far a die reaches from its label's centre, in face sides, per source: a byler or
 #: webcam label is the top face (and the sides a near-top-down camera sees a little of);
 #: a pxl label's box is the whole die seen at an angle, 1/0.7 of its face.
@@ -109,8 +111,6 @@ def _turned(rng: np.random.Generator, patch: DiePatch, scale: float
 def copy_paste_tile(rng: np.random.Generator, patches: list[DiePatch], table: np.ndarray):
     """``table`` (a square photo without dice) with real dice pasted on it, as a
     ``Sample``: one face size per tile, dice never on top of each other."""
-    from dicecam.tools.train.detector import Sample
-
     tile = table.astype(np.float32)
     size = tile.shape[0]
     face = math.exp(rng.uniform(math.log(FACE_PX[0]), math.log(FACE_PX[1])))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -28,6 +27,7 @@ from dicecam.tools.realdata import (
     select_photos,
 )
 from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
+from dicecam.tools.train.detector_sample import Sample
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
 TILE = 256
@@ -36,14 +36,6 @@ CROP = 160
 STRIDE = 4
 #: The long side frames are scaled to before detection; real photos are scaled the same way.
 INPUT_LONG_SIDE = 640
-
-
-@dataclass
-class Sample:
-    image: np.ndarray  # TILE x TILE x 3 uint8
-    boxes: np.ndarray  # (N, 4) cx, cy, w, h in tile pixels
-    size_known: np.ndarray  # (N,) bool: False where the label box is not the face
-    hand: np.ndarray  # TILE x TILE uint8 mask
 
 
 #: Bumped whenever a tile's drawing changes, so a --cache folder never mixes versions.
