@@ -10,12 +10,14 @@ from __future__ import annotations
 import pytest
 from tests_support import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
 
+from dicecam.reading import DieReading
 from dicecam.vision.pipeline import (
     VETO_SURE,
     PipelineOutput,
     TablePipeline,
     iter_outputs,
     square_crop,
+    without_parts_of_larger_dice,
 )
 from dicecam.vision.settle import SettleConfig
 
@@ -150,3 +152,20 @@ def test_the_demo_publishes_each_roll_exactly_once_and_nothing_while_the_hand_is
         assert len(outputs[index].settled.dice) == len(truth.dice)
     hand_frames = [o for i, o in enumerate(outputs) if i % per_roll >= per_roll - HAND_FRAMES]
     assert all(o.reading.moving for o in hand_frames[1:])
+
+
+def _read(x, y, side, confidence) -> DieReading:
+    return DieReading(x=x, y=y, w=side, h=side, value=3, colour=None, confidence=confidence,
+                      value_confidence=confidence)
+
+
+def test_a_small_box_inside_a_surer_larger_die_is_a_part_of_it_not_a_die():
+    die, pip = _read(100, 100, 40, 0.97), _read(108, 92, 10, 0.5)
+    assert without_parts_of_larger_dice([die, pip]) == [die]
+    # touching dice of one size, and a small die beside (not inside) a large one, stay
+    neighbour, beside = _read(140, 100, 40, 0.9), _read(100, 135, 18, 0.9)
+    assert without_parts_of_larger_dice([die, neighbour, beside]) == [die, neighbour, beside]
+    # a large unsure box over a cluster swallows none of the dice read surely in it
+    cluster, inner = _read(300, 300, 150, 0.05), _read(320, 310, 60, 0.95)
+    assert without_parts_of_larger_dice([cluster, inner]) == [cluster, inner]
+    assert without_parts_of_larger_dice([]) == [] and without_parts_of_larger_dice([pip]) == [pip]
