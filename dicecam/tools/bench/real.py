@@ -251,15 +251,22 @@ def read_backgrounds(pipeline, images: Iterable[tuple[str, Path]], *, colour_rea
             groups.setdefault("bg:held_out", RealTally()).add([], dice,
                                                               colour_read=colour_read)
         worst.append((photo_badness(outcomes), name, image, outcomes))
-        # the same table a while later, read with its picture as the empty table
-        # (``dicecam calibrate table``): what a fixed camera adds
-        kept = pipeline.empty_table
-        pipeline.empty_table = EmptyTable.from_frame(frame)
-        later = pipeline.read_frame(a_while_later(frame, seed=len(worst))).dice
-        pipeline.empty_table = kept
         groups.setdefault("bg:all, later, empty table", RealTally()).add(
-            [], later, colour_read=colour_read)
+            [], read_later_with_empty_table(pipeline, frame, seed=len(worst)),
+            colour_read=colour_read)
     return groups, worst
+
+
+def read_later_with_empty_table(pipeline, frame, *, seed: int):
+    """The dice read on the same table a while later with ``frame`` as the picture of the
+    empty table (``dicecam calibrate table``): what a fixed camera adds. The pipeline's own
+    picture is put back."""
+    kept = pipeline.empty_table
+    pipeline.empty_table = EmptyTable.from_frame(frame)
+    try:
+        return pipeline.read_frame(a_while_later(frame, seed=seed)).dice
+    finally:
+        pipeline.empty_table = kept
 
 
 def read_rendered_tables(pipeline, count: int, *, colour_read: bool, seed: int = 0):
@@ -272,12 +279,9 @@ def read_rendered_tables(pipeline, count: int, *, colour_read: bool, seed: int =
     for index, (kind, frame) in enumerate(empty_tables(count, seed)):
         groups[f"rendered:{kind}"].add([], pipeline.read_frame(frame).dice,
                                        colour_read=colour_read)
-        kept = pipeline.empty_table
-        pipeline.empty_table = EmptyTable.from_frame(frame)
-        later = pipeline.read_frame(a_while_later(frame, seed=index)).dice
-        pipeline.empty_table = kept
         groups.setdefault("rendered:all, later, empty table", RealTally()).add(
-            [], later, colour_read=colour_read)
+            [], read_later_with_empty_table(pipeline, frame, seed=index),
+            colour_read=colour_read)
     return groups
 
 
