@@ -312,13 +312,9 @@ def print_counted_throws(seed: int, scenes: int) -> None:
 # -------------------------------------------------------------------------------- zones
 
 
-def dicetopia_table(rng: np.random.Generator, n_faction: int):
-    """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone,
-    colour))."""
-
-    width, height = FRAME
-    frame = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
-                                        lighting=False, camera_noise=False)).image_bgr.copy()
+def dicetopia_boards(rng: np.random.Generator, width: int, height: int, n_faction: int):
+    """Where a Dicetopia table's boards lie in a frame: the city board on the left and
+    ``n_faction`` faction boards stacked on the right, as (layout, label, corners)."""
     city = load_board("dicetopia-city")
     faction = load_board("dicetopia-faction")
     placed = [(city, "", quad_in((0.02 * width, 0.04 * height, 0.64 * width, 0.96 * height),
@@ -329,6 +325,17 @@ def dicetopia_table(rng: np.random.Generator, n_faction: int):
                   0.04 * height + (k + 1) * slot)
         placed.append((faction, f"p{k + 1}", quad_in(region, faction.size[0] / faction.size[1],
                                                         rng)))
+    return placed
+
+
+def dicetopia_table(rng: np.random.Generator, n_faction: int):
+    """A rendered Dicetopia table: (frame, true PlacedBoards, dice as (cx, cy, size, zone,
+    colour))."""
+
+    width, height = FRAME
+    frame = render_scene(rng, SceneSpec(width=width, height=height, n_dice=0, distractors=0,
+                                        lighting=False, camera_noise=False)).image_bgr.copy()
+    placed = dicetopia_boards(rng, width, height, n_faction)
     light = (rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), 1.0)
     dice = []
     centre = np.array([width / 2, height / 2])

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from dicecam.calibration.zones import load_board
-from dicecam.synth.boards import board_image, quad_in, warp_onto
+from dicecam.synth.boards import board_image, warp_onto
 from dicecam.synth.light import apply_light, degrade
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.tools.bench.calibration import dicetopia_boards
 
 EMPTY_TABLE_KINDS = ("boards", "drawn table", "speckled carpet", "patterned cloth")
 
@@ -42,17 +42,8 @@ def _drawn_table(rng: np.random.Generator, width: int, height: int,
 
 def _boards(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     frame = _drawn_table(rng, width, height, distractors=int(rng.integers(0, 4)))
-    city, faction = load_board("dicetopia-city"), load_board("dicetopia-faction")
-    region = (0.02 * width, 0.04 * height, 0.64 * width, 0.96 * height)
-    warp_onto(frame, board_image(city, 2.0, rng), quad_in(region, city.size[0] / city.size[1],
-                                                          rng))
-    players = int(rng.integers(2, 5))
-    slot = 0.92 * height / players
-    for k in range(players):
-        region = (0.66 * width, 0.04 * height + k * slot, 0.98 * width,
-                  0.04 * height + (k + 1) * slot)
-        warp_onto(frame, board_image(faction, 2.0, rng),
-                  quad_in(region, faction.size[0] / faction.size[1], rng))
+    for layout, _label, corners in dicetopia_boards(rng, width, height, int(rng.integers(2, 5))):
+        warp_onto(frame, board_image(layout, 2.0, rng), corners)
     return frame
 
 
