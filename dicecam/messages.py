@@ -2,7 +2,7 @@
 
 The rules engines stay free of any one language: a verdict, a "waiting for" text or a rule
 error is a ``Message`` (an id and its parameters). Each game keeps its catalogue of
-templates in English and German (``games/<game>/messages.py``); the tablet words a message
+templates in English and German (``scorer/<game>/messages.py``); the tablet words a message
 in the player's language from those tables, and the command line prints the English text
 (``english``), so ``dicecam score`` reads as it always did.
 

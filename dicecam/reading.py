@@ -3,7 +3,7 @@
 A ``DieReading`` is one die as read (or as a player corrected it on the tablet); a
 ``FrameReading`` is what the pipeline makes of one frame; a ``SettledRoll`` is published
 once per real roll, when the dice have stopped. The web app and the per-game adapters
-(``dicecam.games.<game>.adapter``) only ever see these: never pixels. All are frozen so
+(``dicecam.scorer.<game>.adapter``) only ever see these: never pixels. All are frozen so
 they can cross threads safely, and all convert to the flat JSON the ``dicecam read
 --json`` command and the tablet use (one shape of a die everywhere).
 """

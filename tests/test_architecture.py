@@ -1,7 +1,7 @@
 """The package layering holds: a dependency direction one can draw, no cycles, no tools in
 the product, imports at module top.
 
-    commands -> tools -> hub -> webapp -> games + vision -> calibration + synth -> core
+    commands -> tools -> hub -> webapp -> scorer + vision -> calibration + synth -> core
 
 ``core`` is the top-level modules (errors, jsoncheck, messages, paths, reading). Read from the
 source with ``ast``, so a new import that breaks the shape fails here with its file.
@@ -21,14 +21,14 @@ CORE = {"errors", "jsoncheck", "messages", "paths", "reading", "__init__", "__ma
 ALLOWED = {
     "calibration": set(),
     "synth": set(),
-    "games": set(),
+    "scorer": set(),
     "models": set(),
     "vision": {"calibration", "synth"},
-    "webapp": {"games", "vision", "calibration"},
+    "webapp": {"scorer", "vision", "calibration"},
     # the hub serves the tablet page's copy of the Socket.IO client (webapp.static)
-    "hub": {"webapp", "games"},
-    "tools": {"hub", "webapp", "games", "vision", "calibration", "synth"},
-    "commands": {"tools", "hub", "webapp", "games", "vision", "calibration", "synth"},
+    "hub": {"webapp", "scorer"},
+    "tools": {"hub", "webapp", "scorer", "vision", "calibration", "synth"},
+    "commands": {"tools", "hub", "webapp", "scorer", "vision", "calibration", "synth"},
 }
 #: function-level imports kept on purpose: torch comes with the optional train extra
 LAZY = ("dicecam.tools.train.reader_net", "dicecam.tools.train.detector_net")
@@ -72,7 +72,7 @@ def test_packages_import_only_downwards() -> None:
 
 
 def test_the_product_never_imports_the_tools() -> None:
-    runtime = {"calibration", "synth", "games", "vision", "webapp", "models"}
+    runtime = {"calibration", "synth", "scorer", "vision", "webapp", "models"}
     wrong = [f"{w}:{line}" for w, target, line, _ in _imports()
              if target == "tools" and w.split("/")[0] in runtime]
     assert not wrong

@@ -167,7 +167,7 @@ def enter_dice(browser: Any, groups: dict[tuple[str, str], list[int]],
 
 def test_the_setup_form_takes_player_limits_from_the_engines(browser: Any,
                                                              server: Server) -> None:
-    from dicecam.games.registry import get_game
+    from dicecam.scorer.registry import get_game
 
     for game in ("diceparty", "v6"):
         open_page(browser, server)  # a fresh form (names typed stay when the game changes)

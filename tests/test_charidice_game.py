@@ -17,10 +17,10 @@ import pytest
 from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.charidice import codec as codec
-from dicecam.games.charidice.adapter import action_from_roll
-from dicecam.games.registry import get_game, replay
 from dicecam.messages import english
+from dicecam.scorer.charidice import codec as codec
+from dicecam.scorer.charidice.adapter import action_from_roll
+from dicecam.scorer.registry import get_game, replay
 
 PLAYERS = ["Lena", "Marko", "Florian"]
 

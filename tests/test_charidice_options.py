@@ -1,4 +1,4 @@
-"""Charidice: every legal way to score six dice (dicecam/games/charidice/options.py).
+"""Charidice: every legal way to score six dice (dicecam/scorer/charidice/options.py).
 
 Rulebook: /work/shared/seeds/charidice-rules-de.md. Its pictures of dice are missing, so the
 dice of Beispiel 1 (Lena) and Beispiel 2 (Florian) are reconstructed from every number the
@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.charidice.options import (
+from dicecam.scorer.charidice.options import (
     Die,
     Kind,
     check_choice,
@@ -22,7 +22,7 @@ from dicecam.games.charidice.options import (
     list_options,
     most_given_index,
 )
-from dicecam.games.registry import get_game
+from dicecam.scorer.registry import get_game
 
 SC, OPC = "same_colour", "one_per_colour"
 

@@ -15,9 +15,9 @@ import sys
 import pytest
 
 from dicecam.errors import InputError
-from dicecam.games.charidice.sheet import SheetRow, charity_bonuses, tally
-from dicecam.games.charidice.sheet_codec import score
-from dicecam.games.registry import get_game
+from dicecam.scorer.charidice.sheet import SheetRow, charity_bonuses, tally
+from dicecam.scorer.charidice.sheet_codec import score
+from dicecam.scorer.registry import get_game
 
 MARKO_GAME = {
     "Lena": [[15, 15, 2, 13], [12, 0, 5, 0], [18, 0, 12, 4], [20, 25, 0, 0], [10, 0, 8, 5],

@@ -42,7 +42,7 @@ def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.parametrize("text", ["", "{", "[1, 2", "nonsense"])
 def test_score_rejects_text_that_is_not_json_in_one_line(text: str) -> None:
-    from dicecam.games.registry import scorers
+    from dicecam.scorer.registry import scorers
 
     game = sorted(scorers())[0]
     result = run_cli("score", game, stdin=text)

@@ -10,10 +10,10 @@ import pytest
 from tests_support import scored_die
 
 from dicecam.calibration.profile import load_builtin_profile
-from dicecam.games.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
-from dicecam.games.diceparty import adapter
-from dicecam.games.registry import get_game
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.scorer.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
+from dicecam.scorer.diceparty import adapter
+from dicecam.scorer.registry import get_game
 from dicecam.vision.colour import ColourReader
 
 COLOURS = ("yellow", "orange", "red")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tests_support import scored_die
 
-from dicecam.games.colour_counts import ColourGroup, fit_groups, fit_to_counts
-from dicecam.games.dicetopia import adapter, rules
-from dicecam.games.dicetopia.model import Colour, Die, PlayerSetup
-from dicecam.games.registry import get_game
 from dicecam.reading import DieReading
+from dicecam.scorer.colour_counts import ColourGroup, fit_groups, fit_to_counts
+from dicecam.scorer.dicetopia import adapter, rules
+from dicecam.scorer.dicetopia.model import Colour, Die, PlayerSetup
+from dicecam.scorer.registry import get_game
 
 COLOURS = ("purple", "white", "turquoise")
 

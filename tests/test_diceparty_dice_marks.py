@@ -10,10 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from dicecam.games.diceparty import rules
-from dicecam.games.diceparty.codec import roll_dice_marks
-from dicecam.games.diceparty.dice_marks import Role, dice_marks
-from dicecam.games.diceparty.verdict import (
+from dicecam.reading import DieReading
+from dicecam.scorer.diceparty import rules
+from dicecam.scorer.diceparty.codec import roll_dice_marks
+from dicecam.scorer.diceparty.dice_marks import Role, dice_marks
+from dicecam.scorer.diceparty.verdict import (
     COLOUR_OF,
     DICE_PER_COLOUR,
     KINDS,
@@ -22,7 +23,6 @@ from dicecam.games.diceparty.verdict import (
     Kind,
     escalation,
 )
-from dicecam.reading import DieReading
 
 LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 
@@ -121,7 +121,7 @@ def with_wallets(state: rules.State, wallets: int) -> rules.State:
 
 
 def test_the_counter_die_is_the_extra_yellow_showing_the_wallets_farthest_aside() -> None:
-    from dicecam.games.diceparty.adapter import aside_dice, counter_die
+    from dicecam.scorer.diceparty.adapter import aside_dice, counter_die
 
     party = readings("P3 V2 M1")  # Ann's party of three, in a row from x=40
     near = replace(readings("P3")[0], x=190.0)  # a yellow 3 beside the party

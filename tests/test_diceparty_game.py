@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.diceparty import codec as dpj
-from dicecam.games.diceparty import rules as dp
-from dicecam.games.diceparty.verdict import (
+from dicecam.messages import english
+from dicecam.scorer.diceparty import codec as dpj
+from dicecam.scorer.diceparty import rules as dp
+from dicecam.scorer.diceparty.verdict import (
     DICE_PER_COLOUR,
     Counts,
     Die,
@@ -19,7 +20,6 @@ from dicecam.games.diceparty.verdict import (
     escalation,
     millionaire,
 )
-from dicecam.messages import english
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 

@@ -15,11 +15,11 @@ import pytest
 from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.diceparty import codec as codec
-from dicecam.games.diceparty import rules as dp
-from dicecam.games.diceparty.adapter import action_from_roll
-from dicecam.games.registry import get_game, replay
 from dicecam.messages import english, render
+from dicecam.scorer.diceparty import codec as codec
+from dicecam.scorer.diceparty import rules as dp
+from dicecam.scorer.diceparty.adapter import action_from_roll
+from dicecam.scorer.registry import get_game, replay
 
 EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 

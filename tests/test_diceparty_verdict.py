@@ -1,5 +1,5 @@
 """Dice Party: the rulebook's statements about one thrown party, kept as data in
-dicecam/games/diceparty/cases.json.
+dicecam/scorer/diceparty/cases.json.
 
 Each case runs through the codec's ``score`` (what ``dicecam score diceparty`` prints)
 and cites the rulebook section (English text; the German one says the same).
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from dicecam.games.diceparty.codec import score
-from dicecam.games.diceparty.verdict import (
+from dicecam.scorer.diceparty.codec import score
+from dicecam.scorer.diceparty.verdict import (
     Counts,
     Die,
     GrowthOption,
@@ -26,7 +26,7 @@ from dicecam.games.diceparty.verdict import (
     provoke_mobs,
     provoked_dice,
 )
-from dicecam.games.registry import get_game
+from dicecam.scorer.registry import get_game
 
 KIND_OF_LETTER = {"P": Kind.PARTY_PEOPLE, "V": Kind.VIP, "M": Kind.MOB}
 

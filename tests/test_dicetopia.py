@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from dicecam.errors import RuleError
-from dicecam.games.dicetopia.missions import MISSIONS
-from dicecam.games.dicetopia.model import (
+from dicecam.messages import english
+from dicecam.scorer.dicetopia.missions import MISSIONS
+from dicecam.scorer.dicetopia.model import (
     DISTRICTS,
     Colour,
     Die,
@@ -23,9 +24,8 @@ from dicecam.games.dicetopia.model import (
     dice_per_colour,
     fields_per_district,
 )
-from dicecam.games.dicetopia.scoring import MISSIONS_HELD, score_position
-from dicecam.games.registry import get_game
-from dicecam.messages import english
+from dicecam.scorer.dicetopia.scoring import MISSIONS_HELD, score_position
+from dicecam.scorer.registry import get_game
 
 _COLOURS = {"p": Colour.PURPLE, "w": Colour.WHITE, "t": Colour.TURQUOISE}
 NAMES = ("red", "blue", "green", "yellow")

@@ -13,10 +13,10 @@ from readings import read_dice
 from test_dicetopia import RULEBOOK_EXAMPLE
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.dicetopia import codec as codec
-from dicecam.games.dicetopia.adapter import action_from_roll
-from dicecam.games.registry import get_game, replay
 from dicecam.messages import english, render
+from dicecam.scorer.dicetopia import codec as codec
+from dicecam.scorer.dicetopia.adapter import action_from_roll
+from dicecam.scorer.registry import get_game, replay
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}
 NAMES = ["red", "blue", "green", "yellow"]

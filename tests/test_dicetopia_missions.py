@@ -1,5 +1,5 @@
 """Every Dicetopia mission card (rulebook section 8): a success and a near miss each, plus
-the readings chosen for the ambiguous cards (see dicecam/games/dicetopia/missions.py).
+the readings chosen for the ambiguous cards (see dicecam/scorer/dicetopia/missions.py).
 
 Each case gives red (the first player) one card and scores the whole table, so the cards
 are tested through the engine, on positions a real table allows (two players unless more
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from test_dicetopia import build
 
-from dicecam.games.dicetopia.missions import MISSIONS, MissionKind, mission_id
-from dicecam.games.dicetopia.scoring import score_position
-from dicecam.games.registry import get_game
+from dicecam.scorer.dicetopia.missions import MISSIONS, MissionKind, mission_id
+from dicecam.scorer.dicetopia.scoring import score_position
+from dicecam.scorer.registry import get_game
 
 CASES = get_game("dicetopia").worked_examples("mission")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dicecam.games.diceparty import codec, rules
-from dicecam.games.diceparty.adapter import action_from_roll, throw_due
+from dicecam.scorer.diceparty import codec, rules
+from dicecam.scorer.diceparty.adapter import action_from_roll, throw_due
 from dicecam.tools.grown_parties import MAX_PARTY, grown_parties, quiet_throw
 
 

@@ -31,8 +31,8 @@ from tablets import paired_client
 from dicecam.cli import main
 from dicecam.commands.doctor import Verdict, check_hub
 from dicecam.errors import InputError
-from dicecam.games.v6 import tables as v6_tables
 from dicecam.hub.store import HubStore
+from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.bench.hub import run_evening
 from dicecam.tools.hub_harness import Hub, private_hub

@@ -16,7 +16,7 @@ import pytest
 from browsers import BROWSER_MARKS, headless_chromium
 from werkzeug.serving import make_server
 
-from dicecam.games.v6 import tables as v6_tables
+from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group

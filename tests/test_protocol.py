@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicecam.errors import InputError
-from dicecam.games.registry import GAMES, get_game, scorers
+from dicecam.scorer.registry import GAMES, get_game, scorers
 
 REQUIRED = ("TITLE", "new_game", "action_from_json", "action_to_json", "apply",
             "state_to_json")

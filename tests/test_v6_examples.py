@@ -1,4 +1,4 @@
-"""The V6 rulebook's worked examples as data in dicecam/games/v6/cases.json
+"""The V6 rulebook's worked examples as data in dicecam/scorer/v6/cases.json
 (Regelwerk 2020, section 3, one per joker).
 
 Each case: ``input`` holds the jokers, the opponents (standing totals; the rulebook never
@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from dicecam.games.registry import get_game
-from dicecam.games.v6 import round as r
-from dicecam.games.v6.jokers import JokerId
+from dicecam.scorer.registry import get_game
+from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6.jokers import JokerId
 
 OPPONENTS = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30},
              {"name": "Dan", "total": 30}]

@@ -11,10 +11,10 @@ import pytest
 from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.registry import get_game, replay
-from dicecam.games.v6 import codec as codec
-from dicecam.games.v6 import round as r
-from dicecam.games.v6.adapter import action_from_roll
+from dicecam.scorer.registry import get_game, replay
+from dicecam.scorer.v6 import codec as codec
+from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6.adapter import action_from_roll
 
 CONFIG = {"players": ["Ann", "Bea", "Cem", "Dan"], "groups": [["Ann", "Bea", "Cem", "Dan"]]}
 
@@ -173,7 +173,7 @@ def test_cli_bad_input_is_one_line_and_status_2(payload: Any, words: str) -> Non
 
 
 def test_seating_in_order_deals_the_players_round_the_groups() -> None:
-    from dicecam.games.v6.groups import groups_in_order
+    from dicecam.scorer.v6.groups import groups_in_order
 
     names = [f"P{i}" for i in range(1, 10)]
     assert groups_in_order(names) == (("P1", "P4", "P7"), ("P2", "P5", "P8"),

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from dicecam.errors import RuleError
-from dicecam.games.v6 import codec as codec
-from dicecam.games.v6 import round as r
-from dicecam.games.v6 import rules as v6
-from dicecam.games.v6.jokers import ANNOUNCED, KAELTE_MAX_USES, JokerId
+from dicecam.scorer.v6 import codec as codec
+from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import rules as v6
+from dicecam.scorer.v6.jokers import ANNOUNCED, KAELTE_MAX_USES, JokerId
 
 ROUNDS = 600
 EVENINGS = 12

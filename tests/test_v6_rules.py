@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from dicecam.errors import RuleError
-from dicecam.games.v6 import round as r
-from dicecam.games.v6.jokers import JokerId
 from dicecam.messages import english
+from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6.jokers import JokerId
 
 RICH = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30}]
 

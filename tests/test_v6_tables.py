@@ -1,4 +1,4 @@
-"""The evening across tables (``games/v6/tables.py``): the rulebook's placement points,
+"""The evening across tables (``scorer/v6/tables.py``): the rulebook's placement points,
 throw-offs, qualification and joker limit checked from reports, reports counted once, and
 a simulated evening of 8 tables equal to one single-process evening of the engine."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.v6 import codec, rules
-from dicecam.games.v6 import tables as t
+from dicecam.scorer.v6 import codec, rules
+from dicecam.scorer.v6 import tables as t
 from dicecam.tools.v6_evening import play_group, reference_points
 
 PLAYERS = [f"P{i:02d}" for i in range(32)]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.games.v6 import round as r
-from dicecam.games.v6 import rules as v6
-from dicecam.games.v6.groups import form_groups
-from dicecam.games.v6.jokers import JokerId
+from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import rules as v6
+from dicecam.scorer.v6.groups import form_groups
+from dicecam.scorer.v6.jokers import JokerId
 
 FOUR = ("Ann", "Bea", "Cem", "Dan")
 

@@ -621,7 +621,7 @@ def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
 
 
 def test_every_game_has_help_in_both_languages() -> None:
-    from dicecam.games.registry import GAMES
+    from dicecam.scorer.registry import GAMES
     from dicecam.webapp.help import HELP, RULEBOOK_FILES, RULEBOOKS
 
     for game in GAMES:

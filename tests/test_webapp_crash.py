@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from dicecam.games.registry import get_game
+from dicecam.scorer.registry import get_game
 from dicecam.tools.child_server import ChildServer, start_child_server
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events

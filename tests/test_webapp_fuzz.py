@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from tablets import pair, paired_client
 
-from dicecam.games.registry import replay
+from dicecam.scorer.registry import replay
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services, socketio
 

@@ -21,7 +21,7 @@ from dicecam.calibration.zones import (
     zone_map_from_json,
 )
 from dicecam.errors import InputError
-from dicecam.games.dicetopia.model import DISTRICTS
+from dicecam.scorer.dicetopia.model import DISTRICTS
 
 CITY_CORNERS = ((100.0, 80.0), (700.0, 100.0), (690.0, 520.0), (90.0, 500.0))
 

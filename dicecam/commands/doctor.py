@@ -30,8 +30,8 @@ from dicecam.calibration.profile import (
 )
 from dicecam.calibration.zones import board_names, load_board, load_zone_map
 from dicecam.errors import InputError
-from dicecam.games.registry import replay
 from dicecam.paths import games_db_path, profiles_dir, zones_dir
+from dicecam.scorer.registry import replay
 from dicecam.vision.detect import MODEL_PATH, DieDetector
 from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
 from dicecam.vision.source_spec import open_source

@@ -14,11 +14,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.games.v6.groups import GROUP_SIZE
 from dicecam.hub import config as hub_config
 from dicecam.hub.app import create_hub_app
 from dicecam.hub.server import serve_worker, supervise
 from dicecam.hub.store import HubStore, create_database
+from dicecam.scorer.v6.groups import GROUP_SIZE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 
 # game name -> module with MISSIONS: dict[id, card with id, title, name, rule, reading, kind]
 MISSION_TABLES = {
-    "dicetopia": "dicecam.games.dicetopia.missions",
+    "dicetopia": "dicecam.scorer.dicetopia.missions",
 }
 
 

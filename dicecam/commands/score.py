@@ -1,6 +1,6 @@
 """``dicecam score GAME``: one JSON object on stdin, one JSON object on stdout.
 
-Each game's descriptor (``dicecam.games.registry``) names its scorers: ``score(payload:
+Each game's descriptor (``dicecam.scorer.registry``) names its scorers: ``score(payload:
 dict) -> dict``; bad input raises ``InputError``, which the command line turns into a
 one-line message and exit status 2.
 """
@@ -11,8 +11,8 @@ import argparse
 import json
 import sys
 
-from dicecam.games.registry import scorers
 from dicecam.jsoncheck import parse_json
+from dicecam.scorer.registry import scorers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

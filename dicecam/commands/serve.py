@@ -15,8 +15,8 @@ import sys
 
 from dicecam.calibration.tables import DEFAULT_TABLE, load_table_picture, saved_table_names
 from dicecam.errors import InputError
-from dicecam.games.registry import get_game
 from dicecam.hub.config import lan_address
+from dicecam.scorer.registry import get_game
 from dicecam.webapp.app import create_app, services, socketio
 from dicecam.webapp.camera import choose_source, is_live, pipeline_outputs
 

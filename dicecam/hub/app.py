@@ -22,8 +22,8 @@ from flask import Flask, current_app, render_template, request, send_from_direct
 from flask_socketio import SocketIO, emit
 
 from dicecam.errors import InputError
-from dicecam.games.v6 import tables as v6_tables
 from dicecam.hub.store import Evening, HubStore
+from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.webapp import static as webapp_static
 
 socketio = SocketIO()

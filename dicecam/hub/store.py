@@ -19,7 +19,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from dicecam.errors import InputError
-from dicecam.games.v6 import tables as v6_tables
+from dicecam.scorer.v6 import tables as v6_tables
 
 #: (version, what it does, SQL); append only: a migration once shipped never changes
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from dicecam.games.diceparty import codec, rules
-from dicecam.games.diceparty.verdict import (
+from dicecam.reading import DieReading
+from dicecam.scorer.diceparty import codec, rules
+from dicecam.scorer.diceparty.verdict import (
     COLOUR_OF,
     KIND_OF_COLOUR,
     MILLIONAIRE_ALONE,
@@ -24,7 +25,6 @@ from dicecam.games.diceparty.verdict import (
     GrowthOption,
     Kind,
 )
-from dicecam.reading import DieReading
 
 #: VIPs spread over six levels without a millionaire: three a level, four where a Mob is
 MAX_VIPS = 5 * (MILLIONAIRE_UNCONTESTED - 1) + min(MILLIONAIRE_UNCONTESTED, MILLIONAIRE_ALONE - 1)

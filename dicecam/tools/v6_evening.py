@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dicecam.games.v6 import codec, rules
-from dicecam.games.v6 import round as rnd
-from dicecam.games.v6.jokers import MAX_CHOSEN
+from dicecam.scorer.v6 import codec, rules
+from dicecam.scorer.v6 import round as rnd
+from dicecam.scorer.v6.jokers import MAX_CHOSEN
 
 MAX_ACTIONS = 5000  # a whole group's evening takes a few hundred
 

@@ -494,7 +494,7 @@ class ColourReader:
 
         The scores are the posterior of each colour times how much the crop looks like a
         die of this set at all (so they sum to at most 1); the game can weigh them against
-        what it knows (``dicecam.games.colour_counts``)."""
+        what it knows (``dicecam.scorer.colour_counts``)."""
         seen = self._measure(crops_bgr)
         out: list[tuple[str | None, float, tuple[tuple[str, float], ...]]] = [
             (None, 0.0, ())] * len(crops_bgr)

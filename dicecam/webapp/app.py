@@ -19,9 +19,9 @@ from flask import Flask, abort, current_app, render_template, request
 from flask_socketio import SocketIO
 
 from dicecam.errors import InputError
-from dicecam.games.registry import get_game
 from dicecam.messages import templates as message_templates
 from dicecam.paths import games_db_path
+from dicecam.scorer.registry import get_game
 from dicecam.webapp import events, sockets
 from dicecam.webapp.demo_table import DemoDirector
 from dicecam.webapp.help import (

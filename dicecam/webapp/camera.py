@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dicecam.calibration.profile import ColourProfile
-from dicecam.games.registry import get_game
+from dicecam.scorer.registry import get_game
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import Director
 from dicecam.vision.pipeline import build_pipeline, iter_outputs

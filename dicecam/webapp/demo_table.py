@@ -2,7 +2,7 @@
 
 ``DemoDirector`` is the demo source's director (``dicecam.vision.demo``): before each
 throw the demo asks it what to throw. It answers from the active game's ``throw_due``
-(``dicecam.games``): the thrower's whole party in Dice Party, six dice (the kept ones as
+(``dicecam.scorer``): the thrower's whole party in Dice Party, six dice (the kept ones as
 they lie) in Charidice, one die in V6. A throw the game waits for by itself comes at once;
 one the players choose (V6's "throw again", a Charidice re-throw) waits until a tablet
 asks for it (``request``). Each throw is made once: the next comes only after the game

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dicecam.games.registry import get_game
 from dicecam.paths import dicecam_home
+from dicecam.scorer.registry import get_game
 
 LANGUAGES = ("en", "de")
 

@@ -1,7 +1,7 @@
 """The table's link to the tournament hub (``dicecam serve --hub URL --table-code CODE``).
 
 Every state the table publishes of a V6 evening is turned into its settled passes and
-group tables (``games/v6/tables.reports_from_state``); each new one goes into the outbox
+group tables (``scorer/v6/tables.reports_from_state``); each new one goes into the outbox
 in the table's journal file, and one sender thread posts them to the hub in order. A
 result leaves the outbox only when the hub answered that it stored it (or already had it:
 the same action id counts once there), so a hub that is down, a lost answer or a table
@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dicecam.errors import InputError
-from dicecam.games.v6 import tables as v6_tables
-from dicecam.games.v6.groups import MIN_GROUP
+from dicecam.scorer.v6 import tables as v6_tables
+from dicecam.scorer.v6.groups import MIN_GROUP
 from dicecam.webapp import events
 from dicecam.webapp.journal import OutboxStore
 from dicecam.webapp.outbox import OutboxState

@@ -24,10 +24,10 @@ from typing import Any
 
 from dicecam.calibration.zones import Zone, ZoneMap, load_zone_map, save_zone_map
 from dicecam.errors import InputError
-from dicecam.games.colour_counts import fit_groups
-from dicecam.games.descriptor import GameDescriptor, ThrowDue
-from dicecam.games.registry import game_names, get_game
 from dicecam.reading import DieReading, SettledRoll
+from dicecam.scorer.colour_counts import fit_groups
+from dicecam.scorer.descriptor import GameDescriptor, ThrowDue
+from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp import events
 from dicecam.webapp.journal import JournalStore  # SQLite's GameStore or the PostgreSQL one
 from dicecam.webapp.store import EntryKind, NewEntry, Source

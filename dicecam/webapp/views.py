@@ -15,9 +15,9 @@ from typing import Any
 
 from dicecam.calibration.profile import load_profile
 from dicecam.errors import InputError
-from dicecam.games.descriptor import GameDescriptor
 from dicecam.messages import Message
 from dicecam.reading import DieReading
+from dicecam.scorer.descriptor import GameDescriptor
 from dicecam.webapp.store import GameRecord
 
 #: the most player names a stored game shows in the games list

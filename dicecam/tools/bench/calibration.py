@@ -31,8 +31,8 @@ from dicecam.calibration.homography import apply_homography, homography
 from dicecam.calibration.profile import load_builtin_profile
 from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_board
 from dicecam.errors import InputError
-from dicecam.games.colour_counts import fit_to_counts
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.scorer.colour_counts import fit_to_counts
 from dicecam.synth.boards import board_image, quad_in, warp_onto
 from dicecam.synth.dicesets import set_look
 from dicecam.synth.die import render_die

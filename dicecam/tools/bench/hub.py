@@ -36,7 +36,7 @@ import psycopg
 import socketio
 
 from dicecam.errors import InputError
-from dicecam.games.v6 import tables as v6_tables
+from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools.bench.web import percentile
 from dicecam.tools.child_server import ChildServer, start_child_server
 from dicecam.tools.hub_harness import Hub, private_hub

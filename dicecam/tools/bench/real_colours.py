@@ -22,8 +22,8 @@ import numpy as np
 
 from dicecam.calibration.profile import ColourProfile, load_builtin_profile
 from dicecam.errors import InputError
-from dicecam.games.colour_counts import fit_to_counts
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.scorer.colour_counts import fit_to_counts
 from dicecam.tools.real_colours import colour_label
 from dicecam.tools.realdata import LabelledPhoto, pxl_runs, real_photos
 from dicecam.vision.colour import ColourReader

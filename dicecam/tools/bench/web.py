@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.games.registry import get_game
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.scorer.registry import get_game
 from dicecam.tools.grown_parties import grown_parties, quiet_throw
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.app import create_app, services

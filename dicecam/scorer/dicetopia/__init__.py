@@ -1,0 +1,23 @@
+"""Dicetopia's endgame: dice on a city of six districts and on faction boards, scored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dicecam.scorer.descriptor import GameDescriptor
+from dicecam.scorer.dicetopia import adapter, codec, model
+
+GAME = GameDescriptor(
+    name="dicetopia",
+    title=codec.TITLE,
+    dice_set="dicetopia",
+    min_players=model.MIN_PLAYERS,
+    max_players=model.MAX_PLAYERS,
+    codec=codec,
+    adapter=adapter.action_from_roll,
+    colour_groups=adapter.colour_groups,
+    scorers={"dicetopia": codec.score},
+    cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
+    catalogue=codec.catalogue,
+)

@@ -1,0 +1,24 @@
+"""The V6 dice tournament: one die, fifteen jokers, groups of four, an evening's standings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dicecam.scorer.descriptor import GameDescriptor, Variant, VariantKind
+from dicecam.scorer.v6 import adapter, codec, groups, rules
+
+GAME = GameDescriptor(
+    name="v6",
+    title=codec.TITLE,
+    dice_set="v6",
+    min_players=groups.MIN_GROUP,
+    max_players=rules.MAX_PLAYERS,
+    codec=codec,
+    adapter=adapter.action_from_roll,
+    scorers={"v6": codec.score},
+    cases=Path(__file__).with_name("cases.json"),
+    standing=codec.standing,
+    variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
+    throw_due=adapter.throw_due,
+    catalogue=codec.catalogue,
+)
