@@ -8,13 +8,13 @@ import sys
 from typing import Any
 
 import pytest
-from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
 from dicecam.scorer.registry import get_game, replay
 from dicecam.scorer.v6 import codec as codec
-from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import player_round as r
 from dicecam.scorer.v6.adapter import action_from_roll
+from tests.support.readings import read_dice
 
 CONFIG = {"players": ["Ann", "Bea", "Cem", "Dan"], "groups": [["Ann", "Bea", "Cem", "Dan"]]}
 

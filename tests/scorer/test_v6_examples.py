@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from dicecam.scorer.registry import get_game
-from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import player_round as r
 from dicecam.scorer.v6.jokers import JokerId
 
 OPPONENTS = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30},

@@ -10,7 +10,7 @@ import pytest
 
 from dicecam.errors import RuleError
 from dicecam.scorer.v6 import codec as codec
-from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import player_round as r
 from dicecam.scorer.v6 import rules as v6
 from dicecam.scorer.v6.jokers import ANNOUNCED, KAELTE_MAX_USES, JokerId
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from tests_support import scored_die
-
 from dicecam.reading import DieReading
 from dicecam.scorer.colour_counts import ColourGroup, fit_groups, fit_to_counts
 from dicecam.scorer.dicetopia import adapter, rules
 from dicecam.scorer.dicetopia.model import Colour, Die, PlayerSetup
 from dicecam.scorer.registry import get_game
+from tests.support.doubles import scored_die
 
 COLOURS = ("purple", "white", "turquoise")
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablets import paired_client
 
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services, socketio
 from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from tests.support.tablets import paired_client
 
 CHARIDICE = {"game": "charidice", "config": {"players": ["Ann", "Bo"]}}
 SIX = [{"value": v, "colour": c} for v, c in

@@ -9,14 +9,14 @@ import sys
 from typing import Any
 
 import pytest
-from readings import read_dice
-from test_dicetopia import RULEBOOK_EXAMPLE
 
 from dicecam.errors import InputError, RuleError
 from dicecam.messages import english, render
 from dicecam.scorer.dicetopia import codec as codec
 from dicecam.scorer.dicetopia.adapter import action_from_roll
 from dicecam.scorer.registry import get_game, replay
+from tests.scorer.test_dicetopia import RULEBOOK_EXAMPLE
+from tests.support.readings import read_dice
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}
 NAMES = ["red", "blue", "green", "yellow"]

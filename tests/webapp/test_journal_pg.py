@@ -11,7 +11,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from tablets import paired_client
 
 from dicecam.errors import InputError
 from dicecam.tools import services as private
@@ -21,6 +20,7 @@ from dicecam.webapp.journal import JournalStore, open_journal, open_outbox
 from dicecam.webapp.journal_pg import MIGRATIONS, PgGameStore
 from dicecam.webapp.outbox import OutboxState
 from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from tests.support.tablets import paired_client
 
 NO_POSTGRES = private.postgres_bin() is None
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tests_support import scored_die
 
 from dicecam.calibration.profile import load_builtin_profile
 from dicecam.reading import LOW_CONFIDENCE, DieReading
@@ -15,6 +14,7 @@ from dicecam.scorer.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
 from dicecam.scorer.diceparty import adapter
 from dicecam.scorer.registry import get_game
 from dicecam.vision.colour import ColourReader
+from tests.support.doubles import scored_die
 
 COLOURS = ("yellow", "orange", "red")
 

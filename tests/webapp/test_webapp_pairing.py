@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablets import pair, paired_client
 
 from dicecam.errors import InputError
 from dicecam.webapp import events
@@ -24,6 +23,7 @@ from dicecam.webapp.pairing import (
     WrongPin,
     new_pin,
 )
+from tests.support.tablets import pair, paired_client
 
 CHARIDICE = {"game": "charidice", "config": {"players": ["Ann", "Bo"]}}
 SIX = [{"value": v, "colour": c} for v, c in

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tablets import pair, paired_client
 
 from dicecam.scorer.registry import replay
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services, socketio
+from tests.support.tablets import pair, paired_client
 
 SEED = 20240610
 UNPAIRED_EVENTS = 2000

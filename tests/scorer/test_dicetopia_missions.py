@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_dicetopia import build
 
 from dicecam.scorer.dicetopia.missions import MISSIONS, MissionKind, mission_id
 from dicecam.scorer.dicetopia.scoring import score_position
 from dicecam.scorer.registry import get_game
+from tests.scorer.test_dicetopia import build
 
 CASES = get_game("dicetopia").worked_examples("mission")
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
 from dicecam.messages import english, render
@@ -20,6 +19,7 @@ from dicecam.scorer.diceparty import codec as codec
 from dicecam.scorer.diceparty import rules as dp
 from dicecam.scorer.diceparty.adapter import action_from_roll
 from dicecam.scorer.registry import get_game, replay
+from tests.support.readings import read_dice
 
 EXAMPLE = Path(codec.__file__).with_name("example-party.json")
 

@@ -26,7 +26,6 @@ from typing import Any
 
 import pytest
 import socketio
-from tablets import paired_client
 
 from dicecam.cli import main
 from dicecam.commands.doctor import Verdict, check_hub
@@ -41,6 +40,7 @@ from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.hub_link import HubLink
 from dicecam.webapp.outbox import Outbox, OutboxState
+from tests.support.tablets import paired_client
 
 GROUP = ["Ann", "Bea", "Cem", "Dan"]
 MISSING = private.missing()

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from browsers import BROWSER_MARKS, headless_chromium
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp.app import create_app, services
+from tests.support.browsers import BROWSER_MARKS, headless_chromium
 
 pytestmark = BROWSER_MARKS
 

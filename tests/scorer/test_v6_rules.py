@@ -16,7 +16,7 @@ import pytest
 
 from dicecam.errors import RuleError
 from dicecam.messages import english
-from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import player_round as r
 from dicecam.scorer.v6.jokers import JokerId
 
 RICH = [{"name": "Bea", "total": 30}, {"name": "Cem", "total": 30}]

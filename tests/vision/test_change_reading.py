@@ -8,11 +8,11 @@ sees real changes: a die that moves, a hand reaching into one corner.
 from __future__ import annotations
 
 import numpy as np
-from tests_support import PaintedValueReader, painted_frame
 
 from dicecam.vision.change import FULL_READ_SECONDS
 from dicecam.vision.detect import Detections
 from dicecam.vision.pipeline import STILL_FPS, TablePipeline, iter_outputs, square_crop
+from tests.support.doubles import PaintedValueReader, painted_frame
 
 FAR = [(100, 100, 3), (540, 380, 5), (560, 100, 2), (320, 240, 6)]
 

@@ -16,15 +16,15 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from tablets import paired_client
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp import events
 from dicecam.webapp.app import create_app, services
 from dicecam.webapp.camera import DEMO, choose_source
 from dicecam.webapp.live import CameraStatus
+from tests.support.tablets import paired_client
 
-STATIC = Path(__file__).resolve().parents[1] / "dicecam" / "webapp" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "dicecam" / "webapp" / "static"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ pointed. The real models are exercised in test_detect.py and test_read_command.p
 from __future__ import annotations
 
 import pytest
-from tests_support import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
 
 from dicecam.reading import DieReading
 from dicecam.vision.pipeline import (
@@ -20,6 +19,7 @@ from dicecam.vision.pipeline import (
     without_parts_of_larger_dice,
 )
 from dicecam.vision.settle import SettleConfig
+from tests.support.doubles import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
 
 
 def colour_by_position(crops):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dicecam.errors import InputError, RuleError
-from dicecam.scorer.v6 import round as r
+from dicecam.scorer.v6 import player_round as r
 from dicecam.scorer.v6 import rules as v6
 from dicecam.scorer.v6.groups import form_groups
 from dicecam.scorer.v6.jokers import JokerId

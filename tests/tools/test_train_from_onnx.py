@@ -9,7 +9,7 @@ import pytest
 
 from dicecam.tools.realdata import BACKGROUND_HELD_OUT_EVERY, background_photos
 
-MODELS = Path(__file__).resolve().parents[1] / "dicecam" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "dicecam" / "models"
 
 
 def _need_training_extra() -> None:

@@ -20,7 +20,6 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from tablets import paired_client
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
@@ -31,6 +30,7 @@ from dicecam.webapp.camera import open_frames, pipeline_outputs
 from dicecam.webapp.frames import MAX_BAD_IN_A_ROW, CameraFault, CheckedFrames, frame_problem
 from dicecam.webapp.live import STALL_SECONDS
 from dicecam.webapp.pump import OutputPump, Stalled
+from tests.support.tablets import paired_client
 
 #: what the issue asks: the tablet shows "camera lost, reconnecting" within this
 LOST_WITHIN = 2.0

@@ -13,7 +13,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from browsers import BROWSER_MARKS, headless_chromium
 from werkzeug.serving import make_server
 
 from dicecam.scorer.v6 import tables as v6_tables
@@ -21,6 +20,7 @@ from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.app import create_app, services
+from tests.support.browsers import BROWSER_MARKS, headless_chromium
 
 MISSING = private.missing()
 

@@ -14,13 +14,13 @@ import subprocess
 import sys
 
 import pytest
-from readings import read_dice
 
 from dicecam.errors import InputError, RuleError
 from dicecam.messages import english
 from dicecam.scorer.charidice import codec as codec
 from dicecam.scorer.charidice.adapter import action_from_roll
 from dicecam.scorer.registry import get_game, replay
+from tests.support.readings import read_dice
 
 PLAYERS = ["Lena", "Marko", "Florian"]
 

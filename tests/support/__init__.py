@@ -1,0 +1,1 @@
+"""Shared test helpers: painted-dice doubles, headless chromium, readings, paired tablets."""
