@@ -38,6 +38,14 @@ def games_db_path() -> Path:
     return dicecam_home() / "games.sqlite"
 
 
+def saved_names(folder: Path, suffix: str = ".json") -> tuple[str, ...]:
+    """The names things were saved under in one of the data folders (their file stems),
+    sorted; none when the folder was never made."""
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p.stem for p in folder.glob(f"*{suffix}")))
+
+
 def looks_like_path(name_or_path: str | os.PathLike[str]) -> bool:
     """A name is a bare word; anything with a folder separator or a .json suffix is a file."""
     text = os.fspath(name_or_path)

@@ -35,7 +35,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.paths import looks_like_path, profiles_dir
+from dicecam.paths import looks_like_path, profiles_dir, saved_names
 
 FORMAT = "dicecam-colour-profile"
 VERSION = 1
@@ -298,10 +298,7 @@ def load_builtin_profile(name: str) -> ColourProfile:
 
 
 def saved_profile_names() -> tuple[str, ...]:
-    folder = profiles_dir()
-    if not folder.is_dir():
-        return ()
-    return tuple(sorted(p.stem for p in folder.glob("*.json")))
+    return saved_names(profiles_dir())
 
 
 def load_profile_file(path: str | os.PathLike[str]) -> ColourProfile:

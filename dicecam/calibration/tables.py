@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.paths import looks_like_path, tables_dir
+from dicecam.paths import looks_like_path, saved_names, tables_dir
 
 #: the picture ``dicecam serve`` uses by itself with a camera, when one was saved
 DEFAULT_TABLE = "default"
@@ -55,7 +55,4 @@ def load_table_picture(name_or_path: str | os.PathLike[str]) -> np.ndarray:
 
 
 def saved_table_names() -> tuple[str, ...]:
-    folder = tables_dir()
-    if not folder.is_dir():
-        return ()
-    return tuple(sorted(p.stem for p in folder.glob("*.png")))
+    return saved_names(tables_dir(), ".png")

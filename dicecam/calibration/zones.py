@@ -44,7 +44,7 @@ from dicecam.jsoncheck import (
     require_object,
     require_str,
 )
-from dicecam.paths import looks_like_path, zones_dir
+from dicecam.paths import looks_like_path, saved_names, zones_dir
 
 MAP_FORMAT = "dicecam-zone-map"
 BOARD_FORMAT = "dicecam-board"
@@ -332,10 +332,7 @@ def zone_map_from_json(data: Any, where: str = "zone map") -> ZoneMap:
 
 
 def saved_zone_map_names() -> tuple[str, ...]:
-    folder = zones_dir()
-    if not folder.is_dir():
-        return ()
-    return tuple(sorted(p.stem for p in folder.glob("*.json")))
+    return saved_names(zones_dir())
 
 
 def load_zone_map(name_or_path: str | os.PathLike[str]) -> ZoneMap:

@@ -132,6 +132,9 @@ class GameDescriptor:
     variants: tuple[Variant, ...] = ()
     #: display names the page shows for the game's ids (missions, districts...), if any
     catalogue: Callable[[], dict[str, Any]] | None = None
+    #: the game's mission cards as JSON rows (id, title, name, rule, reading, kind), for
+    #: ``dicecam missions``; None: the game has none
+    missions: Callable[[], list[dict[str, Any]]] | None = None
     colour_groups: ColourGroupsOf | None = None
     #: state -> the throw the game waits for now, if any (``ThrowDue``)
     throw_due: Callable[[Any], ThrowDue | None] | None = None

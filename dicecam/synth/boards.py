@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 
 def board_image(layout, px_per_unit: float, rng: np.random.Generator):
     """A printed board: tinted zones with borders and the dice fields marked."""
-    import cv2
 
     w, h = (int(round(v * px_per_unit)) for v in layout.size)
     image = np.zeros((h, w, 3), np.uint8)
@@ -47,8 +47,6 @@ def quad_in(region, aspect: float, rng: np.random.Generator):
 
 
 def warp_onto(frame, image, corners) -> None:
-    import cv2
-
     h, w = image.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     matrix = cv2.getPerspectiveTransform(src, np.float32(corners))

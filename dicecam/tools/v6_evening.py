@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dicecam.scorer.v6 import codec, rules
-from dicecam.scorer.v6 import round as rnd
+from dicecam.scorer.v6 import player_round as rnd
 from dicecam.scorer.v6.jokers import MAX_CHOSEN
 
 MAX_ACTIONS = 5000  # a whole group's evening takes a few hundred

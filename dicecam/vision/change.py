@@ -67,9 +67,6 @@ class ChangeMap:
         gy = min(gh - 1, max(0, int(y * gh / height)))
         return bool(self._changed[gy, gx])
 
-    def changed_share(self) -> float:
-        return 1.0 if self._changed is None else float(self._changed.mean())
-
     def mark_read(self, grey: np.ndarray) -> None:
         """The dice were read from this frame: later frames are compared with it."""
         self._reference = grey.copy()

@@ -13,7 +13,6 @@ crop's sharpness allows; a blurred black numeral that looks grey is then as like
 as grey, and the confidence says so instead of guessing.
 
 Which white is used, in order of preference:
-
 1. the profile's anchor: a part of every die with a known colour (Charidice's light body)
    gives each crop its own white, which makes light and exposure drop out;
 2. the white fitted at this table (``ColourProfile.white_bgr``);
@@ -32,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from dicecam.calibration.colourspace import (
@@ -200,7 +200,6 @@ def die_parts_batch(crops_bgr: Sequence[np.ndarray | None],
 
 def _centre_window(crop_bgr: np.ndarray | None, centre_fraction: float) -> np.ndarray | None:
     """The crop's central square, resized to CLUSTER_PX x CLUSTER_PX; None if unusable."""
-    import cv2
 
     crop_bgr = None if crop_bgr is None else np.asarray(crop_bgr)
     if crop_bgr is None or crop_bgr.ndim != 3 or crop_bgr.shape[2] < 3:
@@ -295,7 +294,6 @@ def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool, typical: np
     the pixels that differ most from the wiped face: thin numerals blend into the body at
     their edges, the cores do not.
     """
-    import cv2
 
     h, w = crop_bgr.shape[:2]
     n = min(h, w)
@@ -342,7 +340,6 @@ def _edge_spread(contrast: np.ndarray, marks: np.ndarray, region: np.ndarray) ->
     """The blur of the marks' edges in pixels: a blurred edge's steepest slope is its height
     over sqrt(2 pi) sigma. A thin stroke's is steeper for its (lowered) height, which is
     what the prior on blending needs: how much of the stroke's colour is left."""
-    import cv2
 
     peak = float(np.percentile(contrast[marks], 95))
     gy, gx = np.gradient(cv2.GaussianBlur(contrast.astype(np.float32), (0, 0), 0.5))
@@ -385,7 +382,6 @@ def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.
 
     All rows are laid side by side in one image, a column of background between two, so
     that one connected-components pass per cluster serves the whole batch."""
-    import cv2
 
     n = len(labels)
     side = mask.shape[1]

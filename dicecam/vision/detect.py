@@ -19,7 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
+import onnxruntime as ort
 
 from dicecam.errors import InputError
 
@@ -87,8 +89,6 @@ class DieDetector:
         auto_zoom: bool = False,
         threads: int | None = None,
     ) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path is not None else MODEL_PATH
         if not path.is_file():
             raise InputError(f"die detector model not found at {path}; train it with "
@@ -126,8 +126,6 @@ class DieDetector:
         return found
 
     def _detect_at(self, frame_bgr: np.ndarray, scale: float) -> Detections:
-        import cv2
-
         h, w = frame_bgr.shape[:2]
         nw, nh = max(16, round(w * scale)), max(16, round(h * scale))
         # pixel averaging, though by 3 (1080p to 640 px) it costs 2.7 ms a frame: halving
@@ -163,7 +161,6 @@ def _hand_share(hand_map: np.ndarray, image_bgr: np.ndarray) -> float:
     the colour of the table itself (the frame's median colour). The net sees a few dice
     wide, too little to tell a palm from a beech or beige table of the same colour; the
     table is what most of the frame shows, a hand is not."""
-    import cv2
 
     lit = hand_map > 0.5
     if not lit.any():  # no hand anywhere: most frames

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from dicecam.errors import InputError
 
@@ -109,7 +110,6 @@ def resize_crop(crop: np.ndarray, size: int) -> np.ndarray:
 
 
 def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
-    import onnxruntime as ort
 
     if not path.is_file():
         raise InputError(f"die reader model not found at {path}: reinstall dicecam, or "

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
@@ -59,8 +60,6 @@ class MotionMeter:
         self._previous = None
 
     def update(self, frame_bgr: np.ndarray) -> bool:
-        import cv2
-
         height = max(1, round(frame_bgr.shape[0] * self.width / frame_bgr.shape[1]))
         small = cv2.resize(frame_bgr, (self.width, height), interpolation=cv2.INTER_AREA)
         grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
@@ -84,10 +83,6 @@ class SettleDetector:
         self._still: list[FrameReading] = []
         self._armed = True  # may publish: the table moved since the last published roll
         self._roll_id = 0
-
-    @property
-    def rolls_published(self) -> int:
-        return self._roll_id
 
     @property
     def waiting(self) -> bool:

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from dicecam.errors import InputError
@@ -28,7 +29,6 @@ STREAM_SCHEMES = ("http://", "https://", "rtsp://")
 
 def read_image(path: str | Path) -> np.ndarray:
     """Read one image file as BGR uint8, or raise InputError saying why it cannot be used."""
-    import cv2
 
     path = Path(path)
     if not path.is_file():
@@ -115,8 +115,6 @@ class CaptureSource(FrameSource):
     """Anything OpenCV's VideoCapture opens: a webcam, a video file, an MJPEG/RTSP stream."""
 
     def __init__(self, target: int | str, *, name: str, live: bool, loop: bool = False) -> None:
-        import cv2
-
         self.name = name
         self.live = live
         self.loop = loop and not live
@@ -137,8 +135,6 @@ class CaptureSource(FrameSource):
         self.fps = fps if 1.0 <= fps <= 240.0 else 30.0
 
     def frames(self) -> Iterator[np.ndarray]:
-        import cv2
-
         while self._capture is not None:
             ok, image = self._capture.read()
             if not ok or image is None:

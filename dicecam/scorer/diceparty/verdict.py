@@ -3,7 +3,7 @@
 Pure functions over the dice of one party: the escalation check with the FAQ's grouping
 ("Party People/VIPs = Mobs" groups of equal level, and the Mobs no group covers), the
 millionaire check, what pickpocketing and provoking may take, and both growth options with
-the FAQ's stock shortfall rules. The game engine (``diceparty.py``) and the ``dicecam score
+the FAQ's stock shortfall rules. The game engine (``rules.py``) and the ``dicecam score
 diceparty`` command share them, so the tablet and the command always agree.
 """
 

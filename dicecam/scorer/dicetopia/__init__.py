@@ -20,4 +20,5 @@ GAME = GameDescriptor(
     cases=Path(__file__).with_name("cases.json"),
     standing=codec.standing,
     catalogue=codec.catalogue,
+    missions=codec.mission_cards,
 )

@@ -20,7 +20,7 @@ from dicecam.jsoncheck import (
 )
 from dicecam.messages import english, text_json
 from dicecam.scorer.descriptor import Standing
-from dicecam.scorer.dicetopia import rules as session
+from dicecam.scorer.dicetopia import rules
 from dicecam.scorer.dicetopia.messages import MISSION_NAMES_EN
 from dicecam.scorer.dicetopia.missions import DRAW_MISSION, MISSIONS
 from dicecam.scorer.dicetopia.model import (
@@ -265,7 +265,7 @@ def new_game(config: Mapping[str, Any]) -> GameState:
     reject_unknown_keys(obj, "config", ("players",))
     items = _players(obj.get("players"), "config.players")
     players = tuple(_player(item, f"config.players[{i}]") for i, item in enumerate(items))
-    return session.new_game(players)
+    return rules.new_game(players)
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
@@ -315,7 +315,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def apply(state: GameState, action: Action) -> GameState:
-    return session.apply(state, action)
+    return rules.apply(state, action)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
@@ -332,7 +332,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "zones": {
             **{d.value: [die_to_json(x) for x in dice]
                for d, dice in zip(DISTRICTS, state.position.district_dice, strict=True)},
-            **{session.board_zone(p.name): [die_to_json(x) for x in board]
+            **{rules.board_zone(p.name): [die_to_json(x) for x in board]
                for p, board in zip(state.position.players, state.position.boards, strict=True)},
         },
         "agents": {
@@ -340,7 +340,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             for d, agents in zip(DISTRICTS, state.position.agents, strict=True)
         },
     }
-    data["legal"] = session.legal_actions(state)
+    data["legal"] = rules.legal_actions(state)
     return data
 
 
@@ -360,6 +360,13 @@ def catalogue() -> dict[str, Any]:
                      for m in MISSIONS.values()},
         "board_fields": BOARD_FIELDS,
     }
+
+
+def mission_cards() -> list[dict[str, Any]]:
+    """Every mission card as the rulebook prints it and how dicecam scores it (the ids are
+    what ``dicecam score`` and the web app accept)."""
+    return [{"id": m.id, "title": m.title, "name": m.name, "rule": m.rule,
+             "reading": m.reading, "kind": m.kind.value} for m in MISSIONS.values()]
 
 
 def standing(state: GameState) -> Standing:

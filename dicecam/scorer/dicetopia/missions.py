@@ -4,7 +4,7 @@ Each plain card is a function ``(view, me) -> stars`` over the table at scoring 
 (``ScoringView``). "Your dice" are the dice on your faction board (section 9: "Würfel auf
 deiner Fraktionstafel, aber nicht in Bezirken, die du kontrollierst"). Two cards need more
 than the table: TRITTBRETTGÄNGER copies another player's card and RISIKO scores a card drawn
-at random; their kind says so and the scoring engine resolves them (``dicetopia.py``).
+at random; their kind says so and the scoring engine resolves them (``scoring.py``).
 
 A card's id is its title exactly as the rules file prints it, lower case, with ä->ae,
 ö->oe, ü->ue, ß->ss and spaces -> "_"; PDF extraction garbled some titles

@@ -230,9 +230,5 @@ def check_position(position: Position) -> None:
             seen[mission] = player.name
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def board_pips(board: Sequence[Die]) -> int:
     return sum(d.value for d in board)

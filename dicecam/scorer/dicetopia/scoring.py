@@ -3,8 +3,8 @@
 ``score_position(position)`` is pure: the same table gives the same result, with a
 breakdown per player, per district and per mission card, the faction abilities used and a
 sentence explaining the winner. The session the web app drives (set dice, agents, missions
-one action at a time) lives in ``dicetopia_session.py``; the cards in
-``dicetopia_missions.py``.
+one action at a time) lives in ``rules.py``; the cards in
+``missions.py``.
 
 Readings chosen where the rulebook leaves room (each one is tested):
 

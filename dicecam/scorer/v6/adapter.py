@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dicecam.errors import InputError
 from dicecam.reading import DieReading
 from dicecam.scorer.descriptor import ThrowDue
-from dicecam.scorer.v6 import round as rnd
+from dicecam.scorer.v6 import player_round as rnd
 from dicecam.scorer.v6 import rules
 from dicecam.scorer.v6.messages import MESSAGES
 

@@ -23,7 +23,7 @@ from dicecam.jsoncheck import (
 )
 from dicecam.messages import Text, english, text_json
 from dicecam.scorer.descriptor import Standing
-from dicecam.scorer.v6 import round as rnd
+from dicecam.scorer.v6 import player_round as rnd
 from dicecam.scorer.v6 import rules as rules
 from dicecam.scorer.v6.groups import MIN_GROUP, form_groups, groups_in_order
 from dicecam.scorer.v6.jokers import JOKERS, MAX_CHOSEN, JokerId

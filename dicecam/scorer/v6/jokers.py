@@ -10,7 +10,7 @@ Three kinds of joker, as the rulebook groups them (section 3):
   Cherrys Höschen, and Runkelrüb) are small state machines: ``program(step, memo, event)``
   says what the joker waits for next (a throw or a choice) or that it is done, with the pips.
 
-Everything here is pure: values in, values out. The round engine (``v6_round``) decides
+Everything here is pure: values in, values out. The round engine (``player_round``) decides
 which rule applies to which throw, and applies Törtchen, the Ventil and the thieving one.
 """
 

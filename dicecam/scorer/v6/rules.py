@@ -3,7 +3,7 @@
 A game for the web app is one evening at one croupier's table: players in groups (given
 in the config, or later with a ``SetGroups`` action; ``v6_groups.form_groups`` draws them
 from a seed the caller passes), each group playing its passes (three; four in a final)
-one after the other, each player one round per pass (``v6_round``). After a pass the
+one after the other, each player one round per pass (``player_round``). After a pass the
 non-zombies are ranked by pips and score 6/4/2/0; zombies score 0 and their places'
 points are not handed out. After the last pass the group's table is ranked by points and
 the best two go through.
@@ -38,7 +38,7 @@ from enum import StrEnum
 
 from dicecam.errors import RuleError
 from dicecam.messages import Message, Text, joined
-from dicecam.scorer.v6 import round as rnd
+from dicecam.scorer.v6 import player_round as rnd
 from dicecam.scorer.v6.groups import MIN_GROUP
 from dicecam.scorer.v6.jokers import MAX_CHOSEN, JokerId, joker_name
 from dicecam.scorer.v6.messages import MESSAGES as M
@@ -99,7 +99,7 @@ class RoundResult:
     player: str
     jokers: tuple[JokerId, ...]
     total: int
-    outcome: str  # a v6_round.Outcome value, or "skipped" (zombified before the turn)
+    outcome: str  # a player_round.Outcome value, or "skipped" (zombified before the turn)
     free_choice: bool = False
     used: tuple[JokerId, ...] = ()  # the chosen jokers the round used (they count as spent)
 

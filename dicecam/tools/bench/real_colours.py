@@ -24,7 +24,7 @@ from dicecam.calibration.profile import ColourProfile, load_builtin_profile
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import fit_to_counts
-from dicecam.tools.real_colours import colour_label
+from dicecam.tools.real_colour_labels import colour_label
 from dicecam.tools.realdata import LabelledPhoto, pxl_runs, real_photos
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.colour_fit import ColourSample, fit_profile
