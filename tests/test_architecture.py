@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 import dicecam
+from dicecam.scorer.registry import game_names
 
 ROOT = Path(dicecam.__file__).parent
 CORE = {"errors", "jsoncheck", "messages", "paths", "reading", "__init__", "__main__", "cli",
@@ -81,3 +82,67 @@ def test_the_product_never_imports_the_tools() -> None:
 def test_dicecam_imports_sit_at_module_top() -> None:
     inner = [f"{w}:{line}" for w, _, line, at_top in _imports() if not at_top]
     assert not inner, "imports inside functions: " + ", ".join(inner)
+
+
+#: optional extras (training, benchmarks, test clients): imported where used, so the
+#: product runs without them
+OPTIONAL_TOOLS = "tools"
+#: modules outside scorer/ that may name a game, and why
+NAMES_A_GAME = {
+    # the built-in dice sets: the dice in each game's box, named as their colour profiles
+    # (calibration/builtin/<set>.json); a game says which set it uses (descriptor.dice_set)
+    "synth/dicesets.py",
+    # the tournament hub keeps the V6 evening's typed records (scorer/v6/tables.py): it
+    # is that game's hub and nothing else
+    "hub/app.py",
+    "hub/store.py",
+}
+
+
+def _runtime_modules() -> list[tuple[str, ast.Module]]:
+    return [(f"{p.relative_to(ROOT)}", ast.parse(p.read_text(encoding="utf-8")))
+            for p in sorted(ROOT.rglob("*.py"))
+            if p.relative_to(ROOT).parts[0] != OPTIONAL_TOOLS]
+
+
+def test_runtime_modules_import_everything_at_module_top() -> None:
+    """cv2, onnxruntime and the rest too: a missing dependency fails at import, and the
+    cost of importing shows where the module is imported, not at a first frame."""
+    inner = []
+    for where, tree in _runtime_modules():
+        top = {id(node) for node in tree.body}
+        inner += [f"{where}:{node.lineno} {ast.unparse(node)}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in top]
+    assert not inner, "imports inside functions:\n" + "\n".join(inner)
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    nodes = [tree, *(n for n in ast.walk(tree)
+                     if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef))]
+    return {id(n.body[0].value) for n in nodes
+            if n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+
+
+def test_only_the_scorer_names_a_game() -> None:
+    """Each game's facts live in its package and are reached through its descriptor: no
+    runtime module outside scorer/ compares with, passes or imports a game by name (the
+    registry is the one list). Docstrings and comments may name games as examples."""
+    games = set(game_names())
+    found = []
+    for where, tree in _runtime_modules():
+        if where.startswith("scorer/") or where in NAMES_A_GAME:
+            continue
+        docstrings = _docstrings(tree)
+        for node in ast.walk(tree):
+            named = None
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in docstrings:
+                named = games & {node.value, *node.value.replace("/", " ").split()}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                named = games & {*node.module.split("."), *(a.name for a in node.names)}
+            elif isinstance(node, ast.Import):
+                named = games & {part for a in node.names for part in a.name.split(".")}
+            if named:
+                found.append(f"{where}:{node.lineno} names {', '.join(sorted(named))}")
+    assert not found, "game names outside scorer/:\n" + "\n".join(found)

@@ -17,6 +17,9 @@ import re
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from dicecam.calibration.profile import (
     builtin_profile_names,
     load_profile,
@@ -61,8 +64,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Fit a dice set's colour profile from a frame in which dice of every "
         "colour lie in columns from left to right (see --instructions).")
     colours.add_argument("--set", dest="dice_set", required=True, metavar="NAME",
-                         help="the dice set (diceparty, dicetopia, charidice, v6) or a profile "
-                              "file to start from")
+                         help=f"the dice set ({', '.join(builtin_profile_names())}) or a "
+                              "profile file to start from")
     colours.add_argument("--source", metavar="SPEC",
                          help="where the frame comes from: an image file, camera:N, a video "
                               "or a stream URL (required unless --instructions)")
@@ -282,9 +285,6 @@ def _parse_zone(text: str):
 
 
 def _write_preview(frame, zone_map, path: str) -> None:
-    import cv2
-    import numpy as np
-
     image = frame.copy()
     for k, zone in enumerate(zone_map.zones):
         colour = tuple(int(c) for c in cv2.applyColorMap(

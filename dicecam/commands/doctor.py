@@ -23,6 +23,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from dicecam.calibration.profile import (
     builtin_profile_names,
     load_builtin_profile,
@@ -132,14 +134,10 @@ def check_camera(camera: int | None, stream: str | None, *,
 
 
 def load_reader(path: Path) -> None:
-    import numpy as np
-
     DieReader(path).read([np.zeros((64, 64, 3), np.uint8)])
 
 
 def load_detector(path: Path) -> None:
-    import numpy as np
-
     DieDetector(path).detect(np.zeros((240, 320, 3), np.uint8))
 
 

@@ -18,7 +18,7 @@ from dicecam.hub import config as hub_config
 from dicecam.hub.app import create_hub_app
 from dicecam.hub.server import serve_worker, supervise
 from dicecam.hub.store import HubStore, create_database
-from dicecam.scorer.v6.groups import GROUP_SIZE
+from dicecam.scorer.registry import tournament_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,11 +112,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     players = _players(args)
+    game = tournament_game()
+    assert game.tournament is not None  # tournament_game() returns a game with one
     created = create_database(settings.db)
     store = HubStore(settings.db)
     try:
         store.migrate()
-        tables = args.tables or max(1, -(-len(players) // GROUP_SIZE))
+        tables = args.tables or max(1, -(-len(players) // game.tournament.group_size))
         evening = store.create_evening(args.name, players, tables,
                                        args.seed or secrets.token_hex(4))
     finally:
@@ -132,5 +134,5 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     for number, code in enumerate(evening.plan.tables, start=1):
         group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
         print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
-              f"--game v6 --hub {url} --table-code {code}")
+              f"--game {game.name} --hub {url} --table-code {code}")
     return 0

@@ -22,6 +22,9 @@ import json
 import sys
 from pathlib import Path
 
+import cv2
+
+from dicecam.calibration.profile import builtin_profile_names
 from dicecam.errors import InputError
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
@@ -35,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", metavar="OUT_DIR",
                         help="write annotated copies of the images into OUT_DIR")
     parser.add_argument("--set", dest="dice_set", metavar="NAME",
-                        help="dice set whose colour profile names the colours (diceparty, "
-                             "charidice, dicetopia, v6, or a profile file); without it colours "
-                             "are not read")
+                        help="dice set whose colour profile names the colours "
+                             f"({', '.join(builtin_profile_names())}, or a profile file); "
+                             "without it colours are not read")
     parser.add_argument("--zones", metavar="NAME",
                         help="zone map (built-in name or JSON file) assigning dice to zones")
     parser.add_argument("--empty-table", metavar="NAME",
@@ -140,7 +143,6 @@ def _emit(path: str, reading, as_json: bool, *, dice=None, extra: dict | None = 
 
 def draw_dice(frame, dice):
     """A copy of ``frame`` with each die's box, value and colour; unsure dice in orange."""
-    import cv2
 
     image = frame.copy()
     thickness = max(1, round(max(image.shape[:2]) / 800))
@@ -161,8 +163,6 @@ def draw_dice(frame, dice):
 
 
 def _write_annotated(out_path: Path, frame, dice) -> None:
-    import cv2
-
     image = draw_dice(frame, dice)
     if not cv2.imwrite(str(out_path), image):
         raise InputError(f"{out_path}: cannot write the annotated image (is the folder "

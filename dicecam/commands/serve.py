@@ -16,7 +16,7 @@ import sys
 from dicecam.calibration.tables import DEFAULT_TABLE, load_table_picture, saved_table_names
 from dicecam.errors import InputError
 from dicecam.hub.config import lan_address
-from dicecam.scorer.registry import get_game
+from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp.app import create_app, services, socketio
 from dicecam.webapp.camera import choose_source, is_live, pipeline_outputs
 
@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="show the bundled demo (the default when no webcam is found)")
     source.add_argument("--no-camera", action="store_true",
                         help="no camera at all: dice are entered by tapping")
-    parser.add_argument("--game", help="offer only this game (diceparty, charidice, "
-                        "dicetopia, v6); default: all of them")
+    parser.add_argument("--game", help=f"offer only this game ({', '.join(game_names())}); "
+                        "default: all of them")
     parser.add_argument("--zones", metavar="MAP", help="zone map (built-in name or JSON file) "
                         "naming where dice lie: players' parties, districts, the tray")
     parser.add_argument("--empty-table", metavar="NAME", help="picture of the table without "

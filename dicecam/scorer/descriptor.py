@@ -117,6 +117,23 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class TournamentEvening:
+    """How a game is played as one evening across tables joined by a tournament hub
+    (``dicecam hub``): what a table sends the hub and how the hub seats the tables.
+
+    ``reports_from_state(table_code, game_key, state_json)`` -> the settled results of one
+    table's game (each with ``action_id``, ``round_key``), ``report_to_json`` one of them as
+    the hub's API takes it; ``final_stage`` names the stage whose tables play the final;
+    ``group_size`` players sit at a table, at least ``min_group``."""
+
+    reports_from_state: Callable[[str, str, Mapping[str, Any]], Sequence[Any]]
+    report_to_json: Callable[[Any], dict[str, Any]]
+    final_stage: str
+    group_size: int
+    min_group: int
+
+
+@dataclass(frozen=True)
 class GameDescriptor:
     name: str
     title: str
@@ -135,6 +152,8 @@ class GameDescriptor:
     #: the game's mission cards as JSON rows (id, title, name, rule, reading, kind), for
     #: ``dicecam missions``; None: the game has none
     missions: Callable[[], list[dict[str, Any]]] | None = None
+    #: played as an evening across tables with a tournament hub (``TournamentEvening``)
+    tournament: TournamentEvening | None = None
     colour_groups: ColourGroupsOf | None = None
     #: state -> the throw the game waits for now, if any (``ThrowDue``)
     throw_due: Callable[[Any], ThrowDue | None] | None = None

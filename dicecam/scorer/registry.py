@@ -19,6 +19,15 @@ from dicecam.scorer.v6 import GAME as V6
 GAMES: Mapping[str, GameDescriptor] = {g.name: g for g in (DICEPARTY, CHARIDICE, DICETOPIA, V6)}
 
 
+def tournament_game() -> GameDescriptor:
+    """The game a tournament hub's evening is played in (the one game with a
+    ``tournament``); the hub and a table's link to it name no game themselves."""
+    played = [g for g in GAMES.values() if g.tournament is not None]
+    if len(played) != 1:  # a second tournament game would need the hub to say which
+        raise RuntimeError(f"expected one tournament game, found {len(played)}")
+    return played[0]
+
+
 def game_names() -> tuple[str, ...]:
     return tuple(sorted(GAMES))
 

@@ -62,6 +62,9 @@ _WHITE: BGR = (240, 240, 240)
 _IVORY: BGR = (215, 235, 242)
 _LIGHT_GREY: BGR = (225, 225, 222)
 
+#: the set drawn and read when nobody chose one (the demo before a game starts)
+DEFAULT_DICE_SET = "diceparty"
+
 DICE_SETS: dict[str, DiceSet] = {
     "diceparty": DiceSet(
         "diceparty",

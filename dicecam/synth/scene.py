@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicecam.synth.dicesets import DICE_SETS, DieLook, random_look, set_look
+from dicecam.synth.dicesets import DEFAULT_DICE_SET, DICE_SETS, DieLook, random_look, set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import apply_light, degrade
 
@@ -61,7 +61,7 @@ class SceneSpec:
     height: int = 1080
     n_dice: int = 60
     die_px: tuple[float, float] = (38.0, 56.0)
-    dice_set: str | None = "diceparty"  # None: dice of random looks
+    dice_set: str | None = DEFAULT_DICE_SET  # None: dice of random looks
     colours: tuple[str, ...] | None = None  # restrict to these colours of the set
     cluster_share: float = 0.7  # share of dice packed into touching clusters
     max_tilt: float = 8.0

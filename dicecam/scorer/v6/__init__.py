@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dicecam.scorer.descriptor import GameDescriptor, Variant, VariantKind
-from dicecam.scorer.v6 import adapter, codec, groups, rules
+from dicecam.scorer.descriptor import GameDescriptor, TournamentEvening, Variant, VariantKind
+from dicecam.scorer.v6 import adapter, codec, groups, rules, tables
 
 GAME = GameDescriptor(
     name="v6",
@@ -21,4 +21,11 @@ GAME = GameDescriptor(
     variants=(Variant("final", VariantKind.FLAG, False, "v6_final"),),
     throw_due=adapter.throw_due,
     catalogue=codec.catalogue,
+    tournament=TournamentEvening(
+        reports_from_state=tables.reports_from_state,
+        report_to_json=tables.report_to_json,
+        final_stage=tables.FINAL,
+        group_size=groups.GROUP_SIZE,
+        min_group=groups.MIN_GROUP,
+    ),
 )
