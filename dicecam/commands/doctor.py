@@ -36,12 +36,12 @@ from dicecam.paths import games_db_path, profiles_dir, zones_dir
 from dicecam.scorer.registry import replay
 from dicecam.vision.detect import MODEL_PATH, DieDetector
 from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
+from dicecam.vision.frames import frame_problem
 from dicecam.vision.source_spec import open_source
-from dicecam.webapp.camera import camera_present
-from dicecam.webapp.frames import frame_problem
-from dicecam.webapp.journal import open_journal, open_outbox
-from dicecam.webapp.journal_pg import is_postgres_url
-from dicecam.webapp.store import GameStore
+from dicecam.webapp.camera.source import camera_present
+from dicecam.webapp.journal.choose import open_journal, open_outbox
+from dicecam.webapp.journal.postgres import is_postgres_url
+from dicecam.webapp.journal.sqlite import GameStore
 
 CAMERA_SECONDS = 8.0  # a webcam may take a few seconds to hand out its first picture
 TRAIN_EXTRA = ".venv/bin/pip install -e '.[train]'"

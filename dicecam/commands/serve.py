@@ -17,8 +17,8 @@ from dicecam.calibration.tables import DEFAULT_TABLE, load_table_picture, saved_
 from dicecam.errors import InputError
 from dicecam.hub.config import lan_address
 from dicecam.scorer.registry import game_names, get_game
-from dicecam.webapp.app import create_app, services, socketio
-from dicecam.webapp.camera import choose_source, is_live, pipeline_outputs
+from dicecam.webapp.api.app import create_app, services, socketio
+from dicecam.webapp.camera.source import choose_source, is_live, pipeline_outputs
 
 DEFAULT_PORT = 8765
 

@@ -16,8 +16,8 @@ import sys
 import time
 
 from dicecam.webapp import events
-from dicecam.webapp.hub_link import HubLink
-from dicecam.webapp.outbox import Outbox
+from dicecam.webapp.hub_link.link import HubLink
+from dicecam.webapp.journal.outbox import Outbox
 
 SETTLE_SECONDS = 120.0  # most time to wait for the hub after the last state
 

@@ -27,7 +27,7 @@ from dicecam.commands.doctor import (
     render,
 )
 from dicecam.errors import InputError
-from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from dicecam.webapp.journal.sqlite import EntryKind, GameStore, NewEntry, Source
 
 # --- camera -------------------------------------------------------------------------------
 

@@ -37,9 +37,9 @@ from dicecam.tools.bench.hub import run_evening
 from dicecam.tools.hub_harness import Hub, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.hub_link import HubLink
-from dicecam.webapp.outbox import Outbox, OutboxState
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.hub_link.link import HubLink
+from dicecam.webapp.journal.outbox import Outbox, OutboxState
 from tests.support.tablets import paired_client
 
 GROUP = ["Ann", "Bea", "Cem", "Dan"]
@@ -207,7 +207,7 @@ def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
 
 def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
         tmp_path: Path, evening: Any, monkeypatch: Any) -> None:
-    monkeypatch.setattr("dicecam.webapp.hub_link.ASSIGNMENT_EVERY", 0.1)
+    monkeypatch.setattr("dicecam.webapp.hub_link.link.ASSIGNMENT_EVERY", 0.1)
     port = private.free_port()
     hub = StandInHub(port)
     app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,

@@ -19,7 +19,7 @@ from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
-from dicecam.webapp.app import create_app, services
+from dicecam.webapp.api.app import create_app, services
 from tests.support.browsers import BROWSER_MARKS, headless_chromium
 
 MISSING = private.missing()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dicecam.webapp import events
-from dicecam.webapp.app import socketio
+from dicecam.webapp.api.app import socketio
 
 
 def pair(client: Any) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
-from dicecam.webapp.app import create_app, services
+from dicecam.webapp.api.app import create_app, services
 from tests.support.browsers import BROWSER_MARKS, headless_chromium
 
 pytestmark = BROWSER_MARKS
@@ -609,7 +609,7 @@ def dice(zone: str | None, colour: str, values: list[int]) -> list[dict[str, Any
 def set_up_views(server: Server) -> dict[str, Callable[[], None]]:
     """Each game in a state with most of its view on screen (a verdict, options, sheets,
     breakdowns, a round in play), made through the session as taps would make it."""
-    from dicecam.webapp import tablet_commands as tc
+    from dicecam.webapp.session import tablet_commands as tc
 
     session = services(server.app).session
 
@@ -917,7 +917,7 @@ def test_a_dice_party_round_from_the_demo_camera(browser: Any, tmp_path: Path) -
     reader (the shipped models); the players only make their choices, and confirm a die
     the reader asks about as a player would. Preparty, a throw per player, an escalation
     check shown on the dice with its grouping, growth chosen."""
-    from dicecam.webapp.camera import pipeline_outputs
+    from dicecam.webapp.camera.source import pipeline_outputs
 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
                             "OUTPUTS": pipeline_outputs("demo")})

@@ -11,10 +11,10 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.vision.demo import DemoSource, DemoThrow
-from dicecam.webapp.demo_table import DemoDirector
-from dicecam.webapp.session import GameSession
-from dicecam.webapp.store import GameStore
-from dicecam.webapp.tablet_commands import Act, EnterRoll, NewGame, parse_enter_roll
+from dicecam.webapp.journal.sqlite import GameStore
+from dicecam.webapp.session.demo_table import DemoDirector
+from dicecam.webapp.session.game_session import GameSession
+from dicecam.webapp.session.tablet_commands import Act, EnterRoll, NewGame, parse_enter_roll
 
 
 @pytest.fixture

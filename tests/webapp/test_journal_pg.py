@@ -15,11 +15,11 @@ import pytest
 from dicecam.errors import InputError
 from dicecam.tools import services as private
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.journal import JournalStore, open_journal, open_outbox
-from dicecam.webapp.journal_pg import MIGRATIONS, PgGameStore
-from dicecam.webapp.outbox import OutboxState
-from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.journal.choose import JournalStore, open_journal, open_outbox
+from dicecam.webapp.journal.outbox import OutboxState
+from dicecam.webapp.journal.postgres import MIGRATIONS, PgGameStore
+from dicecam.webapp.journal.sqlite import EntryKind, GameStore, NewEntry, Source
 from tests.support.tablets import paired_client
 
 NO_POSTGRES = private.postgres_bin() is None

@@ -11,19 +11,19 @@ import pytest
 from dicecam.calibration.profile import load_builtin_profile, load_profile, profiles_dir
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.vision.frames import CameraFault
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.camera import pipeline_outputs
-from dicecam.webapp.frames import CameraFault
-from dicecam.webapp.profile_from_play import (
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.journal.sqlite import GameStore
+from dicecam.webapp.session.game_session import GameSession
+from dicecam.webapp.session.profile_from_play import (
     KEEP_PICTURES,
     ProfileFromPlay,
     shows_every_colour,
 )
-from dicecam.webapp.session import GameSession
-from dicecam.webapp.store import GameStore
-from dicecam.webapp.tablet_commands import ConfirmRoll, NewGame
-from dicecam.webapp.views import CurrentRoll, RollStatus
+from dicecam.webapp.session.tablet_commands import ConfirmRoll, NewGame
+from dicecam.webapp.session.views import CurrentRoll, RollStatus
 
 
 def _table(seed: int = 5) -> tuple[np.ndarray, tuple[DieReading, ...]]:

@@ -14,8 +14,8 @@ import pytest
 
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services, socketio
-from dicecam.webapp.store import EntryKind, GameStore, NewEntry, Source
+from dicecam.webapp.api.app import create_app, services, socketio
+from dicecam.webapp.journal.sqlite import EntryKind, GameStore, NewEntry, Source
 from tests.support.tablets import paired_client
 
 CHARIDICE = {"game": "charidice", "config": {"players": ["Ann", "Bo"]}}
@@ -605,7 +605,7 @@ def test_the_rules_page_speaks_the_players_language(app: Any) -> None:
 
 
 def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
-    from dicecam.webapp.help import rulebooks_folder
+    from dicecam.webapp.api.rules_page import rulebooks_folder
 
     http = app.test_client()
     page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
@@ -622,7 +622,7 @@ def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
 
 def test_every_game_has_help_in_both_languages() -> None:
     from dicecam.scorer.registry import GAMES
-    from dicecam.webapp.help import HELP, RULEBOOK_FILES, RULEBOOKS
+    from dicecam.webapp.api.rules_page import HELP, RULEBOOK_FILES, RULEBOOKS
 
     for game in GAMES:
         assert set(HELP[game]) == {"en", "de"} and set(RULEBOOKS[game]) == {"en", "de"}

@@ -23,13 +23,13 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.vision.frames import MAX_BAD_IN_A_ROW, CameraFault, CheckedFrames, frame_problem
 from dicecam.vision.pipeline import PipelineOutput
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.camera import open_frames, pipeline_outputs
-from dicecam.webapp.frames import MAX_BAD_IN_A_ROW, CameraFault, CheckedFrames, frame_problem
-from dicecam.webapp.live import STALL_SECONDS
-from dicecam.webapp.pump import OutputPump, Stalled
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.live import STALL_SECONDS
+from dicecam.webapp.camera.pump import OutputPump, Stalled
+from dicecam.webapp.camera.source import open_frames, pipeline_outputs
 from tests.support.tablets import paired_client
 
 #: what the issue asks: the tablet shows "camera lost, reconnecting" within this
@@ -242,7 +242,7 @@ def test_a_corrupt_image_in_a_folder_is_skipped_and_a_spoilt_folder_reconnects(
     camera = FakeCamera()
     outputs = pipeline_outputs(str(folder), frames=fast_folder,
                                pipeline=lambda dice_set, zones: StandInReader(camera))
-    caplog.set_level(logging.WARNING, logger="dicecam.webapp.camera")
+    caplog.set_level(logging.WARNING, logger="dicecam.webapp.camera.source")
     running = start_table(tmp_path, outputs)
     try:
         running.wait_camera("running", after=0)

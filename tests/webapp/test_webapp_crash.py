@@ -25,7 +25,7 @@ from dicecam.scorer.registry import get_game
 from dicecam.tools.child_server import ChildServer, start_child_server
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events
-from dicecam.webapp.store import EntryKind, GameStore, LogEntry, Source
+from dicecam.webapp.journal.sqlite import EntryKind, GameStore, LogEntry, Source
 
 pytestmark = pytest.mark.slow
 
@@ -183,7 +183,7 @@ def logs(db: Path) -> dict[int, list[LogEntry]]:
 
 def test_the_checks_catch_a_lost_change_and_a_half_written_correction(tmp_path: Path) -> None:
     """The crash test's own checks fail where they should (so its pass means something)."""
-    from dicecam.webapp.store import NewEntry
+    from dicecam.webapp.journal.sqlite import NewEntry
 
     db = tmp_path / "games.sqlite"
     store = GameStore(db)

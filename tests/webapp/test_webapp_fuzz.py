@@ -24,7 +24,7 @@ import pytest
 
 from dicecam.scorer.registry import replay
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services, socketio
+from dicecam.webapp.api.app import create_app, services, socketio
 from tests.support.tablets import pair, paired_client
 
 SEED = 20240610

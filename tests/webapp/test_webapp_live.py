@@ -19,9 +19,9 @@ import pytest
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.camera import DEMO, choose_source
-from dicecam.webapp.live import CameraStatus
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.live import CameraStatus
+from dicecam.webapp.camera.source import DEMO, choose_source
 from tests.support.tablets import paired_client
 
 STATIC = Path(__file__).resolve().parents[2] / "dicecam" / "webapp" / "static"
@@ -258,7 +258,7 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, argv: list[str],
 
 
 def test_the_camera_status_says_what_the_live_view_costs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dicecam.webapp import live
+    from dicecam.webapp.camera import live
 
     sent: list[tuple[str, dict]] = []
     reader = live.LiveReader(None, lambda e, p: sent.append((e, p)), lambda game: [])  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dicecam.tools.bench.load import LoadResult, measure_load, report
-from dicecam.webapp.app import send_at_once
+from dicecam.webapp.api.app import send_at_once
 
 pytestmark = pytest.mark.slow
 

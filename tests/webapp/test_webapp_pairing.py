@@ -13,8 +13,8 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.webapp import events
-from dicecam.webapp.app import create_app, services, socketio
-from dicecam.webapp.pairing import (
+from dicecam.webapp.api.app import create_app, services, socketio
+from dicecam.webapp.api.pairing import (
     MAX_WRONG_IN_ALL,
     MAX_WRONG_PER_DEVICE,
     WINDOW_SECONDS,

@@ -24,9 +24,9 @@ import cv2
 from dicecam.errors import InputError
 from dicecam.vision.demo import DemoThrow
 from dicecam.vision.pipeline import build_pipeline
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.camera import pipeline_outputs
-from dicecam.webapp.tablet_commands import NewGame
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.session.tablet_commands import NewGame
 
 HELP = "CPU use of the live view while the table is still (demo, one core's share)"
 

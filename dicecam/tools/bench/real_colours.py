@@ -29,7 +29,7 @@ from dicecam.tools.realdata import LabelledPhoto, pxl_runs, real_photos
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.colour_fit import ColourSample, fit_profile
 from dicecam.vision.die_reader import cut_crop
-from dicecam.webapp.profile_from_play import MIN_DICE_PER_COLOUR, shows_every_colour
+from dicecam.webapp.session.profile_from_play import MIN_DICE_PER_COLOUR, shows_every_colour
 
 #: the sets whose body colours the labels cover
 SETS = ("diceparty", "dicetopia")

@@ -31,9 +31,9 @@ from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.scorer.registry import get_game
 from dicecam.tools.grown_parties import grown_parties, quiet_throw
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
-from dicecam.webapp.app import create_app, services
-from dicecam.webapp.camera import pipeline_outputs
-from dicecam.webapp.tablet_commands import Act, EnterRoll, NewGame
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.session.tablet_commands import Act, EnterRoll, NewGame
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
 

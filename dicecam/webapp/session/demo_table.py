@@ -17,7 +17,7 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.vision.demo import DemoThrow
-from dicecam.webapp.session import GameSession
+from dicecam.webapp.session.game_session import GameSession
 
 
 class DemoDirector:

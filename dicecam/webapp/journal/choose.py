@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from dicecam.webapp.journal_pg import PgGameStore, PgOutbox, is_postgres_url
-from dicecam.webapp.outbox import Outbox, OutboxRow, OutboxState
-from dicecam.webapp.store import GameRecord, GameStore, LogEntry, NewEntry
+from dicecam.webapp.journal.outbox import Outbox, OutboxRow, OutboxState
+from dicecam.webapp.journal.postgres import PgGameStore, PgOutbox, is_postgres_url
+from dicecam.webapp.journal.sqlite import GameRecord, GameStore, LogEntry, NewEntry
 
 
 class JournalStore(Protocol):

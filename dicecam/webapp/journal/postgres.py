@@ -19,8 +19,8 @@ from typing import Any
 import psycopg
 
 from dicecam.errors import InputError
-from dicecam.webapp.outbox import OutboxRow, OutboxState
-from dicecam.webapp.store import (
+from dicecam.webapp.journal.outbox import OutboxRow, OutboxState
+from dicecam.webapp.journal.sqlite import (
     EntryKind,
     GameRecord,
     LogEntry,

@@ -18,7 +18,7 @@ from dicecam.errors import InputError
 from dicecam.messages import Message
 from dicecam.reading import DieReading
 from dicecam.scorer.descriptor import GameDescriptor
-from dicecam.webapp.store import GameRecord
+from dicecam.webapp.journal.sqlite import GameRecord
 
 #: the most player names a stored game shows in the games list
 MAX_LISTED_PLAYERS = 12

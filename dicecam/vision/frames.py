@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import cv2
 import numpy as np
 
 #: smaller than this on either side is no picture of a table
@@ -41,8 +42,6 @@ def frame_problem(frame: Any) -> str | None:
 def as_bgr(frame: Any) -> Any:
     """Grey and BGRA pictures as BGR (what drivers hand out after a mode switch)."""
     if isinstance(frame, np.ndarray) and frame.dtype == np.uint8:
-        import cv2
-
         if frame.ndim == 2 and min(frame.shape) >= MIN_FRAME_PX:
             return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         if frame.ndim == 3 and frame.shape[2] == 4 and min(frame.shape[:2]) >= MIN_FRAME_PX:

@@ -29,9 +29,9 @@ from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.descriptor import GameDescriptor, ThrowDue
 from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp import events
-from dicecam.webapp.journal import JournalStore  # SQLite's GameStore or the PostgreSQL one
-from dicecam.webapp.store import EntryKind, NewEntry, Source
-from dicecam.webapp.tablet_commands import (
+from dicecam.webapp.journal.choose import JournalStore  # SQLite's GameStore or the PostgreSQL one
+from dicecam.webapp.journal.sqlite import EntryKind, NewEntry, Source
+from dicecam.webapp.session.tablet_commands import (
     Act,
     AssignZone,
     CloseGame,
@@ -44,7 +44,7 @@ from dicecam.webapp.tablet_commands import (
     SetZones,
     Undo,
 )
-from dicecam.webapp.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
+from dicecam.webapp.session.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
 
 log = logging.getLogger(__name__)
 

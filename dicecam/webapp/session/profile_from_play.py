@@ -30,7 +30,7 @@ from dicecam.calibration.profile import (
 )
 from dicecam.errors import InputError
 from dicecam.vision.colour_fit import ColourSample, fit_profile
-from dicecam.webapp.views import CurrentRoll
+from dicecam.webapp.session.views import CurrentRoll
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,11 @@ import cv2
 import numpy as np
 
 from dicecam.reading import FrameReading, SettledRoll
+from dicecam.vision.frames import CameraFault, frame_problem
 from dicecam.webapp import events
-from dicecam.webapp.frames import CameraFault, frame_problem
-from dicecam.webapp.profile_from_play import ProfileFromPlay
-from dicecam.webapp.pump import OutputPump, Stalled
-from dicecam.webapp.session import GameSession
+from dicecam.webapp.camera.pump import OutputPump, Stalled
+from dicecam.webapp.session.game_session import GameSession
+from dicecam.webapp.session.profile_from_play import ProfileFromPlay
 
 log = logging.getLogger(__name__)
 

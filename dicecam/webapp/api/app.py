@@ -22,9 +22,10 @@ from dicecam.errors import InputError
 from dicecam.messages import templates as message_templates
 from dicecam.paths import games_db_path
 from dicecam.scorer.registry import get_game
-from dicecam.webapp import events, sockets
-from dicecam.webapp.demo_table import DemoDirector
-from dicecam.webapp.help import (
+from dicecam.webapp import events
+from dicecam.webapp.api import namespace as sockets
+from dicecam.webapp.api.pairing import Pairing
+from dicecam.webapp.api.rules_page import (
     HELP,
     RULEBOOK_FILES,
     RULEBOOKS,
@@ -33,12 +34,12 @@ from dicecam.webapp.help import (
     rulebooks_folder,
     rules_tables,
 )
-from dicecam.webapp.hub_link import HubLink, start_assigned_game
-from dicecam.webapp.journal import open_journal, open_outbox
-from dicecam.webapp.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
-from dicecam.webapp.pairing import Pairing
-from dicecam.webapp.profile_from_play import ProfileFromPlay
-from dicecam.webapp.session import GameSession
+from dicecam.webapp.camera.live import RETRY_SECONDS, STALL_SECONDS, LiveOutput, LiveReader
+from dicecam.webapp.hub_link.link import HubLink, start_assigned_game
+from dicecam.webapp.journal.choose import open_journal, open_outbox
+from dicecam.webapp.session.demo_table import DemoDirector
+from dicecam.webapp.session.game_session import GameSession
+from dicecam.webapp.session.profile_from_play import ProfileFromPlay
 
 socketio = SocketIO()
 log = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ log = logging.getLogger(__name__)
 OutputsFactory = Callable[[str | None], Iterable[LiveOutput]]
 
 LANGUAGES = ("en", "de")
-STATIC = Path(__file__).parent / "static"
+#: the web app's folder: the page's ``templates/`` and ``static/`` lie there
+WEBAPP = Path(__file__).parent.parent
+STATIC = WEBAPP / "static"
 
 DEFAULTS: dict[str, Any] = {
     "DB_PATH": None,  # None: the per-user data folder (see dicecam.paths.games_db_path);
@@ -163,7 +166,7 @@ def services(app: Flask | None = None) -> Services:
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, root_path=str(WEBAPP))
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_HTTP_BUFFER"]

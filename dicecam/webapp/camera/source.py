@@ -19,13 +19,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from dicecam.calibration.profile import ColourProfile
 from dicecam.scorer.registry import get_game
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import Director
+from dicecam.vision.frames import CameraFault, CheckedFrames
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
-from dicecam.webapp.frames import CameraFault, CheckedFrames
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +41,6 @@ def camera_present(index: int = 0) -> bool:
     """Whether webcam ``index`` exists, cheaply (no camera is opened on Linux)."""
     if sys.platform.startswith("linux"):
         return Path(f"/dev/video{index}").exists()
-    import cv2
-
     capture = cv2.VideoCapture(index)
     try:
         return bool(capture.isOpened())

@@ -24,9 +24,9 @@ from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.scorer.v6.groups import MIN_GROUP
 from dicecam.webapp import events
-from dicecam.webapp.journal import OutboxStore
-from dicecam.webapp.outbox import OutboxState
-from dicecam.webapp.tablet_commands import NewGame
+from dicecam.webapp.journal.choose import OutboxStore
+from dicecam.webapp.journal.outbox import OutboxState
+from dicecam.webapp.session.tablet_commands import NewGame
 
 log = logging.getLogger(__name__)
 

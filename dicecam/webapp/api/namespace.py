@@ -24,8 +24,8 @@ from flask_socketio import SocketIO, emit
 from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.webapp import events
-from dicecam.webapp import tablet_commands as tc
-from dicecam.webapp.payload import check_payload
+from dicecam.webapp.api.payload import check_payload
+from dicecam.webapp.session import tablet_commands as tc
 
 log = logging.getLogger(__name__)
 
