@@ -18,7 +18,7 @@ from dicecam.errors import InputError
 from dicecam.hub.config import lan_address
 from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp.api.app import create_app, services, socketio
-from dicecam.webapp.camera.source import choose_source, is_live, pipeline_outputs
+from dicecam.webapp.camera.source import TableCamera, choose_source, is_live
 
 DEFAULT_PORT = 8765
 
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         "TABLE_CODE": args.table_code,
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
-        "OUTPUTS": None if source is None else pipeline_outputs(
+        "OUTPUTS": None if source is None else TableCamera(
             source, zones=args.zones, empty_table=empty_table),
     }
     app = create_app(config)

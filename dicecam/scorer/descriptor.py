@@ -117,6 +117,23 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class GameHelp:
+    """What the tablet page says of a game: its help (the ? in the bar, and its rules page)
+    and the rulebook it implements, per language (``en``, ``de``).
+
+    The publishers' rulebooks carry no licence to copy them, so dicecam cites each by its
+    title and shows an owner's own copy where one was put in ``$DICECAM_HOME/rulebooks/``
+    under one of ``rulebook_files`` (tried in order)."""
+
+    #: language -> the steps the players see on the table: (heading, text)
+    sections: Mapping[str, Sequence[tuple[str, str]]]
+    #: language -> the title of the rulebook the game implements
+    rulebook: Mapping[str, str]
+    #: language -> the file names of the owner's copy of the rulebook, tried in order
+    rulebook_files: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
 class TournamentEvening:
     """How a game is played as one evening across tables joined by a tournament hub
     (``dicecam hub``): what a table sends the hub and how the hub seats the tables.
@@ -124,13 +141,20 @@ class TournamentEvening:
     ``reports_from_state(table_code, game_key, state_json)`` -> the settled results of one
     table's game (each with ``action_id``, ``round_key``), ``report_to_json`` one of them as
     the hub's API takes it; ``final_stage`` names the stage whose tables play the final;
-    ``group_size`` players sit at a table, at least ``min_group``."""
+    ``group_size`` players sit at a table, at least ``min_group``. A table the hub seats a
+    group at starts the game of ``seated_config(assignment)`` (the hub's stage, group and
+    jokers spent elsewhere; None: no group) when it is free: no game running, or one that
+    is over (``evening_over(state_json)``); ``plays_seating(config, seated)`` says a running
+    game's config is that seating's already."""
 
     reports_from_state: Callable[[str, str, Mapping[str, Any]], Sequence[Any]]
     report_to_json: Callable[[Any], dict[str, Any]]
     final_stage: str
     group_size: int
     min_group: int
+    seated_config: Callable[[Mapping[str, Any]], dict[str, Any] | None]
+    plays_seating: Callable[[Mapping[str, Any], Mapping[str, Any]], bool]
+    evening_over: Callable[[Mapping[str, Any]], bool]
 
 
 @dataclass(frozen=True)
@@ -139,6 +163,9 @@ class GameDescriptor:
     title: str
     #: the colour profile of the game's dice (``dicecam.calibration``)
     dice_set: str
+    #: how many dice the demo table throws a roll when it rolls by itself (the game waits
+    #: for no particular throw)
+    demo_dice_per_roll: int
     min_players: int
     max_players: int
     codec: GameCodec
@@ -147,6 +174,8 @@ class GameDescriptor:
     #: the rulebook's worked examples and near misses, as data (``load_cases``)
     cases: Path
     variants: tuple[Variant, ...] = ()
+    #: the page's help and the rulebook it cites (``GameHelp``), if any
+    help: GameHelp | None = None
     #: display names the page shows for the game's ids (missions, districts...), if any
     catalogue: Callable[[], dict[str, Any]] | None = None
     #: the game's mission cards as JSON rows (id, title, name, rule, reading, kind), for

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.synth.dicesets import DICE_SETS, DieLook, set_look
+from dicecam.synth.dicesets import DEFAULT_DICE_SET, DICE_SETS, DieLook, set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import light_gains_bgr
 from dicecam.synth.scene import SceneDie, SceneSpec, _table, draw_hand, paste_die, place_dice
@@ -38,8 +38,9 @@ HAND_FRAMES = 10
 DEMO_FPS = 15.0
 POSES = 3
 _LIGHT = (0.3, -0.3, 1.0)
-#: Dice per roll for each set: a Dice Party throw, Charidice's six, a Dicetopia turn, V6's die.
-DICE_PER_ROLL = {"diceparty": 12, "charidice": 6, "dicetopia": 9, "v6": 1}
+#: Dice per roll when the demo rolls by itself and no game says how many (a game's own number
+#: is its descriptor's ``demo_dice_per_roll``, which the web app passes in)
+DICE_PER_ROLL = 12
 
 
 @dataclass(frozen=True)
@@ -79,19 +80,24 @@ class _Die:
 
 
 class DemoSource(FrameSource):
-    """Rendered rolls of ``dice_set``: ``rolls`` of them, or endlessly with ``loop``."""
+    """Rendered rolls of ``dice_set``, ``dice_per_roll`` dice each: ``rolls`` of them, or
+    endlessly with ``loop``."""
 
     live = False
 
-    def __init__(self, dice_set: str = "diceparty", *, loop: bool = False, rolls: int = 3,
+    def __init__(self, dice_set: str = DEFAULT_DICE_SET, *, dice_per_roll: int = DICE_PER_ROLL,
+                 loop: bool = False, rolls: int = 3,
                  width: int = 960, height: int = 540, fps: float = DEMO_FPS,
                  director: Director | None = None) -> None:
         if dice_set not in DICE_SETS:
             raise InputError(f"unknown dice set {dice_set!r} for the demo; choose one of "
                              f"{', '.join(DICE_SETS)}")
+        if dice_per_roll < 1:
+            raise InputError(f"the demo throws at least one die a roll, not {dice_per_roll}")
         if rolls < 1 or width < 320 or height < 240:
             raise InputError("the demo needs at least one roll and a frame of 320x240 or more")
         self.dice_set = dice_set
+        self.dice_per_roll = dice_per_roll
         self.name = f"demo:{dice_set}"
         self.loop = loop
         self.rolls = rolls
@@ -145,7 +151,7 @@ class DemoSource(FrameSource):
 
     def _plan(self, index: int) -> list[_Die]:
         rng = np.random.default_rng([self._seed, index])
-        count = DICE_PER_ROLL[self.dice_set]
+        count = self.dice_per_roll
         spec = SceneSpec(width=self.width, height=self.height, n_dice=count,
                          die_px=(self._die_px * 0.95, self._die_px * 1.05),
                          cluster_share=0.4 if count > 3 else 0.0)

@@ -3,8 +3,8 @@
 Cameras and phone streams do hand out odd frames: an empty one while a USB camera
 re-enumerates, a grey or four-channel one after a driver switches mode, garbage from a
 half-received stream. One such frame must not take the table reader down, and a camera that
-sends nothing else must be reported as lost (``CameraFault``), so the live reader opens it
-again.
+sends nothing else must be reported as lost (``CameraFault``), so the web app's live reader
+opens it again. ``pipeline.iter_outputs`` checks every frame it reads here, once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ MAX_BAD_IN_A_ROW = 30
 
 
 class CameraFault(Exception):
-    """The frame source cannot deliver pictures now; the live reader reconnects."""
+    """The frame source cannot deliver pictures now (a reader of a camera opens it again)."""
 
 
 def frame_problem(frame: Any) -> str | None:

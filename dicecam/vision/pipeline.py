@@ -11,8 +11,9 @@ any of them (a fake value reader in a test, a different detector in a benchmark)
   frame is one zone and ``zone`` stays None;
 - ``crop(frame, cx, cy, w, h) -> crop`` (``die_reader.cut_crop``).
 
-``build_pipeline(dice_set=...)`` wires the shipped models; ``iter_outputs(source)`` runs a
-source through it and yields a ``PipelineOutput`` per frame for the web app.
+``build_pipeline(dice_set)`` wires the shipped models; ``iter_outputs(source, pipeline)``
+runs an opened source through it, its frames checked once (``frames.py``), and yields a
+``PipelineOutput`` per frame for the web app.
 """
 
 from __future__ import annotations
@@ -37,9 +38,8 @@ from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
 from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.empty_table import EmptyTable
+from dicecam.vision.frames import CheckedFrames
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
-from dicecam.vision.source_spec import open_source
-from dicecam.vision.sources import FrameSource
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +329,7 @@ def _unit(value: Any) -> float:
 
 
 def build_pipeline(
-    dice_set: str | None = "diceparty",
+    dice_set: str | None,
     *,
     zones: str | Path | None = None,
     detector_path: str | Path | None = None,
@@ -362,50 +362,45 @@ def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) 
 
 
 def iter_outputs(
-    source: Iterable[np.ndarray] | str | int,
-    pipeline: TablePipeline | None = None,
+    source: Iterable[Any],
+    pipeline: TablePipeline,
     *,
-    dice_set: str = "diceparty",
     realtime: bool = False,
-    loop: bool = False,
     max_frames: int | None = None,
+    on_bad_frame: Callable[[str], None] | None = None,
 ) -> Iterator[PipelineOutput]:
-    """Run a source through the pipeline, one PipelineOutput per frame.
+    """Run an opened source through the pipeline, one PipelineOutput per usable frame.
 
-    ``source`` is an open FrameSource, any iterable of BGR frames, or a spec for
-    ``open_source`` ("demo", "camera:0", a path, a URL). Timestamps come from the wall clock
-    for live sources and from the source's nominal frame rate otherwise, so a video file
-    settles the same way however fast it is read. ``realtime`` paces recorded sources at
-    their frame rate (the demo in the web app); then, and for live sources, a still table is
-    looked at only ``STILL_FPS`` times a second (the frames between are passed over) until
-    its picture changes: a table that stays still for hours costs almost nothing.
+    ``source`` is an open FrameSource (``source_spec.open_source``) or any iterable of
+    frames; its caller opens and closes it. Each frame is checked here, once
+    (``frames.CheckedFrames``: grey and BGRA converted, unusable ones dropped and named to
+    ``on_bad_frame``, ``CameraFault`` after a run of them). Timestamps come from the wall
+    clock for live sources and from the source's nominal frame rate otherwise, so a video
+    file settles the same way however fast it is read. ``realtime`` paces recorded sources
+    at their frame rate (the demo in the web app); then, and for live sources, a still
+    table is looked at only ``STILL_FPS`` times a second (the frames between are passed
+    over) until its picture changes: a table that stays still for hours costs almost
+    nothing.
     """
-    opened = None
-    if isinstance(source, str | int):
-        opened = source = open_source(source, dice_set=dice_set, loop=loop)
-    pipeline = pipeline or build_pipeline(dice_set)
     fps = float(getattr(source, "fps", 30.0) or 30.0)
     live = bool(getattr(source, "live", False))
+    frames = CheckedFrames(source, on_bad=on_bad_frame)
     started = time.monotonic()
     still_since: float | None = None  # when the table was last looked at while still
-    try:
-        for index, frame in enumerate(source):
-            if max_frames is not None and index >= max_frames:
-                break
-            stamp = time.monotonic() - started if live else index / fps
-            if realtime and not live:
-                delay = started + index / fps - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            if (realtime or live) and still_since is not None \
-                    and stamp - still_since < 1.0 / STILL_FPS:
-                continue  # the table is still: this frame is passed over
-            output = pipeline.process(frame, timestamp=stamp)
-            # looked at less often only once the roll on it was published: a settle is
-            # never later than with every frame read
-            still = not output.changed and not pipeline.settle.waiting
-            still_since = stamp if still else None
-            yield output
-    finally:
-        if opened is not None and isinstance(opened, FrameSource):
-            opened.close()
+    for index, frame in enumerate(frames):
+        if max_frames is not None and index >= max_frames:
+            break
+        stamp = time.monotonic() - started if live else index / fps
+        if realtime and not live:
+            delay = started + index / fps - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+        if (realtime or live) and still_since is not None \
+                and stamp - still_since < 1.0 / STILL_FPS:
+            continue  # the table is still: this frame is passed over
+        output = pipeline.process(frame, timestamp=stamp)
+        # looked at less often only once the roll on it was published: a settle is
+        # never later than with every frame read
+        still = not output.changed and not pipeline.settle.waiting
+        still_since = stamp if still else None
+        yield output

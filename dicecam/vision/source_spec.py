@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.vision.demo import DemoSource, Director
+from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, DemoSource, Director
 from dicecam.vision.sources import (
     IMAGE_SUFFIXES,
     STREAM_SCHEMES,
@@ -31,16 +31,17 @@ from dicecam.vision.sources import (
 def open_source(
     spec: str | int | Path,
     *,
-    dice_set: str = "diceparty",
+    dice_set: str = DEFAULT_DICE_SET,
+    dice_per_roll: int = DICE_PER_ROLL,
     loop: bool = False,
     on_error: Callable[[InputError], None] | None = None,
     director: Director | None = None,
 ) -> FrameSource:
     """Open a frame source from a user's spec (see the module docstring for the forms).
 
-    ``dice_set`` chooses the dice of the demo source; ``loop`` replays files and the demo
-    forever (for the web app's kiosk mode). Raises InputError with a sentence when the spec
-    names nothing usable.
+    ``dice_set`` and ``dice_per_roll`` choose the dice of the demo source (a game's own, when
+    the web app opens it for one); ``loop`` replays files and the demo forever (for the web
+    app's kiosk mode). Raises InputError with a sentence when the spec names nothing usable.
     """
     if isinstance(spec, bool):
         raise InputError(f"frame source must be a camera index, a path or a URL, got {spec!r}")
@@ -50,7 +51,7 @@ def open_source(
     if not text:
         raise InputError("frame source is empty: give demo, camera:0, a file, a folder or a URL")
     if text == "demo":
-        return DemoSource(dice_set=dice_set, loop=loop, director=director)
+        return DemoSource(dice_set, dice_per_roll=dice_per_roll, loop=loop, director=director)
     if text.startswith("camera:") or text.isdigit():
         index_text = text.removeprefix("camera:")
         if not index_text.isdigit():

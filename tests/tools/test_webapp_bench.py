@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 
+from dicecam.scorer.registry import get_game
 from dicecam.tools.bench.web import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
 
 
@@ -25,7 +26,7 @@ def test_percentile_is_the_nearest_rank(values: list[float], share: float,
 def test_truth_outputs_settle_each_demo_roll_once_with_its_dice() -> None:
     from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 
-    demo = DemoSource("charidice")
+    demo = DemoSource("charidice", dice_per_roll=get_game("charidice").demo_dice_per_roll)
     outputs = list(itertools.islice(truth_outputs("charidice", speed=20.0),
                                     2 * demo.frames_per_roll))
     settled = [(i, o.settled) for i, o in enumerate(outputs) if o.settled is not None]

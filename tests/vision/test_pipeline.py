@@ -138,7 +138,7 @@ def test_the_demo_publishes_each_roll_exactly_once_and_nothing_while_the_hand_is
     def reader(crops):
         return [Value(4, 0.99) for _ in crops]
 
-    source = DemoSource("dicetopia", rolls=2)
+    source = DemoSource("dicetopia", dice_per_roll=9, rolls=2)
     pipeline = TablePipeline(DieDetector(threads=1), reader, crop=square_crop)
     outputs = list(iter_outputs(source, pipeline))
     per_roll = ROLL_FRAMES + STILL_FRAMES + HAND_FRAMES

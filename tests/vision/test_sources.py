@@ -108,7 +108,7 @@ def test_the_demo_is_deterministic_and_small():
 def test_the_demo_shows_a_still_roll_then_a_hand():
     from dicecam.vision.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
 
-    source = DemoSource("charidice", rolls=1)
+    source = DemoSource("charidice", dice_per_roll=6, rolls=1)
     frames = list(source)
     assert len(frames) == ROLL_FRAMES + STILL_FRAMES + HAND_FRAMES
     still = frames[ROLL_FRAMES:ROLL_FRAMES + STILL_FRAMES]

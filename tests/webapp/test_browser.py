@@ -917,10 +917,10 @@ def test_a_dice_party_round_from_the_demo_camera(browser: Any, tmp_path: Path) -
     reader (the shipped models); the players only make their choices, and confirm a die
     the reader asks about as a player would. Preparty, a throw per player, an escalation
     check shown on the dice with its grouping, growth chosen."""
-    from dicecam.webapp.camera.source import pipeline_outputs
+    from dicecam.webapp.camera.source import TableCamera
 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
-                            "OUTPUTS": pipeline_outputs("demo")})
+                            "OUTPUTS": TableCamera("demo")})
 
     def roll() -> dict[str, Any]:
         return browser.execute_script("return DicecamPage.app.roll") or {}

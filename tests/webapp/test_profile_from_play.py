@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,11 +11,12 @@ import pytest
 
 from dicecam.calibration.profile import load_builtin_profile, load_profile, profiles_dir
 from dicecam.reading import DieReading, SettledRoll
+from dicecam.scorer.registry import get_game
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.vision.frames import CameraFault
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
-from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.game_session import GameSession
 from dicecam.webapp.session.profile_from_play import (
@@ -114,6 +116,30 @@ def test_the_session_tells_of_confirmed_rolls_only(tmp_path: Path) -> None:
     assert told == [("charidice", pending.roll_id)]
 
 
+def test_the_colours_are_learnt_after_the_roll_is_published_outside_the_lock(
+        tmp_path: Path) -> None:
+    published: list[tuple[str, Any]] = []
+    session = GameSession(GameStore(tmp_path / "games.sqlite"),
+                          lambda event, payload: published.append((event, payload)))
+    seen: list[Any] = []
+
+    def learn(game_id: int, dice_set: str, roll: CurrentRoll) -> None:
+        # another thread (a tablet, the camera) gets the session now: the lock is free
+        other = threading.Thread(target=session.view)
+        other.start()
+        other.join(5.0)
+        rolls = [p for e, p in published if e == events.ROLL]
+        seen.append((dice_set, not other.is_alive(), rolls[-1]["status"]))
+
+    session.on_confirmed = learn
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    dice = tuple(DieReading(60.0 + 70 * i, 80.0, 50.0, 50.0, i + 1, c, 0.6) for i, c in
+                 enumerate(["red", "blue", "green", "purple", "black", "grey"]))
+    roll = session.settle(SettledRoll(1, 640, 480, dice))
+    session.confirm_roll(ConfirmRoll(roll.roll_id))
+    assert seen == [(get_game("charidice").dice_set, True, "applied")]
+
+
 def test_a_fault_while_learning_loses_no_roll(tmp_path: Path) -> None:
     session, _ = _session(tmp_path)
 
@@ -137,23 +163,23 @@ class _Reader:
 def test_the_running_reader_takes_the_fitted_profile_and_only_a_camera_teaches(
         source: str, learns: bool) -> None:
     reader = _Reader()
-    outputs = pipeline_outputs(source, frames=lambda *a, **k: iter(()),
-                               pipeline=lambda dice_set, zones: reader)
-    assert outputs.learns_colours is learns
+    camera = TableCamera(source, frames=lambda *a, **k: iter(()),
+                         pipeline=lambda dice_set, zones: reader)
+    assert camera.learns_colours is learns
     profile = load_builtin_profile("diceparty")
-    assert not outputs.use_profile(profile)  # nothing reads yet
+    assert not camera.use_profile(profile)  # nothing reads yet
     with pytest.raises(CameraFault):  # an empty source ends
-        list(outputs("diceparty"))
-    assert outputs.use_profile(profile)
+        list(camera.open("diceparty"))
+    assert camera.use_profile(profile)
     assert callable(reader.read_colours)
-    assert not outputs.use_profile(load_builtin_profile("dicetopia"))  # another set
+    assert not camera.use_profile(load_builtin_profile("dicetopia"))  # another set
 
 
 def test_at_a_camera_the_app_learns_the_colours_and_the_tablets_are_told() -> None:
     reader = _Reader()
-    outputs = pipeline_outputs("camera:0", frames=lambda *a, **k: iter(()),
-                               pipeline=lambda dice_set, zones: reader)
-    app = create_app({"DB_PATH": ":memory:", "OUTPUTS": outputs, "TESTING": True})
+    camera = TableCamera("camera:0", frames=lambda *a, **k: iter(()),
+                         pipeline=lambda dice_set, zones: reader)
+    app = create_app({"DB_PATH": ":memory:", "OUTPUTS": camera, "TESTING": True})
     try:
         live = services(app).reader
         told: list[Any] = []
@@ -170,8 +196,8 @@ def test_at_a_camera_the_app_learns_the_colours_and_the_tablets_are_told() -> No
 
 def test_the_demo_never_learns_colours() -> None:
     app = create_app({"DB_PATH": ":memory:", "TESTING": True,
-                      "OUTPUTS": pipeline_outputs("demo", frames=lambda *a, **k: iter(()),
-                                                  pipeline=lambda dice_set, zones: _Reader())})
+                      "OUTPUTS": TableCamera("demo", frames=lambda *a, **k: iter(()),
+                                             pipeline=lambda dice_set, zones: _Reader())})
     try:
         assert services(app).session.on_confirmed is None
         assert services(app).reader.profile_from_play is None

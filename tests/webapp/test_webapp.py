@@ -622,12 +622,12 @@ def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
 
 def test_every_game_has_help_in_both_languages() -> None:
     from dicecam.scorer.registry import GAMES
-    from dicecam.webapp.api.rules_page import HELP, RULEBOOK_FILES, RULEBOOKS
 
-    for game in GAMES:
-        assert set(HELP[game]) == {"en", "de"} and set(RULEBOOKS[game]) == {"en", "de"}
-        assert len(HELP[game]["en"]) == len(HELP[game]["de"]), game
-        assert set(RULEBOOK_FILES[game]) == {"en", "de"}
+    for name, game in GAMES.items():
+        assert game.help is not None, name
+        assert set(game.help.sections) == {"en", "de"} and set(game.help.rulebook) == {"en", "de"}
+        assert len(game.help.sections["en"]) == len(game.help.sections["de"]), name
+        assert set(game.help.rulebook_files) == {"en", "de"}
 
 
 # --- the engines' sentences reach the tablet as messages it words itself -------------------

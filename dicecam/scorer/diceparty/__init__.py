@@ -5,18 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from dicecam.scorer.descriptor import GameDescriptor, Variant, VariantKind
-from dicecam.scorer.diceparty import adapter, codec, rules
+from dicecam.scorer.diceparty import adapter, codec, rules, rules_help
 
 GAME = GameDescriptor(
     name="diceparty",
     title=codec.TITLE,
     dice_set="diceparty",
+    demo_dice_per_roll=12,
     min_players=rules.MIN_PLAYERS,
     max_players=rules.MAX_PLAYERS,
     codec=codec,
     adapter=adapter.action_from_roll,
     scorers={"diceparty": codec.score},
     cases=Path(__file__).with_name("cases.json"),
+    help=rules_help.HELP,
     standing=codec.standing,
     variants=(Variant("party_animal", VariantKind.FLAG, False, "dp_party_animal"),),
     colour_groups=adapter.colour_groups,

@@ -25,7 +25,7 @@ from dicecam.errors import InputError
 from dicecam.vision.demo import DemoThrow
 from dicecam.vision.pipeline import build_pipeline
 from dicecam.webapp.api.app import create_app, services
-from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.session.tablet_commands import NewGame
 
 HELP = "CPU use of the live view while the table is still (demo, one core's share)"
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         seen.append(pipeline)
         return pipeline
 
-    outputs = pipeline_outputs("demo", pipeline=make_pipeline)
+    outputs = TableCamera("demo", pipeline=make_pipeline)
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DB_PATH": os.path.join(folder, "games.sqlite"), "OUTPUTS": outputs,
                           "PAIRING_PIN": "000000"})

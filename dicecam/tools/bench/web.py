@@ -32,7 +32,7 @@ from dicecam.scorer.registry import get_game
 from dicecam.tools.grown_parties import grown_parties, quiet_throw
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.api.app import create_app, services
-from dicecam.webapp.camera.source import pipeline_outputs
+from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.session.tablet_commands import Act, EnterRoll, NewGame
 
 HELP = "latency from a settled reading to the browser's update (median, p95) on the demo"
@@ -62,10 +62,13 @@ class _Output:
     settled: SettledRoll | None = None
 
 
-def truth_outputs(dice_set: str, speed: float) -> Iterator[_Output]:
-    """The demo's frames, with the demo's own dice as the readings, paced at its fps."""
+def truth_outputs(game: str, speed: float) -> Iterator[_Output]:
+    """The demo's frames of ``game``'s dice, with the demo's own dice as the readings,
+    paced at its fps."""
 
-    source = DemoSource(dice_set, loop=True)
+    descriptor = get_game(game)
+    source = DemoSource(descriptor.dice_set, dice_per_roll=descriptor.demo_dice_per_roll,
+                        loop=True)
     per_roll = source.frames_per_roll
     interval = 1.0 / (source.fps * speed)
     started = time.monotonic()
@@ -111,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.speed != 1.0:
             raise InputError("--speed applies to --truth only: the reader runs at its own pace")
-        outputs = pipeline_outputs("demo")
+        outputs = TableCamera("demo")
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     app = create_app({"DB_PATH": ":memory:", "OUTPUTS": outputs, "GAMES": [args.game]})

@@ -1,4 +1,5 @@
-"""The Socket.IO event handlers, one per tablet -> server event, named after it.
+"""The Socket.IO event handlers: ``TabletNamespace``, one ``on_<event>`` method per tablet ->
+server event (``events.py`` names them).
 
 Each handler checks its payload (the session validates every field), and answers through
 the acknowledgement: ``{"ok": true, ...}`` once the change is committed, or
@@ -7,154 +8,185 @@ the acknowledgement: ``{"ok": true, ...}`` once the change is committed, or
 logged and answered as an error, and the game is left as it was.
 
 Every payload first passes ``check_payload`` (plain JSON of modest size, valid text, finite
-numbers), then its event's parser (``tablet_commands``) turns it into a frozen command.
-Watching is open to every connection; each event that changes a game first checks that the
-connection is paired (``webapp/pairing.py``), before its payload is even looked at.
+numbers), then its event's parser (``session/tablet_commands``) turns it into a frozen
+command. Watching is open to every connection; each event that changes a game
+(``events.CHANGES_THE_GAME``) first checks that the connection is paired
+(``api/pairing.py``), before its payload is even looked at.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from flask import request
-from flask_socketio import SocketIO, emit
+from flask_socketio import Namespace, emit
 
 from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.webapp import events
 from dicecam.webapp.api.payload import check_payload
+from dicecam.webapp.api.services import Services
 from dicecam.webapp.session import tablet_commands as tc
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Any], dict[str, Any]]
+#: a handler method: (namespace, payload) -> the acknowledgement's fields besides "ok"
+Handler = Callable[["TabletNamespace", Any], dict[str, Any]]
+#: the events anyone may send (every other one changes a game and needs a paired tablet)
+WATCHING = (events.SYNC, events.PAIR, events.LIST_GAMES)
 
 
-def register(socketio: SocketIO, services: Callable[[], Any]) -> None:
-    """Attach every handler to ``socketio``; ``services()`` gives the app's Services."""
+def answered(handler: Handler) -> Callable[..., dict[str, Any]]:
+    """``handler`` (``on_<event>``) answered through the acknowledgement: the pairing check
+    for an event that changes the game, the payload check, then ``{"ok": true, ...}`` or
+    ``{"ok": false, "error": ...}``."""
+    event = handler.__name__.removeprefix("on_")
+    changes_the_game = event in events.CHANGES_THE_GAME
 
-    def answered(handler: Handler, *, changes_the_game: bool) -> Callable[..., dict[str, Any]]:
-        def run(data: Any = None, *extra: Any) -> dict[str, Any]:
-            if extra:
-                return {"ok": False, "error": "send one JSON object per event"}
-            try:
-                if changes_the_game:
-                    services().pairing.require(request.sid)
-                check_payload(data, handler.__name__)
-                return {"ok": True, **handler(data)}
-            except InputError as exc:
-                reply = {"ok": False, "error": str(exc)}
-                if exc.message is not None:  # the page words it in the player's language
-                    reply["message"] = exc.message.to_json()
-                code = getattr(exc, "code", None)
-                if code is not None:
-                    reply["code"] = code
-                return reply
-            except Exception:  # a bug must not take the table down: log it, refuse the event
-                log.exception("event from %s failed", getattr(request, "sid", "?"))
-                return {"ok": False, "error": "the server could not handle that; the game "
-                        "is unchanged (details are in the server's log)"}
+    @functools.wraps(handler)
+    def run(self: TabletNamespace, data: Any = None, *extra: Any) -> dict[str, Any]:
+        if extra:
+            return {"ok": False, "error": "send one JSON object per event"}
+        try:
+            if changes_the_game:
+                self.services().pairing.require(request.sid)
+            check_payload(data, event)
+            return {"ok": True, **handler(self, data)}
+        except InputError as exc:
+            reply = {"ok": False, "error": str(exc)}
+            if exc.message is not None:  # the page words it in the player's language
+                reply["message"] = exc.message.to_json()
+            code = getattr(exc, "code", None)
+            if code is not None:
+                reply["code"] = code
+            return reply
+        except Exception:  # a bug must not take the table down: log it, refuse the event
+            log.exception("event from %s failed", getattr(request, "sid", "?"))
+            return {"ok": False, "error": "the server could not handle that; the game "
+                    "is unchanged (details are in the server's log)"}
 
-        run.__name__ = handler.__name__
-        return run
+    return run
 
-    def connect(auth: Any = None) -> None:
+
+class TabletNamespace(Namespace):
+    """The tablets' events on the default namespace; ``services()`` gives the app's
+    ``Services`` (the app of the connection's request)."""
+
+    def __init__(self, services: Callable[[], Services]) -> None:
+        super().__init__("/")
+        self.services = services
+        missing = [e for e in (*WATCHING, *events.CHANGES_THE_GAME)
+                   if not callable(getattr(self, f"on_{e}", None))]
+        assert not missing, f"no handler for {missing}"
+
+    def trigger_event(self, event: str, *args: Any) -> Any:
+        """Run ``on_<event>``; an event without one is left unanswered (no acknowledgement),
+        as Socket.IO leaves an event no handler was registered for."""
+        if not callable(getattr(self, f"on_{event}", None)):
+            return self.socketio.server.not_handled
+        return super().trigger_event(event, *args)
+
+    # -- the connection ------------------------------------------------------------------
+
+    def on_connect(self, auth: Any = None) -> None:
         token = auth.get("token") if isinstance(auth, dict) else None
-        services().pairing.connect(request.sid, token)
-        sync(None)
+        self.services().pairing.connect(request.sid, token)
+        self._sync()
 
-    def disconnect(*reason: Any) -> None:
-        services().pairing.disconnect(request.sid)
+    def on_disconnect(self, *reason: Any) -> None:
+        self.services().pairing.disconnect(request.sid)
 
-    def pair(data: Any) -> dict[str, Any]:
+    # -- watching (any connection) -------------------------------------------------------
+
+    @answered
+    def on_pair(self, data: Any) -> dict[str, Any]:
         payload = jc.require_object(data, "pairing")
         jc.reject_unknown_keys(payload, "pairing", ("pin",))
         typed = jc.require_str(payload.get("pin"), "pairing.pin", max_len=20)
-        token = services().pairing.pair(request.sid, typed, str(request.remote_addr))
+        token = self.services().pairing.pair(request.sid, typed, str(request.remote_addr))
         emit(events.PAIRING, {"paired": True})
         return {"token": token}
 
-    def sync(data: Any) -> dict[str, Any]:
-        session = services().session
-        emit(events.PAIRING, {"paired": services().pairing.is_paired(request.sid)})
+    @answered
+    def on_sync(self, data: Any) -> dict[str, Any]:
+        self._sync()
+        return {}
+
+    def _sync(self) -> None:
+        """Send this tablet everything: whether it is paired, the games, the state, the
+        roll on the table and the camera's status."""
+        services = self.services()
+        session = services.session
+        emit(events.PAIRING, {"paired": services.pairing.is_paired(request.sid)})
         emit(events.GAMES, session.games_payload())
         emit(events.STATE, session.view())
         roll = session.roll_payload()
         if roll is not None:
             emit(events.ROLL, roll)
-        reader = services().reader
-        if reader is not None:
-            emit(events.CAMERA, reader.status_payload())
-        return {}
+        if services.reader is not None:
+            emit(events.CAMERA, services.reader.status_payload())
 
-    def new_game(data: Any) -> dict[str, Any]:
-        session = services().session
+    @answered
+    def on_list_games(self, data: Any) -> dict[str, Any]:
+        jc.reject_unknown_keys(jc.require_object(data, "list games"), "list games", ())
+        return {"games": self.services().session.games_payload()}
+
+    # -- changing the game (a paired tablet) ---------------------------------------------
+
+    @answered
+    def on_new_game(self, data: Any) -> dict[str, Any]:
+        session = self.services().session
         return session.new_game(tc.parse_new_game(data, session.games))
 
-    def open_game(data: Any) -> dict[str, Any]:
-        return services().session.open_game(tc.parse_open_game(data))
+    @answered
+    def on_open_game(self, data: Any) -> dict[str, Any]:
+        return self.services().session.open_game(tc.parse_open_game(data))
 
-    def close_game(data: Any) -> dict[str, Any]:
-        return services().session.close_game(tc.parse_close_game(data))
+    @answered
+    def on_close_game(self, data: Any) -> dict[str, Any]:
+        return self.services().session.close_game(tc.parse_close_game(data))
 
-    def delete_game(data: Any) -> dict[str, Any]:
-        return services().session.delete_game(tc.parse_delete_game(data))
+    @answered
+    def on_delete_game(self, data: Any) -> dict[str, Any]:
+        return self.services().session.delete_game(tc.parse_delete_game(data))
 
-    def list_games(data: Any) -> dict[str, Any]:
-        jc.reject_unknown_keys(jc.require_object(data, "list games"), "list games", ())
-        return {"games": services().session.games_payload()}
+    @answered
+    def on_action(self, data: Any) -> dict[str, Any]:
+        return self.services().session.act(tc.parse_act(data))
 
-    def action(data: Any) -> dict[str, Any]:
-        return services().session.act(tc.parse_act(data))
+    @answered
+    def on_undo(self, data: Any) -> dict[str, Any]:
+        return self.services().session.undo(tc.parse_undo(data))
 
-    def undo(data: Any) -> dict[str, Any]:
-        return services().session.undo(tc.parse_undo(data))
+    @answered
+    def on_correct_die(self, data: Any) -> dict[str, Any]:
+        return self.services().session.correct_die(tc.parse_correct_die(data))
 
-    def correct_die(data: Any) -> dict[str, Any]:
-        return services().session.correct_die(tc.parse_correct_die(data))
+    @answered
+    def on_confirm_roll(self, data: Any) -> dict[str, Any]:
+        return self.services().session.confirm_roll(tc.parse_confirm_roll(data))
 
-    def confirm_roll(data: Any) -> dict[str, Any]:
-        return services().session.confirm_roll(tc.parse_confirm_roll(data))
+    @answered
+    def on_assign_zone(self, data: Any) -> dict[str, Any]:
+        return self.services().session.assign_zone(tc.parse_assign_zone(data))
 
-    def assign_zone(data: Any) -> dict[str, Any]:
-        return services().session.assign_zone(tc.parse_assign_zone(data))
+    @answered
+    def on_enter_roll(self, data: Any) -> dict[str, Any]:
+        return self.services().session.enter_roll(tc.parse_enter_roll(data))
 
-    def enter_roll(data: Any) -> dict[str, Any]:
-        return services().session.enter_roll(tc.parse_enter_roll(data))
+    @answered
+    def on_set_zones(self, data: Any) -> dict[str, Any]:
+        return self.services().session.set_zones(tc.parse_set_zones(data))
 
-    def set_zones(data: Any) -> dict[str, Any]:
-        return services().session.set_zones(tc.parse_set_zones(data))
-
-    def demo_roll(data: Any) -> dict[str, Any]:
+    @answered
+    def on_demo_roll(self, data: Any) -> dict[str, Any]:
         tc.parse_demo_roll(data)
-        demo = services().demo
-        if demo is None:
+        services = self.services()
+        if services.demo is None:
             raise InputError("the camera is not the demo table: throw the dice on the table")
-        reply = demo.request()
-        services().session.publish_state()  # every tablet: the demo is throwing
+        reply = services.demo.request()
+        services.session.publish_state()  # every tablet: the demo is throwing
         return reply
-
-    socketio.on_event("connect", connect)
-    socketio.on_event("disconnect", disconnect)
-    for name, handler in ((events.SYNC, sync), (events.PAIR, pair),
-                          (events.LIST_GAMES, list_games)):
-        socketio.on_event(name, answered(handler, changes_the_game=False))
-    changing = {
-        events.NEW_GAME: new_game,
-        events.OPEN_GAME: open_game,
-        events.CLOSE_GAME: close_game,
-        events.DELETE_GAME: delete_game,
-        events.ACTION: action,
-        events.UNDO: undo,
-        events.CORRECT_DIE: correct_die,
-        events.CONFIRM_ROLL: confirm_roll,
-        events.ASSIGN_ZONE: assign_zone,
-        events.ENTER_ROLL: enter_roll,
-        events.DEMO_ROLL: demo_roll,
-        events.SET_ZONES: set_zones,
-    }
-    assert set(changing) == set(events.CHANGES_THE_GAME), "events.py lists them all"
-    for name, handler in changing.items():
-        socketio.on_event(name, answered(handler, changes_the_game=True))

@@ -11,7 +11,7 @@ and colour profile). When the source fails, stalls (no picture for ``STALL_SECON
 only unusable pictures, or a camera stops sending, the tablets are told at once ("camera
 lost, reconnecting") and the reader opens it again every ``RETRY_SECONDS`` until pictures
 come back; the game state is never touched by a camera fault. The source is read on a
-thread of its own (``webapp/pump.py``), so a read that blocks cannot block the reader.
+thread of its own (``camera/pump.py``), so a read that blocks cannot block the reader.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from dicecam.reading import FrameReading, SettledRoll
-from dicecam.vision.frames import CameraFault, frame_problem
+from dicecam.vision.frames import CameraFault
 from dicecam.webapp import events
 from dicecam.webapp.camera.pump import OutputPump, Stalled
 from dicecam.webapp.session.game_session import GameSession
@@ -54,6 +54,9 @@ _POLL_SECONDS = 0.1
 
 
 class LiveOutput(Protocol):
+    """One frame read (``vision.pipeline.PipelineOutput``): a usable BGR picture (the
+    pipeline checked it, ``vision/frames.py``), its reading, and the roll it settled."""
+
     frame_bgr: np.ndarray
     reading: FrameReading
     settled: SettledRoll | None
@@ -174,15 +177,11 @@ class LiveReader:
     def _show(self, pump: OutputPump, game: str | None, stop: threading.Event) -> bool:
         last_frame = 0.0
         shown = 0
-        last_picture = time.monotonic()
-        problem = None
         while True:
             limit = self._stall_seconds if shown else self._startup_seconds
             try:
-                output = self._next_output(pump, game, stop, last_picture + limit)
+                output = self._next_output(pump, game, stop, time.monotonic() + limit)
             except Stalled:
-                if problem is not None:  # pictures came, but none that could be used
-                    raise CameraFault(f"the camera sends unusable pictures ({problem})") from None
                 raise Stalled(f"no picture for {limit:.1f} s") from None
             if output is None:
                 return not stop.is_set()
@@ -194,13 +193,7 @@ class LiveReader:
             if output.settled is not None:
                 self.settles_seen += 1
                 self._settle(output.settled, output.frame_bgr)
-            problem = frame_problem(output.frame_bgr)
             now = time.monotonic()
-            if problem is not None:
-                if now - last_picture > limit:
-                    raise CameraFault(f"the camera sends unusable pictures ({problem})")
-                continue
-            last_picture = now
             shown += 1
             self._measure_cpu()
             if self._status is not CameraStatus.RUNNING:

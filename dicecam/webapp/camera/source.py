@@ -3,18 +3,25 @@
 ``choose_source`` turns ``dicecam serve``'s options into one source spec: an explicit
 camera, video, stream or ``--demo``; else the first webcam if the computer has one; else
 the bundled demo, so a new user sees the whole thing working at once.
-``pipeline_outputs`` makes the web app's outputs factory: for each game it opens the source
-again with that game's dice set (colour profile), so switching games switches profiles.
-Unusable frames are dropped before the table reader sees them (``webapp/frames.py``); a
-source that stops (a camera unplugged, a folder whose images all became unreadable) raises
-``CameraFault`` rather than ending, so the live reader reports it lost and opens it again;
-an unreadable image in a folder is skipped and named once in the server's log.
+
+A ``Camera`` is what the web app reads the table through: ``open(game)`` gives the live
+outputs while that game is played, and a camera may let the demo play the game
+(``direct_demo``) and take colours learnt at the table (``learns_colours``,
+``use_profile``). ``TableCamera`` is the real one: for each game it opens the source again
+with that game's dice set (colour profile; the demo also throws that game's dice), so
+switching games switches profiles. The vision pipeline checks its frames once and drops
+the unusable ones (``vision/frames.py``); a source that stops (a camera unplugged, a folder
+whose images all became unreadable) raises ``CameraFault`` rather than ending, so the live
+reader reports it lost and opens it again; an unreadable image in a folder is skipped and
+named once in the server's log. ``OutputsCamera`` makes any function of outputs a camera
+(tests and benches).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,19 +29,28 @@ from typing import Any
 import cv2
 
 from dicecam.calibration.profile import ColourProfile
+from dicecam.scorer.descriptor import GameDescriptor
 from dicecam.scorer.registry import get_game
 from dicecam.vision.colour import ColourReader
-from dicecam.vision.demo import Director
-from dicecam.vision.frames import CameraFault, CheckedFrames
-from dicecam.vision.pipeline import build_pipeline, iter_outputs
+from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
+from dicecam.vision.frames import CameraFault
+from dicecam.vision.pipeline import PipelineOutput, TablePipeline, build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
+from dicecam.webapp.camera.live import LiveOutput
 
 log = logging.getLogger(__name__)
 
 DEMO = "demo"
 LIVE_PREFIXES = ("camera:", "http://", "https://", "rtsp://")
-#: the dice set the demo shows before any game is chosen
-DEFAULT_DICE_SET = "diceparty"
+
+#: game name (or None when no game runs) -> the live outputs to show for it
+OpenOutputs = Callable[[str | None], Iterable[LiveOutput]]
+#: (source, dice set, on_error[, director=, dice_per_roll= for the demo]) -> the frames
+OpenFrames = Callable[..., Iterable[Any]]
+
+
+#: (dice set, zones[, empty table]) -> the table reader
+MakePipeline = Callable[..., TablePipeline]
 
 
 def camera_present(index: int = 0) -> bool:
@@ -73,82 +89,128 @@ def is_live(source: str) -> bool:
 
 
 def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None],
-                director: Director | None = None) -> Any:
+                director: Director | None = None, dice_per_roll: int = DICE_PER_ROLL) -> Any:
     """The frame source for ``source`` (files and the demo loop, as a camera would; the
-    demo plays the game when a ``director`` says what to throw)."""
-    return open_source(source, dice_set=dice_set, loop=not is_live(source), on_error=on_error,
-                       director=director)
+    demo throws ``dice_per_roll`` dice, or plays the game when a ``director`` says what to
+    throw)."""
+    return open_source(source, dice_set=dice_set, dice_per_roll=dice_per_roll,
+                       loop=not is_live(source), on_error=on_error, director=director)
 
 
-def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None) -> Any:
+def make_pipeline(dice_set: str, zones: str | None,
+                  empty_table: str | None = None) -> TablePipeline:
     return build_pipeline(dice_set, zones=zones, empty_table=empty_table)
 
 
-def pipeline_outputs(
-    source: str, *, zones: str | None = None, empty_table: str | None = None,
-    realtime: bool = True,
-    frames: Callable[[str, str, Callable[[Exception], None]], Any] = open_frames,
-    pipeline: Callable[..., Any] = make_pipeline,
-) -> Callable[[str | None], Iterable[Any]]:
-    """The outputs factory for ``create_app(OUTPUTS=...)``: source -> pipeline, per game.
+class Camera(ABC):
+    """What the web app reads the table through.
+
+    ``open(game)`` gives the live outputs (anything with ``frame_bgr``, ``reading``,
+    ``settled``) while ``game`` (None: no game) is played; it is opened again at each game
+    switch and after a fault. The rest is what a camera may offer beside them, and the
+    base offers none of it."""
+
+    #: whether a roll the players confirm should teach this table's colours (a real table
+    #: does; the demo's drawn dice and a recorded video must not become the colours the
+    #: next real game is read with)
+    learns_colours: bool = False
+
+    @abstractmethod
+    def open(self, game: str | None) -> Iterable[LiveOutput]:
+        """The live outputs for ``game``."""
+
+    def direct_demo(self, director: Director) -> bool:
+        """Let the demo play the game: True when this camera is the demo and takes it."""
+        return False
+
+    def use_profile(self, profile: ColourProfile) -> bool:
+        """Read colours with ``profile`` from the next frame on (True when it is taken)."""
+        return False
+
+
+class OutputsCamera(Camera):
+    """Any function of outputs as a camera (tests and benches): no demo, nothing learnt."""
+
+    def __init__(self, open_outputs: OpenOutputs) -> None:
+        self._open_outputs = open_outputs
+
+    def open(self, game: str | None) -> Iterable[LiveOutput]:
+        return self._open_outputs(game)
+
+
+class TableCamera(Camera):
+    """``source`` (a ``choose_source`` spec) read through the table reader, per game.
 
     ``frames`` opens the frame source and ``pipeline`` builds the table reader; tests pass
     their own (a source that fails on cue, a reader that needs no model)."""
-    reported: set[str] = set()
-    demo: dict[str, Director] = {}
-    running: dict[str, Any] = {}  # the table reader now reading, and its dice set
 
-    def skip_image(error: Exception) -> None:
-        if str(error) not in reported:  # a folder plays in a loop: name each bad file once
-            reported.add(str(error))
-            log.warning("skipping an unreadable picture: %s", error)
+    def __init__(self, source: str, *, zones: str | None = None,
+                 empty_table: str | None = None, realtime: bool = True,
+                 frames: OpenFrames = open_frames,
+                 pipeline: MakePipeline = make_pipeline) -> None:
+        self.source = source
+        self.learns_colours = is_live(source)
+        self._zones = zones
+        self._empty_table = empty_table
+        self._realtime = realtime
+        self._frames = frames
+        self._make_pipeline = pipeline
+        self._reported: set[str] = set()
+        self._director: Director | None = None
+        #: the table reader now reading, and its dice set
+        self._running: tuple[TablePipeline, str] | None = None
 
-    def drop_frame(problem: str) -> None:
-        if problem not in reported:  # a camera may send thousands: name each kind once
-            reported.add(problem)
-            log.warning("dropping unusable pictures from %s: %s", source, problem)
-
-    def open_for(game: str | None) -> Iterator[Any]:
-        dice_set = game or DEFAULT_DICE_SET
-        # the demo plays a game that says what it waits to see thrown; others it rolls
-        plays = source == DEMO and game is not None and get_game(game).throw_due is not None
-        director = demo.get("director") if plays else None
-        opened = (frames(source, dice_set, skip_image, director=director) if director
-                  else frames(source, dice_set, skip_image))
+    def open(self, game: str | None) -> Iterator[PipelineOutput]:
+        descriptor = None if game is None else get_game(game)
+        dice_set = DEFAULT_DICE_SET if descriptor is None else descriptor.dice_set
+        opened = self._open_frames(descriptor, dice_set)
         try:
-            checked = CheckedFrames(opened, on_bad=drop_frame)
             # (the third argument only when given: test readers take two)
-            reader = pipeline(dice_set, zones, empty_table) if empty_table is not None \
-                else pipeline(dice_set, zones)
-            running.update(reader=reader, dice_set=dice_set)
-            yield from iter_outputs(checked, reader, dice_set=dice_set, realtime=realtime)
+            reader = self._make_pipeline(dice_set, self._zones) if self._empty_table is None \
+                else self._make_pipeline(dice_set, self._zones, self._empty_table)
+            self._running = (reader, dice_set)
+            yield from iter_outputs(opened, reader, realtime=self._realtime,
+                                    on_bad_frame=self._drop_frame)
         finally:
             close = getattr(opened, "close", None)
             if close is not None:
                 close()
         # files and the demo play in a loop, a camera for ever: an end is always a fault
-        if is_live(source):
+        if is_live(self.source):
             raise CameraFault("the camera stopped sending pictures (unplugged?)")
-        raise CameraFault(f"no picture of {source} can be read now")
+        raise CameraFault(f"no picture of {self.source} can be read now")
 
-    def direct_demo(director: Director) -> bool:
+    def _open_frames(self, game: GameDescriptor | None, dice_set: str) -> Iterable[Any]:
+        if self.source != DEMO or game is None:  # (with no game the demo rolls its own dice)
+            return self._frames(self.source, dice_set, self._skip_image)
+        # the demo throws the game's dice: it plays a game that says what it waits to see
+        # thrown, and rolls the others' dice by itself
+        director = self._director if game.throw_due is not None else None
+        return self._frames(self.source, dice_set, self._skip_image, director=director,
+                            dice_per_roll=game.demo_dice_per_roll)
+
+    def direct_demo(self, director: Director) -> bool:
         """Let the demo play the game (True when the source is the demo)."""
-        demo["director"] = director
-        return source == DEMO
+        self._director = director
+        return self.source == DEMO
 
-    def use_profile(profile: ColourProfile) -> bool:
+    def use_profile(self, profile: ColourProfile) -> bool:
         """Read colours with ``profile`` from the next frame on, when the reader now
         running reads its dice set (True when it does)."""
-        reader = running.get("reader")
-        if reader is None or running.get("dice_set") != profile.name \
-                or getattr(reader, "read_colours", None) is None:
+        if self._running is None:
+            return False
+        reader, dice_set = self._running
+        if dice_set != profile.name or reader.read_colours is None:
             return False
         reader.read_colours = ColourReader(profile).read_scores
         return True
 
-    open_for.direct_demo = direct_demo  # type: ignore[attr-defined]
-    open_for.use_profile = use_profile  # type: ignore[attr-defined]
-    # a real table teaches its colours; the demo's drawn dice and a recorded video must not
-    # become the colours the next real game is read with
-    open_for.learns_colours = is_live(source)  # type: ignore[attr-defined]
-    return open_for
+    def _skip_image(self, error: Exception) -> None:
+        if str(error) not in self._reported:  # a folder plays in a loop: name each once
+            self._reported.add(str(error))
+            log.warning("skipping an unreadable picture: %s", error)
+
+    def _drop_frame(self, problem: str) -> None:
+        if problem not in self._reported:  # a camera may send thousands: name each kind once
+            self._reported.add(problem)
+            log.warning("dropping unusable pictures from %s: %s", self.source, problem)

@@ -1,7 +1,8 @@
 """The table's link to the tournament hub (``dicecam serve --hub URL --table-code CODE``).
 
-Every state the table publishes of a V6 evening is turned into its settled passes and
-group tables (``scorer/v6/tables.reports_from_state``); each new one goes into the outbox
+Every state the table publishes of the tournament's game (``registry.tournament_game``) is
+turned into its settled results (its descriptor's ``tournament.reports_from_state``: the
+settled passes and group tables of an evening); each new one goes into the outbox
 in the table's journal file, and one sender thread posts them to the hub in order. A
 result leaves the outbox only when the hub answered that it stored it (or already had it:
 the same action id counts once there), so a hub that is down, a lost answer or a table
@@ -21,12 +22,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dicecam.errors import InputError
-from dicecam.scorer.v6 import tables as v6_tables
-from dicecam.scorer.v6.groups import MIN_GROUP
+from dicecam.scorer.descriptor import TournamentEvening
+from dicecam.scorer.registry import tournament_game
 from dicecam.webapp import events
 from dicecam.webapp.journal.choose import OutboxStore
 from dicecam.webapp.journal.outbox import OutboxState
-from dicecam.webapp.session.tablet_commands import NewGame
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,10 @@ class HubLink:
         if not table_code.strip():
             raise InputError("--table-code is the code `dicecam hub --init` printed for "
                              "this table")
+        game = tournament_game()
+        assert game.tournament is not None  # tournament_game() returns a game with one
+        self._game: str = game.name
+        self._evening: TournamentEvening = game.tournament
         self.hub_url = hub_url.rstrip("/")
         self.table_code = table_code.strip().upper()
         self.outbox = outbox
@@ -75,15 +79,15 @@ class HubLink:
 
     def observe(self, event: str, payload: Mapping[str, Any]) -> None:
         """Queue the settled results in a published state that are not queued yet."""
-        if event != events.STATE or payload.get("game") != "v6":
+        if event != events.STATE or payload.get("game") != self._game:
             return
         game_id = payload.get("game_id")
         added = 0
         try:
-            for report in v6_tables.reports_from_state(self.table_code, f"game{game_id}",
-                                                       payload["state"]):
+            for report in self._evening.reports_from_state(self.table_code, f"game{game_id}",
+                                                           payload["state"]):
                 added += self.outbox.add(report.action_id, report.round_key,
-                                         v6_tables.report_to_json(report))
+                                         self._evening.report_to_json(report))
         except Exception:  # the game goes on: the next state (or a restart) queues it again
             log.exception("could not queue this table's results for the hub")
             return
@@ -206,29 +210,3 @@ class HubLink:
             self._publish(events.HUB, self.status())
         except Exception:  # the page's status is a courtesy; the outbox is what matters
             log.exception("could not publish the hub status")
-
-
-def start_assigned_game(session: Any, assignment: Mapping[str, Any]) -> bool:
-    """Start the V6 game the hub seats at this table when the table is free for it: no
-    game running, or a V6 evening that is over (the preliminary passes done, the final
-    drawn). A game in progress is never replaced: the croupier decides, the page names the
-    group. True when a game was started."""
-    group = list(assignment.get("group") or [])
-    if "v6" not in session.games or len(group) < MIN_GROUP:
-        return False
-    final = assignment.get("stage") == v6_tables.FINAL
-    view = session.view()
-    if view.get("game") is not None:
-        config = view.get("config") or {}
-        if view["game"] == "v6" and sorted(config.get("players", [])) == sorted(group) and \
-                bool(config.get("final")) == final:
-            return False  # already playing it
-        if view["game"] != "v6" or view["state"].get("phase") != "over":
-            return False
-    config: dict[str, Any] = {"players": group, "groups": [group], "final": final}
-    if final and assignment.get("spent"):  # the evening's jokers, used at other tables
-        config["spent"] = dict(assignment["spent"])
-    session.new_game(NewGame("v6", config))
-    log.info("started the hub's %s group at this table: %s", "final" if final else "V6",
-             ", ".join(group))
-    return True

@@ -10,7 +10,9 @@ scored replaces that roll's action (an undo and the corrected action, in one tra
 Tablets' payloads arrive parsed (``tablet_commands``); what tablets are sent is built in
 ``views``. The session knows nothing of Socket.IO: it calls ``publish(event, payload)``
 with plain JSON, under its lock, so every tablet sees the updates in the order they
-happened.
+happened. What a scored roll the players confirmed teaches (``on_confirmed``: the table's
+colours) is learnt after the roll was published and the lock released, so that slow work
+never holds up another tablet or the camera.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -105,9 +108,12 @@ class GameSession:
         #: set when the camera is the demo table: whether it throws now ("auto"), waits for
         #: a tablet to ask ("ask"), or has nothing to throw (None); shown in the state
         self.demo_status: Callable[[], str | None] | None = None
-        #: told of every roll scored after the players confirmed or corrected it:
-        #: (game id, game name, roll); the table's colours are fitted from such a roll
+        #: told of every roll scored after the players confirmed or corrected it, once the
+        #: roll is published and outside the lock: (game id, the game's dice set, roll);
+        #: the table's colours are fitted from such a roll
         self.on_confirmed: Callable[[int, str, CurrentRoll], None] | None = None
+        #: confirmed rolls scored under the lock, told of once it is released
+        self._confirmed: list[tuple[int, str, CurrentRoll]] = []
         saved = store.get_setting(ACTIVE_GAME_KEY)
         if saved is not None and saved.isdigit():
             try:
@@ -269,7 +275,7 @@ class GameSession:
 
     def settle(self, roll: SettledRoll, settled_at: float | None = None) -> CurrentRoll:
         """A roll the camera saw come to rest."""
-        with self._lock:
+        with self._scoring():
             current = CurrentRoll(
                 roll_id=roll.roll_id, width=roll.width, height=roll.height,
                 dice=self._in_drawn_zones(roll.dice, roll.width, roll.height),
@@ -283,7 +289,7 @@ class GameSession:
     def enter_roll(self, command: EnterRoll) -> dict[str, Any]:
         """Dice typed in on the tablet (no camera at hand): a roll with every die sure."""
         dice = command.dice
-        with self._lock:
+        with self._scoring():
             if command.entry_id is not None and self._last_entry is not None and (
                     self._last_entry[0] == command.entry_id):
                 return self._last_entry[1]  # the same entry again: scored once already
@@ -302,7 +308,7 @@ class GameSession:
 
     def correct_die(self, command: CorrectDie) -> dict[str, Any]:
         """A tap said what a die really shows (value None: it is not a die at all)."""
-        with self._lock:
+        with self._scoring():
             roll = self._current_roll(command.roll_id)
             if command.index >= len(roll.dice):
                 raise InputError(f"correction.index must be below {len(roll.dice)}, "
@@ -321,7 +327,7 @@ class GameSession:
     def assign_zone(self, command: AssignZone) -> dict[str, Any]:
         """The dice the camera saw outside every zone lie in ``zone`` (a table without a
         zone map: "this is Ann's party", "this is the Agency")."""
-        with self._lock:
+        with self._scoring():
             roll = self._current_roll(command.roll_id)
             if not any(d.zone is None for d in roll.dice):
                 raise InputError("every die of this roll already lies in a zone")
@@ -333,7 +339,7 @@ class GameSession:
 
     def confirm_roll(self, command: ConfirmRoll) -> dict[str, Any]:
         """The players say the unsure dice were read right: score the roll as it stands."""
-        with self._lock:
+        with self._scoring():
             roll = self._current_roll(command.roll_id)
             if roll.status is RollStatus.APPLIED:
                 return {"roll_id": command.roll_id, "status": roll.status.value}
@@ -353,7 +359,7 @@ class GameSession:
         map for this game (``$DICECAM_HOME/zones/game-N.json``), and from now on a settled
         die lying in one counts for that player; none drawn: no zones again. The roll on
         the table is judged again with its dice in the new areas."""
-        with self._lock:
+        with self._scoring():
             active = self._require_active()
             key = ZONES_KEY.format(active.game_id)
             old_names = set() if active.zones is None else set(active.zones.zone_names)
@@ -500,12 +506,30 @@ class GameSession:
         applied = replace(roll, status=RollStatus.APPLIED, applied_at=applied_at, error=None,
                           error_message=None)
         if source is Source.CORRECTION and self.on_confirmed is not None:
-            try:
-                self.on_confirmed(active.game_id, active.game.name, applied)
-            except Exception:  # learning the colours is a bonus: never lose the roll over it
-                log.exception("learning the table's colours from roll %s failed",
-                              applied.roll_id)
+            # learnt from once the roll is published and the lock released (_scoring)
+            self._confirmed.append((active.game_id, active.game.dice_set, applied))
         return applied
+
+    @contextmanager
+    def _scoring(self) -> Iterator[None]:
+        """The lock, for a change that may score a roll; the confirmed rolls it scored are
+        told of (``on_confirmed``) after it is released."""
+        try:
+            with self._lock:
+                yield
+        finally:
+            self._tell_confirmed()
+
+    def _tell_confirmed(self) -> None:
+        with self._lock:
+            confirmed, self._confirmed = self._confirmed, []
+        for game_id, dice_set, roll in confirmed:
+            if self.on_confirmed is None:
+                continue
+            try:
+                self.on_confirmed(game_id, dice_set, roll)
+            except Exception:  # learning the colours is a bonus: never lose the roll over it
+                log.exception("learning the table's colours from roll %s failed", roll.roll_id)
 
     def _current_roll(self, roll_id: int) -> CurrentRoll:
         if self._roll is None or self._roll.roll_id != roll_id:
