@@ -3,7 +3,7 @@
 Tablet -> server events are answered through the Socket.IO acknowledgement with
 ``{"ok": true, ...}`` or ``{"ok": false, "error": "a sentence"}``; server -> tablet events
 are broadcast to every connected tablet. Every event that changes a game needs a paired
-tablet (``webapp/pairing.py``); watching needs none.
+tablet (``api/pairing.py``); watching needs none.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ FRAME = "frame"  # a live camera frame (JPEG bytes) with the reading drawn over 
 GAMES = "games"  # games this server offers and the stored games to resume
 CAMERA = "camera"  # the reader's status: running, ended, lost (with a sentence)
 PAIRING = "pairing"  # to one tablet: {"paired": bool}, whether it may change the game
-HUB = "hub"  # the link to the tournament hub: online, results waiting (webapp/hub_link.py)
+HUB = "hub"  # the link to the tournament hub: online, results waiting (hub_link/)
 
 # tablets -> server
 NEW_GAME = "new_game"  # {"game": name, "config": {...}}

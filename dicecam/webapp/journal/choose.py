@@ -1,5 +1,5 @@
 """Which journal a table keeps: SQLite by default (``GameStore``, one file), or PostgreSQL
-when ``--db`` is a ``postgresql://`` URL (``journal_pg``). Both give the ``JournalStore``
+when ``--db`` is a ``postgresql://`` URL (``postgres``). Both give the ``JournalStore``
 methods the session uses, and an outbox for the hub beside the games."""
 
 from __future__ import annotations
