@@ -25,11 +25,13 @@ ALLOWED = {
     "scorer": set(),
     "models": set(),
     "vision": {"calibration", "synth"},
-    "webapp": {"scorer", "vision", "calibration"},
+    # a table learns its own dice: the shipped models fine-tuned on what its players taught
+    "teach": {"vision", "calibration", "synth"},
+    "webapp": {"scorer", "vision", "calibration", "teach"},
     # the hub serves the tablet page's copy of the Socket.IO client (webapp.static)
     "hub": {"webapp", "scorer"},
-    "tools": {"hub", "webapp", "scorer", "vision", "calibration", "synth"},
-    "commands": {"tools", "hub", "webapp", "scorer", "vision", "calibration", "synth"},
+    "tools": {"hub", "webapp", "teach", "scorer", "vision", "calibration", "synth"},
+    "commands": {"tools", "hub", "webapp", "teach", "scorer", "vision", "calibration", "synth"},
 }
 #: function-level imports kept on purpose: torch comes with the optional train extra
 LAZY = ("dicecam.tools.train.reader_net", "dicecam.tools.train.detector_net")

@@ -20,6 +20,7 @@ BENCHES = {
     "real": "dicecam.tools.bench.real",
     "hub": "dicecam.tools.bench.hub",
     "evening": "dicecam.tools.bench.evening",
+    "teach": "dicecam.tools.bench.teach",
 }
 
 

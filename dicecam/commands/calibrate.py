@@ -15,6 +15,7 @@ import argparse
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -45,6 +46,11 @@ from dicecam.jsoncheck import (
     require_str,
 )
 from dicecam.paths import profiles_dir, zones_dir
+from dicecam.teach.labelled import teach_from_folder
+from dicecam.teach.learner import learn_table
+from dicecam.teach.reader_learning import LearnSettings
+from dicecam.teach.store import TableStore
+from dicecam.teach.table import table_pipeline
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.colour_fit import ColourSample, fit_profile, instructions, samples_by_columns
 from dicecam.vision.detect import DieDetector
@@ -118,6 +124,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=f"save under this name (default {DEFAULT_TABLE!r}: the one "
                             "`dicecam serve` uses with a camera by itself)")
     table.set_defaults(_action=_run_table)
+
+    dice = actions.add_parser(
+        "dice", help="teach a table its own dice from labelled photos (the models learn)",
+        description="Teach a table from labelled photos, as if its players had confirmed "
+        "those dice at it: each photo is read, its found dice confirmed or corrected by the "
+        "labels, missed dice added, false boxes marked 'not a die'; then the table's die "
+        "reader learns (a few minutes on a laptop) and is used where it reads the table's "
+        "held-back dice better than the shipped one. `dicecam read --table NAME` and "
+        "`dicecam serve --table NAME` read with what it learnt.")
+    dice.add_argument("--table", required=True, metavar="NAME", help="the table to teach")
+    taught = dice.add_mutually_exclusive_group(required=True)
+    taught.add_argument("--labelled", metavar="DIR",
+                        help="DIR/images/*.jpg with DIR/labels/*.txt (YOLO: class cx cy w h, "
+                             "normalised; class k = k+1 pips)")
+    taught.add_argument("--forget", action="store_true",
+                        help="forget what the table learnt: back to the shipped models")
+    dice.add_argument("--steps", type=int, default=LearnSettings.steps,
+                      help=f"learning steps (default {LearnSettings.steps})")
+    dice.add_argument("--json", action="store_true", help="print one JSON object")
+    dice.set_defaults(_action=_run_dice)
 
     listing = actions.add_parser("list", help="list colour profiles, boards and zone maps")
     listing.set_defaults(_action=_run_list)
@@ -310,6 +336,42 @@ def _run_table(args: argparse.Namespace) -> int:
     if len(found):
         print(f"note: the detector sees {len(found)} dice-like things in it; if dice lay on "
               "the table, take it again without them", file=sys.stderr)
+    return 0
+
+
+def _run_dice(args: argparse.Namespace) -> int:
+    store = TableStore(args.table)
+    if args.forget:
+        store.forget()
+        print(f"table {args.table}: forgot what it learnt; it reads with the shipped models")
+        return 0
+    if args.steps < 1:
+        raise InputError("--steps must be 1 or more")
+    started = time.monotonic()
+    taught = teach_from_folder(store, Path(args.labelled), table_pipeline(args.table).read_frame)
+    try:
+        learning = learn_table(store, settings=LearnSettings(steps=args.steps))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    figures = {"table": args.table, "taught": taught.to_json(), **learning.to_json(),
+               "seconds_in_all": round(time.monotonic() - started, 1)}
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(f"table {args.table}: {taught.photos} photos taught {taught.confirmed} dice read "
+          f"right, {taught.corrected} corrected, {taught.added} missed and added, "
+          f"{taught.not_a_die} boxes that are no die; {learning.dice} dice kept in all")
+    for name, check in (("shipped reader", learning.shipped),
+                        ("reader in use before", learning.previous),
+                        (f"learnt {learning.version}", learning.learned)):
+        if check is not None:
+            print(f"  {name:<24} on {check.dice} held-back dice: {100 * check.right:.1f}% "
+                  f"right and sure, {100 * check.silent:.1f}% wrong and sure, "
+                  f"{100 * check.asked:.1f}% asked")
+    verdict = ("is now in use" if learning.used
+               else "is kept, not used: it reads the held-back dice no better")
+    print(f"  {learning.version} {verdict}; learnt in {learning.seconds:.0f} s "
+          f"({figures['seconds_in_all']:.0f} s in all)")
     return 0
 
 

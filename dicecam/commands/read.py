@@ -26,6 +26,7 @@ import cv2
 
 from dicecam.calibration.profile import builtin_profile_names
 from dicecam.errors import InputError
+from dicecam.teach.table import table_pipeline
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
 from dicecam.vision.sources import IMAGE_SUFFIXES, VIDEO_SUFFIXES, list_images, read_image
@@ -47,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a picture of the table without dice (saved by `dicecam "
                              "calibrate table`, or an image file): boxes that still look like "
                              "it are not dice")
+    parser.add_argument("--table", metavar="NAME",
+                        help="read as this table reads: with what it learnt from its players "
+                             "(`dicecam calibrate dice`) and its empty-table picture")
     parser.add_argument("--threads", type=int, default=None,
                         help="CPU threads for the models (default: onnxruntime's choice)")
 
@@ -89,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _pipeline(args: argparse.Namespace):
     try:
+        if args.table is not None:
+            return table_pipeline(args.table, dice_set=args.dice_set, zones=args.zones,
+                                  threads=args.threads, empty_table=args.empty_table)
         return build_pipeline(args.dice_set, zones=args.zones, threads=args.threads,
                               auto_zoom=True, empty_table=args.empty_table)
     except ImportError as exc:

@@ -14,33 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from dicecam.tools.realdata import LabelledDie
+from dicecam.vision.matching import match_centres
 
-
-def match_centres(
-    truth: Sequence[tuple[float, float, float]],
-    found: Sequence[tuple[float, float]],
-    tolerance: float = 0.5,
-) -> list[int | None]:
-    """For each true die (cx, cy, size), the index of the found centre it matches, or None."""
-    if not truth or not found:
-        return [None] * len(truth)
-    t = np.asarray(truth, np.float64)
-    f = np.asarray(found, np.float64)
-    dist = np.hypot(t[:, None, 0] - f[None, :, 0], t[:, None, 1] - f[None, :, 1])
-    limit = tolerance * t[:, 2:3]
-    result: list[int | None] = [None] * len(truth)
-    used = np.zeros(len(found), bool)
-    for flat in np.argsort(dist, axis=None):
-        i, j = divmod(int(flat), len(found))
-        if dist[i, j] > limit[i, 0]:
-            continue
-        if result[i] is None and not used[j]:
-            result[i] = j
-            used[j] = True
-    return result
+__all__ = ["Tally", "match_centres"]
 
 
 @dataclass

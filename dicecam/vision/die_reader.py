@@ -109,8 +109,7 @@ def resize_crop(crop: np.ndarray, size: int) -> np.ndarray:
     return cv2.resize(crop, (size, size), interpolation=interpolation)
 
 
-def _session(path: Path, threads: int):  # -> onnxruntime.InferenceSession
-
+def _session(path: Path, threads: int) -> ort.InferenceSession:
     if not path.is_file():
         raise InputError(f"die reader model not found at {path}: reinstall dicecam, or "
                          f"train one with `dicecam train reader --out {path}`")

@@ -1,0 +1,106 @@
+"""Learning a table: its stored examples -> a new reader version, used only where it is better.
+
+``learn_table`` fine-tunes the shipped reader on every example the table ever kept (a
+second evening at the same table starts from all of the first one's dice: later learning
+adds to earlier by adding examples, always from the shipped weights, so no version drifts
+from a drift), plus pieces of its empty-table picture as "not a die". The new version is
+checked on the held-back share against the shipped reader and against the version in use;
+it is kept in any case (with its figures), and used only where it beats both there.
+
+The learning is numpy on the CPU; ``OPENBLAS_NUM_THREADS`` (or the caller's process) decides
+how many cores it takes: the live view runs it in a child process at low priority on one.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+from dicecam.calibration.tables import load_table_picture, saved_table_names
+from dicecam.teach.reader_learning import (
+    Example,
+    LearnSettings,
+    ReaderCheck,
+    background_examples,
+    check_reader,
+    learn_reader,
+    split_held_back,
+)
+from dicecam.teach.store import TableStore
+from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
+
+#: fewer confirmed dice than this teach nothing yet (too few to hold any back)
+MIN_DICE = 12
+#: pieces of the empty table per confirmed die, as "not a die"
+BACKGROUND_PER_DIE = 0.25
+
+
+@dataclass(frozen=True)
+class TableLearning:
+    """What one learning run made of a table."""
+
+    version: str
+    used: bool
+    dice: int
+    shipped: ReaderCheck
+    previous: ReaderCheck | None
+    learned: ReaderCheck
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "used": self.used, "dice": self.dice,
+                "shipped": self.shipped.to_json(),
+                "previous": None if self.previous is None else self.previous.to_json(),
+                "learned": self.learned.to_json(), "seconds": round(self.seconds, 1)}
+
+
+def _with_background(store: TableStore, examples: list[Example], seed: int) -> list[Example]:
+    if store.name not in saved_table_names():
+        return examples
+    dice = [e for e in examples if e.value]
+    if not dice:
+        return examples
+    box = float(np.median([e.crop.shape[0] for e in dice])) / 2.0  # stored crop = 2 x box
+    rng = np.random.default_rng(seed)
+    count = max(4, int(len(dice) * BACKGROUND_PER_DIE))
+    return examples + background_examples(load_table_picture(store.name), box, count, rng)
+
+
+def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
+                log: Callable[[str], None] = lambda _: None) -> TableLearning:
+    """Learn a new reader for ``store``'s table from everything it kept (ValueError when
+    it kept too few dice)."""
+    settings = settings or LearnSettings()
+    examples = list(store.examples())
+    dice = sum(1 for e in examples if e.value)
+    if dice < MIN_DICE:
+        raise ValueError(f"table {store.name} has {dice} confirmed dice; it learns from "
+                         f"{MIN_DICE} on")
+    examples = _with_background(store, examples, settings.seed)
+    with tempfile.TemporaryDirectory() as work:
+        result = learn_reader(examples, base_model=TRAINED_MODEL, settings=settings,
+                              work_dir=Path(work), log=log)
+    previous_path = store.reader_in_use()
+    previous = None
+    if previous_path is not None:
+        previous = check_reader(DieReader(previous_path), split_held_back(examples)[1])
+    used = result.better and (previous is None or result.learned.better_than(previous))
+    buffer = io.BytesIO()
+    onnx.save(result.model, buffer)
+    card = {"trained_on": result.trained_on, "temperature": round(result.temperature, 4),
+            "seconds": round(result.seconds, 1), "steps": settings.steps,
+            "seed": settings.seed, "base": TRAINED_MODEL.name,
+            "held_back": {"shipped": result.shipped.to_json(),
+                          "previous": None if previous is None else previous.to_json(),
+                          "learned": result.learned.to_json()},
+            "used": used}
+    version = store.save_reader(buffer.getvalue(), card, use=used)
+    return TableLearning(version, used, dice, result.shipped, previous, result.learned,
+                         result.seconds)

@@ -1,0 +1,146 @@
+"""``dicecam bench teach``: what a table gains from learning its own dice.
+
+For each real source (``dicecam.tools.realdata``: byler, webcam, pxl), as a new table
+would be taught: every 5th photo in name order (at most ``TEACH_PHOTOS``) is taught
+through the same code as ``dicecam calibrate dice --labelled`` (each photo read by the
+table reader, its found dice confirmed or corrected by their labels, missed dice added,
+false boxes "not a die"), the table learns, and every other photo of the source is read
+by the table pipeline with the shipped reader and with the table's: recall, precision,
+value accuracy, silent errors (read wrong with confidence >= 0.90), dice asked, and the
+learning's seconds. ``--curve`` also learns after the first 10, 30 and 100 confirmed dice.
+
+Each source is taught to its own table in a private ``DICECAM_HOME`` (nothing of the
+user's is touched). The shipped models trained on parts of these sources (see the model
+cards), so these rows say how learning works, not what an unseen table gets from the
+shipped models alone; that figure comes from sources nobody here trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+from dicecam.errors import InputError
+from dicecam.teach.labelled import TaughtFromPhotos, read_labels, teach_photo
+from dicecam.teach.learner import learn_table
+from dicecam.teach.reader_learning import LearnSettings
+from dicecam.teach.store import TableStore
+from dicecam.tools.bench.real import print_table, read_sources
+from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
+from dicecam.vision.pipeline import build_pipeline
+
+HELP = ("a table taught every 5th photo of each real source, the rest read before and "
+        "after it learns: recall, precision, value, silent, asked, learning seconds")
+
+TEACH_EVERY = 5
+TEACH_PHOTOS = 24
+CURVE = (10, 30, 100)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--source", dest="sources", action="append", choices=SOURCES,
+                        help="only this source (repeatable; default: all)")
+    parser.add_argument("--curve", action="store_true",
+                        help="also learn after the first 10, 30 and 100 confirmed dice")
+    parser.add_argument("--steps", type=int, default=LearnSettings.steps,
+                        help=f"learning steps (default {LearnSettings.steps})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def split_for_teaching(photos: list) -> tuple[list, list]:
+    """(taught, read): every ``TEACH_EVERY``-th photo in name order, spaced wider where
+    that would be more than ``TEACH_PHOTOS`` (so the taught photos span the source, as a
+    table's first rolls show every value: webcam's are named by the value they show);
+    the rest."""
+    ordered = sorted(photos, key=lambda p: p.image.name)
+    every = max(TEACH_EVERY, -(-len(ordered) // TEACH_PHOTOS))
+    taught = ordered[::every][:TEACH_PHOTOS]
+    chosen = {p.image for p in taught}
+    return taught, [p for p in ordered if p.image not in chosen]
+
+
+def _read_rows(pipeline, photos, name: str) -> dict:
+    groups, _ = read_sources(pipeline, photos, colour_read=False)
+    return groups[name].as_dict() if name in groups else {}
+
+
+def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
+                 log=print) -> dict:
+    photos = list(iter_photos(root, source=source))
+    taught, read = split_for_teaching(photos)
+    shipped = build_pipeline(None, auto_zoom=True)
+    result: dict = {"taught_photos": len(taught), "read_photos": len(read),
+                    "shipped": _read_rows(shipped, read, source), "curve": []}
+    store = TableStore(f"bench-{source}")
+    tally = TaughtFromPhotos()
+    wanted = sorted(n for n in CURVE if curve) + [None]
+    for photo in taught:
+        frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
+        height, width = frame.shape[:2]
+        teach_photo(store, frame, read_labels(photo.labels, width, height),
+                    shipped.read_frame, tally)
+        dice = store.counts()["dice"]
+        while wanted and wanted[0] is not None and dice >= wanted[0]:
+            result["curve"].append(_learn_and_read(store, settings, read, source, log))
+            wanted.pop(0)
+    final = _learn_and_read(store, settings, read, source, log)
+    result.update(taught=tally.to_json(), learning=final["learning"], table=final["read"])
+    return result
+
+
+def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: str,
+                    log) -> dict:
+    started = time.monotonic()
+    learning = learn_table(store, settings=settings, log=lambda _: None)
+    log(f"  {source}: learnt {learning.version} from {learning.dice} dice in "
+        f"{time.monotonic() - started:.0f} s ({'used' if learning.used else 'not used'})")
+    reader = store.reader_in_use()
+    pipeline = build_pipeline(None, auto_zoom=True, reader_path=reader)
+    return {"dice": learning.dice, "learning": learning.to_json(),
+            "read": _read_rows(pipeline, read, source)}
+
+
+def run(args: argparse.Namespace) -> int:
+    root = real_data_dir()
+    if root is None:
+        raise InputError("the real dice photos were not found: put them in "
+                         "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
+    sources = check_sources(args.sources) or SOURCES
+    settings = LearnSettings(steps=args.steps)
+    figures = {}
+    with tempfile.TemporaryDirectory() as home:
+        previous = os.environ.get("DICECAM_HOME")
+        os.environ["DICECAM_HOME"] = home  # the bench's tables, never the user's
+        try:
+            for source in sources:
+                figures[source] = bench_source(source, root, settings, args.curve,
+                                               log=lambda m: None if args.json else print(m))
+        finally:
+            if previous is None:
+                os.environ.pop("DICECAM_HOME", None)
+            else:
+                os.environ["DICECAM_HOME"] = previous
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    rows = {}
+    for source, row in figures.items():
+        rows[f"{source}, shipped"] = row["shipped"]
+        for point in row["curve"]:
+            rows[f"{source}, taught {point['dice']} dice"] = point["read"]
+        rows[f"{source}, taught {row['learning']['dice']} dice"] = row["table"]
+    print_table({"detector": "shipped", "reader": "shipped / the table's",
+                 "colour_stage": None, "asked_below": 0.9, "groups": rows})
+    for source, row in figures.items():
+        learning = row["learning"]
+        print(f"  {source}: taught {row['taught_photos']} photos ({row['taught']}), "
+              f"learnt in {learning['seconds']} s, {learning['version']} "
+              f"{'used' if learning['used'] else 'NOT used'}; held back: shipped "
+              f"{learning['shipped']}, learnt {learning['learned']}")
+    return 0

@@ -1,0 +1,105 @@
+"""A table's reader learns dice the shipped one cannot read, stays calibrated, and is used
+only where its held-back dice say it reads better."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+from dicecam.teach import learner
+from dicecam.teach.learner import learn_table
+from dicecam.teach.reader_learning import (
+    LearnedReader,
+    LearnSettings,
+    ReaderCheck,
+    check_reader,
+    cut_stored_crop,
+    fit_temperature,
+    learn_reader,
+    runtime_crop,
+    split_held_back,
+)
+from dicecam.teach.store import TableStore
+from dicecam.vision.die_reader import CROP_MARGIN, TRAINED_MODEL, DieReader, cut_crop
+from tests.support.drawn_dice import drawn_examples
+
+QUICK = LearnSettings(steps=30, batch=32, replay=8)
+
+
+def test_marbled_red_dice_are_learnt_in_a_few_steps(tmp_path: Path) -> None:
+    learnt = learn_reader(drawn_examples(48, seed=2), settings=QUICK, work_dir=tmp_path)
+    path = tmp_path / "table.onnx"
+    onnx.save(learnt.model, str(path))
+    unseen = drawn_examples(60, seed=1)  # other dice of the same kind
+    shipped = check_reader(DieReader(TRAINED_MODEL), unseen)
+    table = check_reader(DieReader(path), unseen)
+    assert shipped.asked > 0.2  # the shipped reader is unsure of these dice
+    assert table.right > shipped.right + 0.2
+    assert table.silent <= shipped.silent + 1 / 60
+    assert learnt.better and learnt.learned.right >= learnt.shipped.right
+
+
+def test_the_stored_crop_holds_the_runtime_crop() -> None:
+    frame = np.random.default_rng(0).integers(0, 256, (200, 300, 3), dtype=np.uint8)
+    stored = cut_stored_crop(frame, 150, 100, 40, 36)
+    runtime = cut_crop(frame, 150, 100, 40, 36)
+    inner = runtime_crop(stored)
+    assert abs(inner.shape[0] - runtime.shape[0]) <= 1
+    assert runtime.shape[0] == round(40 * CROP_MARGIN)
+    assert np.abs(inner[:50, :50].astype(int) - runtime[:50, :50].astype(int)).mean() < 30
+
+
+def test_every_value_is_held_back_in_turn() -> None:
+    examples = drawn_examples(24, seed=3)  # 4 of each value
+    learn, held = split_held_back(examples)
+    assert sorted(e.value for e in held) == [1, 2, 3, 4, 5, 6]
+    assert len(learn) == 18
+
+
+def test_an_overconfident_reader_is_cooled_and_an_unsure_one_sharpened() -> None:
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 7, 200)
+    sure_but_often_wrong = np.where(rng.random(200) < 0.6, labels, (labels + 1) % 7)
+    logits = np.eye(7)[sure_but_often_wrong] * 12.0
+    assert fit_temperature(logits, labels) > 2.0
+    timid_but_right = np.eye(7)[labels] * 1.0
+    assert fit_temperature(timid_but_right, labels) < 1.0
+    assert fit_temperature(logits[:0], labels[:0]) == 1.0
+
+
+def _fixed_learning(right: float, silent: float, asked: float):
+    def fake(examples, **kwargs):
+        model = onnx.load(str(TRAINED_MODEL))
+        return LearnedReader(model, 1.0, ReaderCheck(10, 0.8, 0.0, 0.2),
+                             ReaderCheck(10, right, silent, asked), len(examples), 0.1)
+    return fake
+
+
+@pytest.mark.parametrize("right,silent,asked,used", [
+    (0.9, 0.0, 0.1, True),  # more right, no more silent: used
+    (0.95, 0.05, 0.0, False),  # more right but a silent error more: kept, not used
+    (0.8, 0.0, 0.2, False),  # no better: kept, not used
+])
+def test_a_version_is_kept_always_and_used_only_where_better(
+        monkeypatch: pytest.MonkeyPatch, right, silent, asked, used) -> None:
+    store = TableStore("t")
+    for example in drawn_examples(14, seed=5):
+        store.add(example.crop, (50, 50, 30, 30), (100, 100), example.value, "confirmed")
+    monkeypatch.setattr(learner, "learn_reader", _fixed_learning(right, silent, asked))
+    learning = learn_table(store)
+    assert store.reader_versions() == [learning.version]
+    assert learning.used is used
+    assert (store.reader_in_use() is not None) is used
+    assert store.reader_card(learning.version)["held_back"]["learned"]["right"] == right
+
+
+def test_too_few_dice_teach_nothing_yet() -> None:
+    store = TableStore("t")
+    for example in drawn_examples(5, seed=6):
+        store.add(example.crop, (50, 50, 30, 30), (100, 100), example.value, "confirmed")
+    with pytest.raises(ValueError, match="learns from"):
+        learn_table(store)
+    assert store.reader_versions() == []
