@@ -1,7 +1,10 @@
 #!/bin/sh
-# Install dicecam with its test tools into .venv, lint, and run the test suite.
+# Install dicecam with its test tools into .venv, lint, and run the test suite in parallel.
 set -e
 cd "$(dirname "$0")"
 sh scripts/venv.sh test
 .venv/bin/ruff check .
-exec .venv/bin/python -m pytest -q "$@"
+# -n auto: one pytest-xdist worker per core; worksteal: an idle worker takes tests queued for
+# a busy one (a few tests run for tens of seconds). Arguments go on to pytest: ./test.sh -k
+# diceparty, or ./test.sh -n 0 for one process (pdb, print debugging).
+exec .venv/bin/python -m pytest -q -n auto --dist worksteal "$@"

@@ -1,10 +1,26 @@
-"""Shared fixtures: every test runs with a private data folder."""
+"""Shared fixtures: every test runs with a private data folder; one headless chromium per
+browser test module."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.support.browsers import headless_chromium
+
+
+@pytest.fixture(scope="session", autouse=True)
+def worker_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``DICECAM_HOME`` for what starts before a test's own (a module's servers): private to
+    this run and, in a parallel run, to this worker."""
+    patch = pytest.MonkeyPatch()
+    home = tmp_path_factory.mktemp("home")
+    patch.setenv("DICECAM_HOME", str(home))
+    yield home
+    patch.undo()
 
 
 @pytest.fixture(autouse=True)
@@ -13,3 +29,10 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     database never touch the user's own, and start empty."""
     monkeypatch.setenv("DICECAM_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless chromium at tablet size that prefers British English, for one module
+    (the modules that use it carry ``BROWSER_MARKS``, which skip without chromium)."""
+    yield from headless_chromium(accept_languages="en-GB,en")

@@ -18,7 +18,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -41,6 +40,7 @@ from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.hub_link.link import HubLink
 from dicecam.webapp.journal.outbox import Outbox, OutboxState
 from tests.support.tablets import paired_client
+from tests.support.waiting import wait_until
 
 GROUP = ["Ann", "Bea", "Cem", "Dan"]
 MISSING = private.missing()
@@ -100,13 +100,6 @@ class StandInHub:
         self.server.server_close()
 
 
-def wait_for(condition: Any, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 @pytest.fixture
 def evening() -> Any:
     return play_group(GROUP, "hub-link")
@@ -126,13 +119,13 @@ def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
                    lambda event, payload: shown.append(payload), retry_most=0.2)
     link.start()
     publish_all(link, evening.states)
-    wait_for(lambda: link.online is False)
+    wait_until(lambda: link.online is False)
     status = link.status()
     assert status["waiting"] == 4 and status["delivered"] == 0  # 3 passes + the group table
     assert any(s["online"] is False and s["waiting"] == 4 for s in shown)
     hub = StandInHub(port)
     try:
-        wait_for(lambda: link.status()["waiting"] == 0)
+        wait_until(lambda: link.status()["waiting"] == 0)
         keys = [r["kind"] + str(r.get("pass", "")) for r in hub.received]
         assert keys == ["pass1", "pass2", "pass3", "ranking"]
         assert all(r["table"] == "T3CODE" for r in hub.received)
@@ -142,9 +135,10 @@ def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
                                                                       "games.sqlite"),
                         lambda *_: None, retry_most=0.2)
         again.start()
-        publish_all(again, evening.states[-3:])
-        time.sleep(0.3)
-        assert len(hub.received) == 4 and again.status()["delivered"] == 4
+        publish_all(again, evening.states[-3:])  # queues nothing: all 4 are delivered
+        wait_until(lambda: again.assignment is not None, message="the link never joined")
+        assert again.status()["waiting"] == 0 and again.status()["delivered"] == 4
+        assert len(hub.received) == 4
         assert again.assignment == {"evening": "test", "number": 3, "stage": "prelim",
                                     "group": GROUP, "spent": None}
         again.stop()
@@ -164,7 +158,7 @@ def test_a_refused_result_is_kept_with_the_reason_and_the_rest_still_go(
     assert not outbox.add("good", "prelim/pass2", good)  # queued once
     link.start()
     try:
-        wait_for(lambda: link.status()["waiting"] == 0)
+        wait_until(lambda: link.status()["waiting"] == 0)
         status = link.status()
         assert status["delivered"] == 1 and "the evening seats others" in status["refused"][0]
         assert list(hub.stored) == ["good"]
@@ -194,7 +188,7 @@ def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
             ack = client.emit(events.ACTION, action, callback=True)
             assert ack["ok"], (action, ack)
         link = services(app).hub_link
-        wait_for(lambda: link.status()["delivered"] == 4)
+        wait_until(lambda: link.status()["delivered"] == 4)
         reports = [v6_tables.report_from_json(r) for r in hub.received]
         assert [r.round_key for r in reports] == ["prelim/pass1", "prelim/pass2",
                                                   "prelim/pass3", "prelim/table"]
@@ -215,18 +209,28 @@ def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
     session = services(app).session
     try:
         services(app).start_reader()
-        wait_for(lambda: session.view().get("game") == "v6")
+        wait_until(lambda: session.view().get("game") == "v6")
         assert session.view()["config"] == {"players": GROUP, "groups": [GROUP],
                                             "final": False}
         client = paired_client(app)
         for action in evening.actions[:5]:  # an evening in progress is never replaced
             assert client.emit(events.ACTION, action, callback=True)["ok"]
+        link = services(app).hub_link
+        seated: list[dict[str, Any]] = []  # each assignment, once the table has acted on it
+        seat = link._on_assignment
+
+        def seat_and_note(assignment: dict[str, Any]) -> None:
+            seat(assignment)
+            seated.append(assignment)
+
+        link._on_assignment = seat_and_note
         hub.stage = "final"
-        time.sleep(0.5)
+        wait_until(lambda: any(a["stage"] == "final" for a in seated),
+                   message="the table never asked the hub for its stage again")
         assert session.view()["actions"] == 5 and not session.view()["config"]["final"]
         for action in evening.actions[5:]:
             assert client.emit(events.ACTION, action, callback=True)["ok"]
-        wait_for(lambda: session.view()["config"].get("final") is True)
+        wait_until(lambda: session.view()["config"].get("final") is True)
         assert session.view()["actions"] == 0
         assert session.view()["config"]["spent"] == {"Ann": ["fumo"]}
         assert session.view()["state"]["spent_jokers"] == {"Ann": ["fumo"]}
@@ -269,7 +273,7 @@ def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) ->
         assert status == 404 and "no table has the code" in answer["error"]
         seat = hub.get(f"/api/tables/{plan.tables[0].lower()}")
         assert seat["stage"] == "prelim" and seat["group"] == list(plan.groups[0])
-        wait_for(lambda: any(b["counted"] == 1 for b in boards))
+        wait_until(lambda: any(b["counted"] == 1 for b in boards))
         board = hub.get("/api/standings")
         assert board["counted"] == 1 and board["version"] == boards[-1]["version"]
     finally:
@@ -352,7 +356,7 @@ def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Pa
         process = subprocess.Popen(["redis-server", "--port", str(redis_port), "--bind",
                                     "127.0.0.1", "--save", "", "--appendonly", "no",
                                     "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-        wait_for(lambda: _answers(redis_port))
+        wait_until(lambda: _answers(redis_port))
         return process
 
     redis = start_redis()
@@ -380,15 +384,18 @@ def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Pa
                 phone.connect(url, transports=["websocket"])
                 post = v6_tables.report_to_json
                 assert hub.post("/api/results", post(reports[0]), codes[0])[1]["id"] == 1
-                wait_for(lambda: 1 in versions)
+                wait_until(lambda: 1 in versions)
+                listening = listeners(redis_port)  # the workers with a connection listen
+                assert listening >= 1
                 redis.kill()
                 redis.wait()
                 # Redis away: the result is stored all the same, only its board is lost
                 assert hub.post("/api/results", post(reports[1]), codes[0])[1]["id"] == 2
                 redis = start_redis()
-                time.sleep(2.0)  # the workers' listeners reconnect
+                wait_until(lambda: listeners(redis_port) == listening,
+                           message="the workers' listeners never subscribed to Redis again")
                 assert hub.post("/api/results", post(reports[2]), codes[0])[1]["id"] == 3
-                wait_for(lambda: 3 in versions)  # the board counting 2 and 3 arrives
+                wait_until(lambda: 3 in versions)  # the board counting 2 and 3 arrives
                 assert hub.get("/api/standings")["counted"] == 3
                 phone.disconnect()
             finally:
@@ -396,6 +403,18 @@ def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Pa
     finally:
         redis.kill()
         redis.wait()
+
+
+def listeners(redis_port: int) -> int:
+    """How many hub processes listen to the hub's Redis channel (0 while Redis is away; a
+    worker listens from its first client on)."""
+    import redis
+
+    try:
+        with redis.Redis(port=redis_port, socket_timeout=2) as client:
+            return dict(client.pubsub_numsub("dicecam-hub")).get(b"dicecam-hub", 0)
+    except redis.RedisError:
+        return 0
 
 
 def _answers(port: int) -> bool:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.api.app import create_app, services
-from tests.support.browsers import BROWSER_MARKS, headless_chromium
+from tests.support.browsers import BROWSER_MARKS, wait
 
 MISSING = private.missing()
 
@@ -28,19 +27,8 @@ pytestmark = BROWSER_MARKS
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-WAIT = 15.0
 NAMES = [f"P{i}" for i in range(8)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from headless_chromium()
-
-
-def wait(browser: Any, condition: Any) -> Any:
-    return WebDriverWait(browser, WAIT).until(condition)
 
 
 def points_shown(browser: Any) -> dict[str, int]:

@@ -15,7 +15,7 @@ from dicecam.messages import english, render
 from dicecam.scorer.dicetopia import codec as codec
 from dicecam.scorer.dicetopia.adapter import action_from_roll
 from dicecam.scorer.registry import get_game, replay
-from tests.scorer.test_dicetopia import RULEBOOK_EXAMPLE
+from tests.support.dicetopia import RULEBOOK_EXAMPLE
 from tests.support.readings import read_dice
 
 _COLOURS = {"p": "purple", "w": "white", "t": "turquoise"}

@@ -14,7 +14,7 @@ import pytest
 from dicecam.scorer.dicetopia.missions import MISSIONS, MissionKind, mission_id
 from dicecam.scorer.dicetopia.scoring import score_position
 from dicecam.scorer.registry import get_game
-from tests.scorer.test_dicetopia import build
+from tests.support.dicetopia import build
 
 CASES = get_game("dicetopia").worked_examples("mission")
 

@@ -1,13 +1,16 @@
-"""What the browser tests need: Debian's chromium and its driver, and the marks that skip
-a whole module (with the reason) where they are missing."""
+"""What the browser tests need: Debian's chromium and its driver, the marks that skip a
+whole module (with the reason) where they are missing, and waiting on the page (the
+``browser`` fixture is in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
+from tests.support.waiting import WAIT_SECONDS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -37,3 +40,14 @@ def headless_chromium(*, accept_languages: str | None = None) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def wait(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT_SECONDS) -> Any:
+    """Until ``condition(browser)`` is true (and that value); selenium's TimeoutException
+    once ``timeout`` seconds have passed without."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # the pages redraw on every update: an element may go stale mid-check
+    return WebDriverWait(browser, timeout, ignored_exceptions=(
+        StaleElementReferenceException,)).until(condition)

@@ -7,6 +7,9 @@ from typing import Any
 from dicecam.webapp import events
 from dicecam.webapp.api.app import socketio
 
+#: the PIN of the ``app`` fixture's table (tests/webapp/conftest.py)
+PIN = "246810"
+
 
 def pair(client: Any) -> str:
     """Pair ``client`` with its app's PIN (the config value tests may read); the token."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,6 @@ from tests.support.tablets import paired_client
 CHARIDICE = {"game": "charidice", "config": {"players": ["Ann", "Bo"]}}
 SIX = [{"value": v, "colour": c} for v, c in
        zip([1, 2, 3, 4, 5, 6], ["red", "blue", "green", "purple", "black", "grey"], strict=True)]
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Any]:
-    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True})
-    yield app
-    services(app).close()
 
 
 @pytest.fixture

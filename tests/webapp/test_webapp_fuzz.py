@@ -25,7 +25,8 @@ import pytest
 from dicecam.scorer.registry import replay
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services, socketio
-from tests.support.tablets import pair, paired_client
+from tests.support.tablets import PIN, pair, paired_client
+from tests.support.waiting import WAIT_SECONDS
 
 SEED = 20240610
 UNPAIRED_EVENTS = 2000
@@ -191,16 +192,15 @@ def snapshot(app: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Any]:
-    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "PAIRING_PIN": "602214"})
+def app_in_play(app: Any) -> Any:
+    """The table with a game of each kind, the Charidice one open with a roll kept."""
     player = paired_client(app)
     for game, config in CONFIGS.items():
         assert player.emit(events.NEW_GAME, {"game": game, "config": config}, callback=True)["ok"]
     assert player.emit(events.OPEN_GAME, {"game_id": 1}, callback=True)["ok"]  # charidice
     assert player.emit(events.ENTER_ROLL, {"dice": SIX}, callback=True)["ok"]
     assert player.emit(events.ACTION, {"type": "keep", "kept": [0]}, callback=True)["ok"]
-    yield app
-    services(app).close()
+    return app
 
 
 def send(client: Any, event: str, args: list[Any]) -> Any:
@@ -222,56 +222,56 @@ def check_reply(reply: Any, event: str, args: list[Any], where: str) -> None:
 
 
 def test_an_unpaired_tablet_changes_nothing_whatever_it_sends(
-        table: Any, caplog: pytest.LogCaptureFixture) -> None:
+        app_in_play: Any, caplog: pytest.LogCaptureFixture) -> None:
     rng = random.Random(SEED)
-    token = pair(socketio.test_client(table))  # a player's tablet, paired before the storm
-    before = snapshot(table)
-    stranger = socketio.test_client(table)
-    for n, (event, args) in enumerate(fuzzed_events(rng, table, UNPAIRED_EVENTS)):
+    token = pair(socketio.test_client(app_in_play))  # a player's tablet, paired before the storm
+    before = snapshot(app_in_play)
+    stranger = socketio.test_client(app_in_play)
+    for n, (event, args) in enumerate(fuzzed_events(rng, app_in_play, UNPAIRED_EVENTS)):
         where = f"seed {SEED}, event {n}"
         if not stranger.is_connected():  # a forged disconnect event: come back
-            stranger = socketio.test_client(table)
+            stranger = socketio.test_client(app_in_play)
         reply = send(stranger, event, args)
         check_reply(reply, event, args, where)
         if event in events.CHANGES_THE_GAME and reply is not None:
             assert reply["ok"] is False, f"{where}: {event} {args!r:.300} was accepted"
-    assert snapshot(table) == before
+    assert snapshot(app_in_play) == before
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     # the stranger's guesses ran into the limit; the player's tablet still plays
-    assert send(stranger, events.PAIR, [{"pin": "602214"}])["code"] == "too_many_tries"
-    player = socketio.test_client(table, auth={"token": token})
+    assert send(stranger, events.PAIR, [{"pin": PIN}])["code"] == "too_many_tries"
+    player = socketio.test_client(app_in_play, auth={"token": token})
     assert player.emit(events.ACTION, {"type": "keep", "kept": [0, 1]}, callback=True)["ok"]
 
 
 def test_a_paired_tablet_gets_refusals_that_change_nothing_and_commits_in_step(
-        table: Any, caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+        app_in_play: Any, caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
     rng = random.Random(SEED + 1)
-    token = pair(socketio.test_client(table))
-    player = socketio.test_client(table, auth={"token": token})
+    token = pair(socketio.test_client(app_in_play))
+    player = socketio.test_client(app_in_play, auth={"token": token})
     accepted = 0
-    before = snapshot(table)
-    for n, (event, args) in enumerate(fuzzed_events(rng, table, PAIRED_EVENTS)):
+    before = snapshot(app_in_play)
+    for n, (event, args) in enumerate(fuzzed_events(rng, app_in_play, PAIRED_EVENTS)):
         where = f"seed {SEED + 1}, event {n}"
         reply = send(player, event, args)
         check_reply(reply, event, args, where)
         if event in ("connect", "disconnect"):  # a forged one may unpair: connect anew
-            player = socketio.test_client(table, auth={"token": token})
+            player = socketio.test_client(app_in_play, auth={"token": token})
             continue
         if reply is None or reply["ok"] and event in (events.SYNC, events.PAIR,
                                                       events.LIST_GAMES):
             continue
-        after = snapshot(table)
+        after = snapshot(app_in_play)
         if reply["ok"]:
             accepted += 1
-            assert_state_matches_the_log(table, where)
+            assert_state_matches_the_log(app_in_play, where)
         else:
             assert after == before, f"{where}: refused {event} {args!r:.300} changed the table"
         before = after
     assert accepted > 20, "the mutations should also make some events that are right"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    final = services(table).session.view()
-    db = table.config["DB_PATH"]
-    services(table).close()
+    final = services(app_in_play).session.view()
+    db = app_in_play.config["DB_PATH"]
+    services(app_in_play).close()
     again = create_app({"DB_PATH": db})
     try:
         resumed = services(again).session.view()
@@ -292,10 +292,10 @@ def assert_state_matches_the_log(app: Any, where: str) -> None:
     assert replayed == view["state"], f"{where}: the live state and the stored log differ"
 
 
-def test_http_requests_of_any_shape_get_no_server_error(table: Any) -> None:
+def test_http_requests_of_any_shape_get_no_server_error(app_in_play: Any) -> None:
     rng = random.Random(SEED + 2)
-    before = snapshot(table)
-    http = table.test_client()
+    before = snapshot(app_in_play)
+    http = app_in_play.test_client()
     paths = ["/", "/healthz", "/static/app.js", "/static/../app.py", "/static/%2e%2e/store.py",
              "/socket.io/", "/socket.io/?EIO=4&transport=polling", "/admin", "/games/1",
              "/static/" + "a" * 3000, "/%00", "/static/i18n.js%00.py"]
@@ -313,7 +313,7 @@ def test_http_requests_of_any_shape_get_no_server_error(table: Any) -> None:
         response = http.open(path, method=method, data=body, headers=headers)
         assert response.status_code < 500, (f"seed {SEED + 2}, request {n}: {method} "
                                             f"{path} -> {response.status_code}")
-    assert snapshot(table) == before
+    assert snapshot(app_in_play) == before
 
 
 # Packets no Socket.IO client would send, on the wire of the real server: the library's
@@ -335,7 +335,7 @@ def test_malformed_packets_on_the_wire_leave_the_real_server_running(tmp_path: P
     try:
         url = server.url.replace("http://", "ws://") + "socket.io/?EIO=4&transport=websocket"
         for raw in RAW_PACKETS:
-            wire = websocket.create_connection(url, timeout=5)
+            wire = websocket.create_connection(url, timeout=WAIT_SECONDS)
             wire.recv()  # the Engine.IO open packet
             wire.send("40")  # connect to the default namespace
             wire.recv()

@@ -12,12 +12,14 @@ import pytest
 
 from dicecam.tools.bench.load import LoadResult, measure_load, report
 from dicecam.webapp.api.app import send_at_once
+from tests.support.waiting import WAIT_SECONDS
 
 pytestmark = pytest.mark.slow
 
 
 def test_three_tablets_for_two_seconds_get_every_update() -> None:
-    result = measure_load(tablets=3, rate=30.0, seconds=2.0)
+    # every update arrives, however long a busy machine takes to deliver it
+    result = measure_load(tablets=3, rate=30.0, seconds=2.0, drain_seconds=WAIT_SECONDS)
     assert result.refused == 0 and result.changes == 60
     assert result.missing == 0 and result.disconnects == 0
     assert len(result.latencies_ms) == 3 * 60

@@ -5,7 +5,6 @@ HTTP side: no endpoint takes a path or a file from a browser."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +45,6 @@ VALID = {
     events.SET_ZONES: {"width": 640, "height": 480,
                        "zones": [{"name": "Ann", "rect": [0, 0, 320, 480]}]},
 }
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Any]:
-    app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "PAIRING_PIN": "246810"})
-    yield app
-    services(app).close()
 
 
 def names(client: Any) -> list[str]:
