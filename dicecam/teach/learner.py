@@ -37,7 +37,7 @@ from dicecam.teach.store import TableStore
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
 
 #: fewer confirmed dice than this teach nothing yet (too few to hold any back)
-MIN_DICE = 12
+MIN_DICE = 10
 #: pieces of the empty table per confirmed die, as "not a die"
 BACKGROUND_PER_DIE = 0.25
 
