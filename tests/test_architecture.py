@@ -1,7 +1,7 @@
 """The package layering holds: a dependency direction one can draw, no cycles, no tools in
 the product, imports at module top.
 
-    commands -> tools -> hub -> webapp -> scorer + vision -> calibration + synth -> core
+    commands -> tools -> hub -> webapp -> teach -> scorer + vision -> calibration + synth -> core
 
 ``core`` is the top-level modules (errors, jsoncheck, messages, paths, reading). Read from the
 source with ``ast``, so a new import that breaks the shape fails here with its file.
