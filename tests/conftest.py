@@ -3,6 +3,7 @@ browser test module."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,14 @@ from typing import Any
 import pytest
 
 from tests.support.browsers import headless_chromium
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The workers of ``-n auto`` (./test.sh): two a core, at most eight. Much of the suite
+    waits (on child servers, browsers, a paced evening), and a second worker's tests use the
+    core meanwhile."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return min(2 * (cores or os.cpu_count() or 1), 8)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -77,6 +77,21 @@ class Tablet:
                 raise ConnectionLost(f"no answer to {event} within {timeout} s")
         return reply[0] if reply else {}
 
+    def wait_state(self, ready: Callable[[dict[str, Any]], bool],
+                   timeout: float = 60.0) -> dict[str, Any]:
+        """Until the latest state payload is ``ready`` (that payload); ConnectionLost when
+        the server goes away or ``timeout`` seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state
+            if state is not None and ready(state):
+                return state
+            if self._gone.is_set():
+                raise ConnectionLost("the server went away before its state was ready")
+            if time.monotonic() > deadline:
+                raise ConnectionLost(f"no such state within {timeout} s")
+            time.sleep(0.005)
+
     def close(self) -> None:
         try:
             self._client.disconnect()

@@ -179,7 +179,9 @@ class _ServeTables:
                 if not ack.get("ok"):
                     self.failures.append(f"table {code} refused action {done}: {ack}")
                     return
-                time.sleep(0.005)  # the state after the action arrives before the next
+                # the next action is chosen from the state after this one (a stale state
+                # would send this one again)
+                tablet.wait_state(lambda s, sent=done: int(s.get("actions", 0)) > sent)
             except (ConnectionLost, InputError, OSError, socketio.exceptions.SocketIOError):
                 tablet = None  # killed: wait for it to come back
                 time.sleep(0.2)
