@@ -18,6 +18,7 @@ from dicecam.cli import main
 from dicecam.teach.labelled import read_labels
 from dicecam.teach.store import TableStore
 from tests.support.drawn_dice import write_labelled_folder
+from tests.support.waiting import WAIT_SECONDS, wait_until
 
 STEPS = "30"
 QUICK_STEPS = "4"  # enough to make a version; what it learns is another test's
@@ -88,11 +89,10 @@ def test_a_learner_killed_mid_learning_loses_nothing(tmp_path: Path,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"}, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
-        while len(store.dice()) < before + 12 and time.monotonic() < deadline:
-            time.sleep(0.2)  # both photos taught: it is learning now
+        wait_until(lambda: len(store.dice()) >= before + 12 or learner.poll() is not None,
+                   timeout=2 * WAIT_SECONDS, message="the learner never taught both photos")
         assert learner.poll() is None, "the learner ended before it could be killed"
-        time.sleep(1.0)
+        time.sleep(1.0)  # both photos taught, it is learning now: killed a moment into it
         learner.send_signal(signal.SIGKILL)
     finally:
         learner.kill()
