@@ -11,8 +11,9 @@ the gradient of every Conv and Gemm weight and bias; ``with_weights`` writes tra
 weights into a copy of the model, which onnxruntime then runs as it runs the shipped one.
 
 Convolutions are im2col + one matrix product (BLAS does the work); depthwise ones are
-nine shifted multiply-adds. float32 (float64 to check the arithmetic). An operator outside this list raises
-``ValueError`` naming it, so a future architecture fails loudly rather than learning wrong.
+nine shifted multiply-adds; float32 (float64 to check the arithmetic). An operator outside
+this list raises ``ValueError`` naming it, so a future architecture fails loudly rather
+than learning wrong.
 """
 
 from __future__ import annotations

@@ -84,6 +84,8 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
                 read_frame: Callable, tally: TaughtFromPhotos) -> None:
     """Read one labelled frame and keep its dice as the players would confirm them."""
     height, width = frame.shape[:2]
+    in_use = store.reader_in_use()
+    version = in_use.stem if in_use is not None else None
     dice = read_frame(frame).dice
     pairs = match_centres([(b.cx, b.cy, max(b.w, b.h)) for b in labels],
                           [(d.x, d.y) for d in dice], MATCH_TOLERANCE)
@@ -100,13 +102,14 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
         store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                   (die.x, die.y, die.w, die.h), (width, height), box.value, how,
                   colour=die.colour, reader_value=die.value,
-                  reader_confidence=die.value_confidence)
+                  reader_confidence=die.value_confidence, reader_version=version)
         setattr(tally, how, getattr(tally, how) + 1)
     for j, die in enumerate(dice):
         if j not in used:
             store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                       (die.x, die.y, die.w, die.h), (width, height), 0, "not_a_die",
-                      reader_value=die.value, reader_confidence=die.value_confidence)
+                      reader_value=die.value, reader_confidence=die.value_confidence,
+                      reader_version=version)
             tally.not_a_die += 1
     tally.photos += 1
 

@@ -21,6 +21,7 @@ numpy on one input of crops; ``graph.Graph`` does the network's arithmetic.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -221,7 +222,7 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     if len(labels) == 0:
         return 1.0
     best, best_nll = 1.0, np.inf
-    for t in np.exp(np.linspace(np.log(0.25), np.log(4.0), 49)):
+    for t in np.exp(np.linspace(np.log(float(os.environ.get("TMIN","0.25"))), np.log(4.0), 49)):
         p = _softmax(logits / t)
         nll = -np.log(np.maximum(p[np.arange(len(labels)), labels], 1e-9)).mean()
         if nll < best_nll:

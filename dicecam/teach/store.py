@@ -4,10 +4,11 @@ In the table's folder (``calibration.tables.table_dir``):
 
 * ``dice.jsonl``: one line per example, appended and flushed before anything learns from
   it: ``{"crop", "box": [cx, cy, w, h], "frame": [width, height], "value", "colour",
-  "how", "reader_value", "reader_confidence", "time"}``. ``value`` 1-6 is a die the players
-  confirmed, corrected, added where the camera missed it, or labelled from photos
-  (``how``: confirmed, corrected, added, labelled); 0 is a box they said is no die
-  (``not_a_die``). ``reader_value`` is what the reader had read (None: nothing read).
+  "how", "reader_value", "reader_confidence", "reader_version", "time"}``. ``value`` 1-6
+  is a die the players confirmed, corrected, added where the camera missed it, or
+  labelled from photos (``how``: confirmed, corrected, added, labelled); 0 is a box they
+  said is no die (``not_a_die``). ``reader_value`` is what the reader had read (None:
+  nothing read), ``reader_version`` which reader that was (None: the shipped one).
 * ``dice/NNNNNN.png``: each example's crop, ``reader_learning.STORED_MARGIN`` x its box.
 * ``models/reader-vN.onnx`` and ``reader-vN.json`` (its check figures, how many dice it
   learnt from, the seconds): every version is kept.
@@ -35,7 +36,7 @@ import numpy as np
 
 from dicecam.calibration.tables import table_dir
 from dicecam.errors import InputError
-from dicecam.teach.reader_learning import Example
+from dicecam.teach.reader_learning import SURE, Example
 
 HOWS = ("confirmed", "corrected", "added", "labelled", "not_a_die")
 _VERSION = re.compile(r"^reader-v(\d+)$")
@@ -52,6 +53,7 @@ class StoredDie:
     colour: str | None = None
     reader_value: int | None = None
     reader_confidence: float | None = None
+    reader_version: str | None = None
 
     @property
     def reader_was_right(self) -> bool | None:
@@ -86,7 +88,8 @@ class TableStore:
 
     def add(self, crop: np.ndarray, box: tuple[float, float, float, float],
             frame_size: tuple[int, int], value: int, how: str, *, colour: str | None = None,
-            reader_value: int | None = None, reader_confidence: float | None = None) -> None:
+            reader_value: int | None = None, reader_confidence: float | None = None,
+            reader_version: str | None = None) -> None:
         """Keep one confirmed die (value 1-6) or one box that is no die (value 0)."""
         if how not in HOWS:
             raise InputError(f"how a die was taught must be one of {', '.join(HOWS)}")
@@ -108,7 +111,8 @@ class TableStore:
                   "frame": list(frame_size), "value": int(value), "colour": colour,
                   "how": how, "reader_value": reader_value,
                   "reader_confidence": None if reader_confidence is None
-                  else round(float(reader_confidence), 4), "time": round(time.time(), 3)}
+                  else round(float(reader_confidence), 4), "reader_version": reader_version,
+                  "time": round(time.time(), 3)}
         torn = False
         if self._log.is_file() and self._log.stat().st_size:
             with open(self._log, "rb") as handle:
@@ -132,7 +136,8 @@ class TableStore:
                 found.append(StoredDie(self.folder / data["crop"], tuple(data["box"]),
                                        int(data["value"]), data["how"], data.get("colour"),
                                        data.get("reader_value"),
-                                       data.get("reader_confidence")))
+                                       data.get("reader_confidence"),
+                                       data.get("reader_version")))
             except (ValueError, KeyError, TypeError):
                 continue
         return found
@@ -147,6 +152,25 @@ class TableStore:
         dice = self.dice()
         return {"dice": sum(1 for d in dice if d.value), "not_a_die": sum(
             1 for d in dice if not d.value)}
+
+    def status(self) -> dict[str, Any]:
+        """What the tablet says of the table's learning: dice taught, the reader in use,
+        and the share of confirmed dice it had asked about, with the shipped reader and
+        with the version in use (None where no die was read by it yet)."""
+        dice = self.dice()
+        in_use = self.reader_in_use()
+        version = in_use.stem if in_use is not None else None
+
+        def asked(by: str | None) -> float | None:
+            read = [d for d in dice if d.how in ("confirmed", "corrected")
+                    and d.reader_version == by and d.reader_confidence is not None]
+            if not read:
+                return None
+            return round(sum(d.reader_confidence < SURE for d in read) / len(read), 4)
+
+        return {"table": self.name, "taught": sum(1 for d in dice if d.value),
+                "version": version, "asked_shipped": asked(None),
+                "asked_now": asked(version) if version is not None else None}
 
     # -- models ------------------------------------------------------------------------------
 

@@ -1,0 +1,65 @@
+"""The live view's learner: a child process per run, started by newly taught dice; a
+crashed or killed run changes nothing the table reads with."""
+
+from __future__ import annotations
+
+import queue
+
+from dicecam.teach.background import BackgroundLearner
+from dicecam.teach.store import TableStore
+from tests.support.drawn_dice import drawn_examples
+from tests.support.waiting import wait_until
+
+
+def _teach(store: TableStore, count: int, seed: int) -> None:
+    for example in drawn_examples(count, seed=seed):
+        store.add(example.crop, (50, 50, 30, 30), (100, 100), example.value, "confirmed",
+                  reader_value=example.value, reader_confidence=0.5)
+
+
+def test_enough_new_dice_start_one_run_and_its_outcome_is_told() -> None:
+    outcomes: queue.Queue = queue.Queue()
+    learner = BackgroundLearner("kitchen", outcomes.put, every=20, steps=4)
+    store = TableStore("kitchen")
+    _teach(store, 6, seed=1)
+    assert not learner.taught()  # too few dice yet
+    _teach(store, 20, seed=2)
+    assert learner.taught()
+    assert not learner.taught()  # one run at a time
+    outcome = outcomes.get(timeout=120)
+    assert outcome["version"] == "reader-v1" and outcome["dice"] == 26
+    assert store.reader_versions() == ["reader-v1"]
+    assert not learner.learning
+    assert not learner.taught()  # nothing new since that run
+    status = store.status()
+    assert status["taught"] == 26 and status["asked_shipped"] == 1.0
+    learner.close()
+
+
+def test_a_killed_run_leaves_the_last_good_reader_in_use() -> None:
+    outcomes: queue.Queue = queue.Queue()
+    store = TableStore("kitchen")
+    store.save_reader(b"not read by this test", {}, use=False)
+    _teach(store, 24, seed=3)
+    learner = BackgroundLearner("kitchen", outcomes.put, every=1, steps=100000)
+    learner._learnt_from = 0  # noqa: SLF001 - as if this evening had taught them all
+    assert learner.taught()
+    wait_until(lambda: learner.learning, message="the learner never started")
+    learner._child.kill()  # noqa: SLF001 - what an out-of-memory kill does
+    outcome = outcomes.get(timeout=60)
+    assert "failed" in outcome
+    assert store.reader_in_use() is None and store.reader_versions() == ["reader-v1"]
+    assert len(store.dice()) == 24
+
+
+def test_closing_stops_a_run_and_starts_no_other() -> None:
+    outcomes: queue.Queue = queue.Queue()
+    store = TableStore("kitchen")
+    _teach(store, 24, seed=4)
+    learner = BackgroundLearner("kitchen", outcomes.put, every=1, steps=100000)
+    assert learner.taught()
+    learner.close()
+    wait_until(lambda: not learner.learning, message="the run did not stop")
+    assert outcomes.empty()  # a closed view is told nothing
+    assert not learner.taught()
+    assert store.reader_versions() == []
