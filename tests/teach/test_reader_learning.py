@@ -59,14 +59,14 @@ def test_every_value_is_held_back_in_turn() -> None:
     assert len(learn) == 18
 
 
-def test_an_overconfident_reader_is_cooled_and_an_unsure_one_sharpened() -> None:
+def test_an_overconfident_reader_is_cooled_and_never_sharpened() -> None:
     rng = np.random.default_rng(4)
     labels = rng.integers(0, 7, 200)
     sure_but_often_wrong = np.where(rng.random(200) < 0.6, labels, (labels + 1) % 7)
     logits = np.eye(7)[sure_but_often_wrong] * 12.0
     assert fit_temperature(logits, labels) > 2.0
     timid_but_right = np.eye(7)[labels] * 1.0
-    assert fit_temperature(timid_but_right, labels) < 1.0
+    assert fit_temperature(timid_but_right, labels) == 1.0  # a few right dice prove little
     assert fit_temperature(logits[:0], labels[:0]) == 1.0
 
 
