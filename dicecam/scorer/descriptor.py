@@ -40,7 +40,7 @@ Scorer = Callable[[Any], dict[str, Any]]
 
 
 class GameCodec(Protocol):
-    """The functions a game's codec module defines (checked by tests/test_protocol.py)."""
+    """The functions a game's codec module defines (checked by tests/scorer/test_protocol.py)."""
 
     def new_game(self, config: Mapping[str, Any]) -> Any:
         """Start a game from a JSON config (players, variants). InputError if malformed."""

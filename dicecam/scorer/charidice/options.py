@@ -13,7 +13,7 @@ B) One per colour (``Kind.ONE_PER_COLOUR``): one die of each rolled colour, or e
 Unscored dice are the gift to the left neighbour; 5s and 6s count double, and a big gift
 doubles the whole gift.
 
-Readings chosen where the rulebook leaves room (tested in tests/test_charidice_options.py):
+Readings chosen where the rulebook leaves room (tested in tests/scorer/test_charidice_options.py):
 - The bonus belongs to the scored set, not to a declaration: scoring all four dice of a
   colour *is* the four-dice combination (15, or 25 if they are a straight), scoring a whole
   colour of five or six dice that form a straight gets 40 or 50, and a whole colour of five

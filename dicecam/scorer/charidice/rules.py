@@ -11,7 +11,7 @@ the left neighbour (the next player in seating order, who plays next); both writ
 their sheets, the giver in column 4 and the receiver in column 3 of the current round's row.
 After every player has had seven turns (one row per round) the game ends.
 
-Readings chosen (tested in tests/test_charidice_game.py):
+Readings chosen (tested in tests/scorer/test_charidice_game.py):
 - ``players`` are listed in seating order, clockwise; the first listed starts, and each
   player's left neighbour is the next one listed (the last player's is the first).
 - A gift is written in the row of the round it was given in, also for the starting

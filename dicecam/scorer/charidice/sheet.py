@@ -4,7 +4,7 @@ Rulebook: *Charidice* Spielregeln, "Wo trage ich meine Punkte ein?" and
 "Ende des Spiels". A sheet has one row per round with four columns: 1) rolled points,
 2) bonus, 3) points received from the right neighbour, 4) points given to the left.
 
-Readings chosen (tested in tests/test_charidice_sheet.py):
+Readings chosen (tested in tests/scorer/test_charidice_sheet.py):
 - Everyone tied for the most points given gets the charity bonus: 30 if they gave more
   than 60 (61 or more), otherwise 20. Read literally, this holds even when the most given
   is 0 (then everyone gets 20); a table would rarely meet that.
