@@ -4,6 +4,11 @@ With no source option it uses the first webcam, or the bundled demo when the com
 none, and prints the address to open here and the one a tablet on the same network reaches,
 and the pairing PIN: anyone may watch, but a tablet changes the game only once its PIN has
 been typed in (a new PIN at each start).
+
+The camera reads at a table (``--table NAME``; by default ``default`` for a webcam or
+stream and ``demo`` for the bundled demo): with the die reader that table learnt and its
+empty-table picture, and every die the players confirm, correct, add or strike on the
+tablet teaches it (``webapp/camera/teacher.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from dicecam.errors import InputError
 from dicecam.hub.config import lan_address
 from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp.api.app import create_app, services, socketio
-from dicecam.webapp.camera.source import TableCamera, choose_source, is_live
+from dicecam.webapp.camera.source import DEMO, TableCamera, choose_source, is_live
 
 DEFAULT_PORT = 8765
 
@@ -40,6 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "dice (`dicecam calibrate table`; default: the one saved as "
                         f"{DEFAULT_TABLE!r}, with a camera, when there is one): boxes that "
                         "still look like it are never taken for dice")
+    parser.add_argument("--table", metavar="NAME", help="the table the camera looks at: it "
+                        "reads with the dice reader this table learnt, and every die the "
+                        f"players confirm or correct teaches it (default: {DEFAULT_TABLE!r} "
+                        f"with a camera or stream, {DEMO!r} for the demo, none for a video)")
     parser.add_argument("--host", default="0.0.0.0",
                         help="address to listen on (default 0.0.0.0: tablets on the LAN too)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -80,11 +89,16 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.hub) != bool(args.table_code):
         raise InputError("--hub and --table-code go together: the hub's address and this "
                          "table's code, as `dicecam hub --init` printed them")
+    table = args.table
+    if table is None and source is not None:
+        table = DEMO if source == DEMO else DEFAULT_TABLE if is_live(source) else None
+    if table is not None and source is None:
+        raise InputError("--table needs a camera: without one there is no picture to learn "
+                         "the table's dice from")
     empty_table = args.empty_table
-    if empty_table is None and source is not None and is_live(source) \
-            and DEFAULT_TABLE in saved_table_names():
-        empty_table = DEFAULT_TABLE
-        print(f"Using the picture of the empty table saved as {DEFAULT_TABLE!r} "
+    if empty_table is None and table is not None and table in saved_table_names():
+        empty_table = table
+        print(f"Using the picture of the empty table saved as {table!r} "
               "(dicecam calibrate table takes a new one)")
     if empty_table is not None:
         load_table_picture(empty_table)  # a missing picture is a clear error now
@@ -94,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
         "OUTPUTS": None if source is None else TableCamera(
-            source, zones=args.zones, empty_table=empty_table),
+            source, zones=args.zones, empty_table=empty_table, table=table),
     }
     app = create_app(config)
     try:
@@ -114,6 +128,10 @@ def run(args: argparse.Namespace) -> int:
     for url in urls[1:]:
         print(f"  or {url} on a tablet or phone on the same network", flush=True)
     print(pin_line(services(app).pairing.pin), flush=True)
+    if table is not None:
+        status = services(app).teacher.status_payload() if services(app).teacher else {}
+        print(f"Table {table!r}: {status.get('taught', 0)} dice taught, reading with "
+              f"{status.get('reading_with') or 'the shipped reader'}", flush=True)
     if args.hub:
         print(f"Results go to the hub {args.hub} as table {args.table_code.upper()} (kept in "
               "the journal while the hub is unreachable)", flush=True)

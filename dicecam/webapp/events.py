@@ -16,6 +16,7 @@ GAMES = "games"  # games this server offers and the stored games to resume
 CAMERA = "camera"  # the reader's status: running, ended, lost (with a sentence)
 PAIRING = "pairing"  # to one tablet: {"paired": bool}, whether it may change the game
 HUB = "hub"  # the link to the tournament hub: online, results waiting (hub_link/)
+TEACH = "teach"  # what the table learnt of its dice: taught, asked share, learning, version
 
 # tablets -> server
 NEW_GAME = "new_game"  # {"game": name, "config": {...}}
@@ -27,6 +28,7 @@ ACTION = "action"  # one of state["legal"], as JSON
 UNDO = "undo"  # {}
 CORRECT_DIE = "correct_die"  # {"roll_id", "index", "value": 1-6 | null, "colour"}
 CONFIRM_ROLL = "confirm_roll"  # {"roll_id"}
+ADD_DIE = "add_die"  # {"roll_id", "x", "y", "value", "colour"}: a die the camera missed
 ASSIGN_ZONE = "assign_zone"  # {"roll_id", "zone"}: dice read outside any zone lie in this one
 ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
@@ -36,4 +38,4 @@ SET_ZONES = "set_zones"  # {"width", "height", "zones": [{"name", "rect"}]}: are
 
 #: the events that change a game: each needs a paired tablet
 CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, CLOSE_GAME, DELETE_GAME, ACTION, UNDO, CORRECT_DIE,
-                    CONFIRM_ROLL, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL, SET_ZONES)
+                    CONFIRM_ROLL, ADD_DIE, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL, SET_ZONES)

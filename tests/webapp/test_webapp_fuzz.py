@@ -152,6 +152,8 @@ def templates(app: Any) -> dict[str, list[Any]]:
         events.CORRECT_DIE: [{"roll_id": roll["roll_id"], "index": 0, "value": 3,
                               "colour": "red"}],
         events.CONFIRM_ROLL: [{"roll_id": roll["roll_id"]}],
+        events.ADD_DIE: [{"roll_id": roll["roll_id"], "x": 100, "y": 80, "value": 2,
+                          "colour": "red"}],
         events.ASSIGN_ZONE: [{"roll_id": roll["roll_id"], "zone": "the_agency"}],
         events.ENTER_ROLL: [{"dice": SIX}, {"dice": [{"value": 4, "colour": "white"}]}],
         events.DEMO_ROLL: [{}],

@@ -243,6 +243,7 @@ def test_the_addresses_include_one_for_tablets() -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["--game", "chess"], "unknown game 'chess'"),
     (["--port", "70000"], "--port must be 1 to 65535"),
+    (["--no-camera", "--table", "kitchen"], "--table needs a camera"),
 ])
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path, argv: list[str],
                                                message: str) -> None:

@@ -18,6 +18,7 @@ from flask_socketio import SocketIO
 
 from dicecam.messages import templates as message_templates
 from dicecam.scorer.registry import get_game
+from dicecam.teach.background import LEARN_EVERY
 from dicecam.webapp import events
 from dicecam.webapp.api.namespace import TabletNamespace
 from dicecam.webapp.api.rules_page import (
@@ -55,6 +56,8 @@ DEFAULTS: dict[str, Any] = {
     "CAMERA_RETRY_SECONDS": RETRY_SECONDS,  # pause before opening a lost camera again
     "HUB_URL": None,  # a tournament hub to send the evening's results to (hub_link/)
     "TABLE_CODE": None,  # this table's code at that hub
+    "TEACH_EVERY": LEARN_EVERY,  # new dice taught at the camera's table that start a learning run
+    "TEACH_STEPS": None,  # a learning run's steps (None: the learner's own number)
 }
 
 

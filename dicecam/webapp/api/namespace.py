@@ -128,6 +128,8 @@ class TabletNamespace(Namespace):
             emit(events.ROLL, roll)
         if services.reader is not None:
             emit(events.CAMERA, services.reader.status_payload())
+        if services.teacher is not None:
+            emit(events.TEACH, services.teacher.status_payload())
 
     @answered
     def on_list_games(self, data: Any) -> dict[str, Any]:
@@ -168,6 +170,10 @@ class TabletNamespace(Namespace):
     @answered
     def on_confirm_roll(self, data: Any) -> dict[str, Any]:
         return self.services().session.confirm_roll(tc.parse_confirm_roll(data))
+
+    @answered
+    def on_add_die(self, data: Any) -> dict[str, Any]:
+        return self.services().session.add_die(tc.parse_add_die(data))
 
     @answered
     def on_assign_zone(self, data: Any) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""What one app instance runs: the journal, the game session, the camera reader, the link to
-a tournament hub, and who may change the game (pairing)."""
+"""What one app instance runs: the journal, the game session, the camera reader, what the
+table learns of its dice, the link to a tournament hub, and who may change the game
+(pairing)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dicecam.webapp import events
 from dicecam.webapp.api.pairing import Pairing
 from dicecam.webapp.camera.live import LiveReader
 from dicecam.webapp.camera.source import Camera, OpenOutputs, OutputsCamera
+from dicecam.webapp.camera.teacher import TableTeacher
 from dicecam.webapp.hub_link.link import HubLink
 from dicecam.webapp.hub_link.seating import start_assigned_game
 from dicecam.webapp.journal.choose import open_journal, open_outbox
@@ -60,6 +62,8 @@ class Services:
         # the demo table plays the game (throws what it waits for) when it is the source
         self.demo: DemoDirector | None = None
         self.reader: LiveReader | None = None
+        #: what the camera's table learns of its dice (a camera at a named table)
+        self.teacher: TableTeacher | None = None
         if self.camera is not None:
             director = DemoDirector(self.session)
             if self.camera.direct_demo(director):
@@ -80,6 +84,13 @@ class Services:
                 learner = ProfileFromPlay(self._colours_fitted)
                 self.reader.profile_from_play = learner
                 self.session.on_confirmed = learner.confirmed
+            if self.camera.table is not None:
+                # every die the players confirm, correct, add or strike teaches the table
+                self.teacher = TableTeacher(self.camera.table, publish, self.camera.use_reader,
+                                            every=app.config["TEACH_EVERY"],
+                                            steps=app.config["TEACH_STEPS"])
+                self.reader.teacher = self.teacher
+                self.session.on_taught = self.teacher.taught
         self.stop = threading.Event()
         self._started = False
         self._start_lock = threading.Lock()
@@ -113,6 +124,8 @@ class Services:
 
     def close(self) -> None:
         self.stop.set()
+        if self.teacher is not None:
+            self.teacher.close()
         if self.hub_link is not None:
             self.hub_link.stop()
             self.hub_link.outbox.close()

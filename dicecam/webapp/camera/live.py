@@ -30,6 +30,7 @@ from dicecam.reading import FrameReading, SettledRoll
 from dicecam.vision.frames import CameraFault
 from dicecam.webapp import events
 from dicecam.webapp.camera.pump import OutputPump, Stalled
+from dicecam.webapp.camera.teacher import TableTeacher
 from dicecam.webapp.session.game_session import GameSession
 from dicecam.webapp.session.profile_from_play import ProfileFromPlay
 
@@ -107,6 +108,9 @@ class LiveReader:
         #: keeps the pictures of settled rolls, to fit the table's colours from one the
         #: players confirm
         self.profile_from_play: ProfileFromPlay | None = None
+        #: keeps the pictures of settled rolls, to teach the table the dice the players
+        #: say something about
+        self.teacher: TableTeacher | None = None
         #: the dice set whose colours were fitted from a confirmed roll, if any
         self._colours_fitted: str | None = None
         self._cpu_mark: tuple[float, float] | None = None
@@ -232,6 +236,8 @@ class LiveReader:
 
     def _settle(self, roll: SettledRoll, frame_bgr: np.ndarray) -> None:
         try:
+            if self.teacher is not None:  # before the tablets can see the roll and tap it
+                self.teacher.remember(roll.roll_id, frame_bgr, roll.dice)
             current = self.session.settle(roll, settled_at=time.time())
             if self.profile_from_play is not None:
                 self.profile_from_play.remember(current.roll_id, frame_bgr)

@@ -9,12 +9,15 @@ outputs while that game is played, and a camera may let the demo play the game
 (``direct_demo``) and take colours learnt at the table (``learns_colours``,
 ``use_profile``). ``TableCamera`` is the real one: for each game it opens the source again
 with that game's dice set (colour profile; the demo also throws that game's dice), so
-switching games switches profiles. The vision pipeline checks its frames once and drops
-the unusable ones (``vision/frames.py``); a source that stops (a camera unplugged, a folder
-whose images all became unreadable) raises ``CameraFault`` rather than ending, so the live
-reader reports it lost and opens it again; an unreadable image in a folder is skipped and
-named once in the server's log. ``OutputsCamera`` makes any function of outputs a camera
-(tests and benches).
+switching games switches profiles. A camera at a named table (``table``) reads with the
+reader that table learnt (``teach.store.TableStore.reader_in_use``; the shipped one before
+it learnt) and its empty-table picture where one was taken, as ``teach.table`` does, and
+takes a newly learnt version while it runs (``use_reader``). The vision pipeline checks its
+frames once and drops the unusable ones (``vision/frames.py``); a source that stops (a
+camera unplugged, a folder whose images all became unreadable) raises ``CameraFault``
+rather than ending, so the live reader reports it lost and opens it again; an unreadable
+image in a folder is skipped and named once in the server's log. ``OutputsCamera`` makes
+any function of outputs a camera (tests and benches).
 """
 
 from __future__ import annotations
@@ -29,10 +32,13 @@ from typing import Any
 import cv2
 
 from dicecam.calibration.profile import ColourProfile
+from dicecam.calibration.tables import saved_table_names
 from dicecam.scorer.descriptor import GameDescriptor
 from dicecam.scorer.registry import get_game
+from dicecam.teach.store import TableStore
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
+from dicecam.vision.die_reader import DieReader
 from dicecam.vision.frames import CameraFault
 from dicecam.vision.pipeline import PipelineOutput, TablePipeline, build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
@@ -49,7 +55,7 @@ OpenOutputs = Callable[[str | None], Iterable[LiveOutput]]
 OpenFrames = Callable[..., Iterable[Any]]
 
 
-#: (dice set, zones[, empty table]) -> the table reader
+#: (dice set, zones[, empty table][, reader_path=]) -> the table reader
 MakePipeline = Callable[..., TablePipeline]
 
 
@@ -97,9 +103,10 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
                        loop=not is_live(source), on_error=on_error, director=director)
 
 
-def make_pipeline(dice_set: str, zones: str | None,
-                  empty_table: str | None = None) -> TablePipeline:
-    return build_pipeline(dice_set, zones=zones, empty_table=empty_table)
+def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None,
+                  reader_path: Path | None = None) -> TablePipeline:
+    return build_pipeline(dice_set, zones=zones, empty_table=empty_table,
+                          reader_path=reader_path)
 
 
 class Camera(ABC):
@@ -114,6 +121,8 @@ class Camera(ABC):
     #: does; the demo's drawn dice and a recorded video must not become the colours the
     #: next real game is read with)
     learns_colours: bool = False
+    #: the table whose dice this camera sees and learns (None: it learns none)
+    table: str | None = None
 
     @abstractmethod
     def open(self, game: str | None) -> Iterable[LiveOutput]:
@@ -125,6 +134,11 @@ class Camera(ABC):
 
     def use_profile(self, profile: ColourProfile) -> bool:
         """Read colours with ``profile`` from the next frame on (True when it is taken)."""
+        return False
+
+    def use_reader(self, path: Path | None) -> bool:
+        """Read values with the die reader at ``path`` (None: the shipped one) from the next
+        frame on (True when it is taken)."""
         return False
 
 
@@ -142,13 +156,16 @@ class TableCamera(Camera):
     """``source`` (a ``choose_source`` spec) read through the table reader, per game.
 
     ``frames`` opens the frame source and ``pipeline`` builds the table reader; tests pass
-    their own (a source that fails on cue, a reader that needs no model)."""
+    their own (a source that fails on cue, a reader that needs no model). ``table`` names
+    the table it reads at: its learnt reader and (unless ``empty_table`` names another)
+    its empty-table picture."""
 
     def __init__(self, source: str, *, zones: str | None = None,
                  empty_table: str | None = None, realtime: bool = True,
                  frames: OpenFrames = open_frames,
-                 pipeline: MakePipeline = make_pipeline) -> None:
+                 pipeline: MakePipeline = make_pipeline, table: str | None = None) -> None:
         self.source = source
+        self.table = table
         self.learns_colours = is_live(source)
         self._zones = zones
         self._empty_table = empty_table
@@ -165,9 +182,18 @@ class TableCamera(Camera):
         dice_set = DEFAULT_DICE_SET if descriptor is None else descriptor.dice_set
         opened = self._open_frames(descriptor, dice_set)
         try:
-            # (the third argument only when given: test readers take two)
-            reader = self._make_pipeline(dice_set, self._zones) if self._empty_table is None \
-                else self._make_pipeline(dice_set, self._zones, self._empty_table)
+            empty_table = self._empty_table
+            reader_path = None
+            if self.table is not None:
+                reader_path = TableStore(self.table).reader_in_use()
+                if empty_table is None and self.table in saved_table_names():
+                    empty_table = self.table
+            # (the third argument and the reader only when given: test readers take two)
+            args: list[Any] = [dice_set, self._zones]
+            if empty_table is not None:
+                args.append(empty_table)
+            reader = self._make_pipeline(*args) if reader_path is None \
+                else self._make_pipeline(*args, reader_path=reader_path)
             self._running = (reader, dice_set)
             yield from iter_outputs(opened, reader, realtime=self._realtime,
                                     on_bad_frame=self._drop_frame)
@@ -203,6 +229,18 @@ class TableCamera(Camera):
         if dice_set != profile.name or reader.read_colours is None:
             return False
         reader.read_colours = ColourReader(profile).read_scores
+        return True
+
+    def use_reader(self, path: Path | None) -> bool:
+        """Read values with the die reader at ``path`` (a version the table learnt; None:
+        the shipped one) from the next frame on, without reopening the source: the model
+        is loaded here, on the caller's thread, and the running reader's value stage is
+        swapped in one step (True when a reader is running to take it; the next opening
+        reads the table's version in use anyway)."""
+        running = self._running
+        if running is None:
+            return False
+        running[0].read_values = DieReader(path).read
         return True
 
     def _skip_image(self, error: Exception) -> None:

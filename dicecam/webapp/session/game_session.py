@@ -12,12 +12,15 @@ Tablets' payloads arrive parsed (``tablet_commands``); what tablets are sent is 
 with plain JSON, under its lock, so every tablet sees the updates in the order they
 happened. What a scored roll the players confirmed teaches (``on_confirmed``: the table's
 colours) is learnt after the roll was published and the lock released, so that slow work
-never holds up another tablet or the camera.
+never holds up another tablet or the camera; so are the dice the players said something
+about (``on_taught``, ``taught.py``: a tap, *Dice are right*, *a die here*, *not a die*),
+which teach the table its dice.
 """
 
 from __future__ import annotations
 
 import logging
+import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -36,6 +39,7 @@ from dicecam.webapp.journal.choose import JournalStore  # SQLite's GameStore or 
 from dicecam.webapp.journal.sqlite import EntryKind, NewEntry, Source
 from dicecam.webapp.session.tablet_commands import (
     Act,
+    AddDie,
     AssignZone,
     CloseGame,
     ConfirmRoll,
@@ -47,6 +51,7 @@ from dicecam.webapp.session.tablet_commands import (
     SetZones,
     Undo,
 )
+from dicecam.webapp.session.taught import Said, TaughtDie
 from dicecam.webapp.session.views import CurrentRoll, RollStatus, games_view, roll_view, state_view
 
 log = logging.getLogger(__name__)
@@ -57,6 +62,9 @@ GameLoader = Callable[[str], GameDescriptor]
 ACTIVE_GAME_KEY = "active_game"
 #: the setting naming the zone map drawn on a tablet for game N (its players' areas)
 ZONES_KEY = "zones:game:{}"
+#: a die added on a roll with no other die: its box's side, as a share of the picture's
+#: shorter side (a webcam over a table sees a die at about a twelfth of it)
+ADDED_DIE_SHARE = 1 / 12
 
 
 @dataclass
@@ -114,6 +122,10 @@ class GameSession:
         self.on_confirmed: Callable[[int, str, CurrentRoll], None] | None = None
         #: confirmed rolls scored under the lock, told of once it is released
         self._confirmed: list[tuple[int, str, CurrentRoll]] = []
+        #: told of the dice of camera rolls the players said something about (what teaches
+        #: the table its dice), once the roll is published and outside the lock
+        self.on_taught: Callable[[list[TaughtDie]], None] | None = None
+        self._taught: list[TaughtDie] = []
         saved = store.get_setting(ACTIVE_GAME_KEY)
         if saved is not None and saved.isdigit():
             try:
@@ -315,14 +327,42 @@ class GameSession:
                                  f"got {command.index}")
             dice = list(roll.dice)
             if command.value is None:
+                said = TaughtDie(roll.roll_id, dice[command.index], Said.NOT_A_DIE)
                 del dice[command.index]
             else:
                 dice[command.index] = replace(dice[command.index], value=command.value,
                                               colour=command.colour, confidence=1.0,
                                               corrected=True)
+                said = TaughtDie(roll.roll_id, dice[command.index], Said.VALUE)
             self._reroll(roll, tuple(dice))
+            self._teach(roll, [said])
             return {"roll_id": command.roll_id,
                     "status": self._roll.status.value if self._roll else ""}
+
+    def add_die(self, command: AddDie) -> dict[str, Any]:
+        """*A die here*: the camera missed a die where a tablet tapped the picture; it joins
+        the roll with the value (and colour) said, its box as large as the roll's other
+        dice (``ADDED_DIE_SHARE`` of the picture's shorter side when it has none)."""
+        with self._scoring():
+            roll = self._current_roll(command.roll_id)
+            if roll.typed:
+                raise InputError("dice typed in have no picture: add a die on the pad")
+            if not (0 <= command.x <= roll.width and 0 <= command.y <= roll.height):
+                raise InputError(f"a die added must lie on the picture ({roll.width} x "
+                                 f"{roll.height}), got ({command.x}, {command.y})")
+            if roll.dice:
+                w = float(statistics.median(d.w for d in roll.dice))
+                h = float(statistics.median(d.h for d in roll.dice))
+            else:
+                w = h = max(8.0, ADDED_DIE_SHARE * min(roll.width, roll.height))
+            die = DieReading(float(command.x), float(command.y), w, h, command.value,
+                             command.colour, 1.0, corrected=True)
+            die = self._in_drawn_zones((die,), roll.width, roll.height)[0]
+            self._reroll(roll, (*roll.dice, die))
+            self._teach(roll, [TaughtDie(roll.roll_id, die, Said.ADDED)])
+            assert self._roll is not None
+            return {"roll_id": command.roll_id, "status": self._roll.status.value,
+                    "index": len(roll.dice)}
 
     def assign_zone(self, command: AssignZone) -> dict[str, Any]:
         """The dice the camera saw outside every zone lie in ``zone`` (a table without a
@@ -349,6 +389,8 @@ class GameSession:
                                  "marked ? and say what it shows")
             dice = tuple(replace(d, corrected=True) for d in roll.dice)
             self._reroll(roll, dice)
+            # the players accept every die as read: each teaches, whatever the rules say
+            self._teach(roll, [TaughtDie(roll.roll_id, d, Said.VALUE) for d in dice])
             assert self._roll is not None
             if self._roll.status is not RollStatus.APPLIED and self._roll.error:
                 raise InputError(self._roll.error_message or self._roll.error)
@@ -508,7 +550,18 @@ class GameSession:
         if source is Source.CORRECTION and self.on_confirmed is not None:
             # learnt from once the roll is published and the lock released (_scoring)
             self._confirmed.append((active.game_id, active.game.dice_set, applied))
+        if source is Source.CORRECTION:
+            # scored once the players had their say (its asked dice tapped): every die of it
+            # was looked at
+            self._teach(applied, [TaughtDie(applied.roll_id, d, Said.VALUE)
+                                  for d in applied.dice])
         return applied
+
+    def _teach(self, roll: CurrentRoll, said: list[TaughtDie]) -> None:
+        """Dice of a camera roll the players said something about: told of (``on_taught``)
+        once the lock is released (dice typed in have no picture to teach from)."""
+        if self.on_taught is not None and not roll.typed:
+            self._taught.extend(said)
 
     @contextmanager
     def _scoring(self) -> Iterator[None]:
@@ -523,6 +576,12 @@ class GameSession:
     def _tell_confirmed(self) -> None:
         with self._lock:
             confirmed, self._confirmed = self._confirmed, []
+            taught, self._taught = self._taught, []
+        if taught and self.on_taught is not None:
+            try:
+                self.on_taught(taught)
+            except Exception:  # teaching the table is a bonus: never lose the roll over it
+                log.exception("teaching the table %d dice failed", len(taught))
         for game_id, dice_set, roll in confirmed:
             if self.on_confirmed is None:
                 continue

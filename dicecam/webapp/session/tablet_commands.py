@@ -75,6 +75,17 @@ class CorrectDie:
 
 
 @dataclass(frozen=True)
+class AddDie:
+    """*A die here*: the camera missed a die at ``(x, y)`` (the roll's frame pixels)."""
+
+    roll_id: int
+    x: float
+    y: float
+    value: int
+    colour: str | None
+
+
+@dataclass(frozen=True)
 class ConfirmRoll:
     roll_id: int
 
@@ -180,6 +191,17 @@ def parse_correct_die(data: Any) -> CorrectDie:
         jc.require_int(value, "correction.value", 1, 6)
     colour = _optional_str(payload.get("colour"), "correction.colour")
     return CorrectDie(roll_id, index, value, colour)
+
+
+def parse_add_die(data: Any) -> AddDie:
+    payload = jc.require_object(data, "added die")
+    jc.reject_unknown_keys(payload, "added die", ("roll_id", "x", "y", "value", "colour"))
+    roll_id = jc.require_int(payload.get("roll_id"), "added die.roll_id", 0, ROLL_ID_MAX)
+    x = jc.require_number(payload.get("x"), "added die.x", 0, FRAME_SIDE_MAX)
+    y = jc.require_number(payload.get("y"), "added die.y", 0, FRAME_SIDE_MAX)
+    value = jc.require_int(payload.get("value"), "added die.value", 1, 6)
+    colour = _optional_str(payload.get("colour"), "added die.colour")
+    return AddDie(roll_id, float(x), float(y), value, colour)
 
 
 def parse_confirm_roll(data: Any) -> ConfirmRoll:

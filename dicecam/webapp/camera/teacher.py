@@ -1,0 +1,167 @@
+"""The table learns its dice from play: what the players said about a roll's dice, kept.
+
+The camera side keeps the picture of each settled roll and the dice the reader read there
+(``remember``, by the session's roll id; the last ``KEEP_PICTURES``). When the session
+says what the players told it about dice of a roll (``session/taught.py``: a tap that
+confirms or corrects a die, a roll accepted as read, *a die here*, *not a die*), the die's
+crop is cut from that picture (``teach.reader_learning.cut_stored_crop``) and kept in the
+table's store with its box, value, colour and what the reader had read there (value,
+confidence and which reader version), after the roll was published and outside the
+session's lock. Then the background learner (``teach.background``) is told, and starts a
+learning run in a child process when enough new dice were taught.
+
+When a run ends with a version the table now uses, the camera reads with it from the next
+frame on (``Camera.use_reader``; the game is not touched and the live view never waits for
+the learning); a run that fails or is killed changes nothing the camera reads with. The
+tablets are told the table's figures (``events.TEACH``): dice taught, the share of dice the
+reader asks about now and asked with the shipped reader, whether a run is going, the
+version in use.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dicecam.reading import DieReading
+from dicecam.teach.background import LEARN_EVERY, BackgroundLearner
+from dicecam.teach.reader_learning import cut_stored_crop
+from dicecam.teach.store import TableStore
+from dicecam.webapp import events
+from dicecam.webapp.session.taught import Said, TaughtDie
+
+log = logging.getLogger(__name__)
+
+#: pictures of the last settled rolls kept for the players' word on their dice (it comes
+#: seconds after the roll settled, before the next throw or two)
+KEEP_PICTURES = 4
+#: a die said about is the die the reader read when their centres are this close (share of
+#: the box); the session keeps the reader's boxes, so they are the same box
+SAME_DIE = 0.25
+
+
+@dataclass
+class _Picture:
+    frame: np.ndarray
+    dice: tuple[DieReading, ...]  # as the reader read them
+    version: str | None  # the reader version that read them (None: the shipped one)
+    taught: set[tuple[int, int, int]] = field(default_factory=set)  # (x, y, value) kept
+
+
+class TableTeacher:
+    """Keeps what the players said about a table's dice and lets it learn from them."""
+
+    def __init__(self, table: str, publish: Callable[[str, dict[str, Any]], None],
+                 use_reader: Callable[[Path | None], bool], *, every: int = LEARN_EVERY,
+                 steps: int | None = None) -> None:
+        self.store = TableStore(table)
+        self._publish = publish
+        self._use_reader = use_reader
+        in_use = self.store.reader_in_use()
+        #: the reader version the camera reads with (None: the shipped one)
+        self.version = None if in_use is None else in_use.stem
+        self._pictures: OrderedDict[int, _Picture] = OrderedDict()
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()
+        self._failed: str | None = None
+        self.learner = BackgroundLearner(table, self._learnt, every=every, steps=steps)
+
+    @property
+    def table(self) -> str:
+        return self.store.name
+
+    def remember(self, roll_id: int, frame_bgr: np.ndarray,
+                 dice: tuple[DieReading, ...]) -> None:
+        """The picture a settled roll was read from, and its dice as read."""
+        with self._lock:
+            self._pictures[roll_id] = _Picture(frame_bgr, dice, self.version)
+            self._pictures.move_to_end(roll_id)
+            while len(self._pictures) > KEEP_PICTURES:
+                self._pictures.popitem(last=False)
+
+    def taught(self, said: list[TaughtDie]) -> int:
+        """Keep the dice the players said something about (dice of a roll whose picture is
+        gone, or said again with the same value, are passed over); how many were kept."""
+        chosen = []
+        with self._lock:  # (the live view's remember waits only for this choice)
+            for item in said:
+                picture = self._pictures.get(item.roll_id)
+                if picture is None:
+                    continue
+                die = item.die
+                value = 0 if item.said is Said.NOT_A_DIE else die.value
+                if value is None:
+                    continue  # (the session never says a value it lacks)
+                key = (round(die.x), round(die.y), value)
+                if key in picture.taught:
+                    continue
+                picture.taught.add(key)
+                chosen.append((picture, item.said, die, value))
+        with self._writing:  # tablets' handlers run on threads of their own
+            for picture, how, die, value in chosen:
+                self._keep(picture, how, die, value)
+        if chosen:
+            self.learner.taught()
+            self.publish_status()
+        return len(chosen)
+
+    def _keep(self, picture: _Picture, said: Said, die: DieReading, value: int) -> None:
+        read = None if said is Said.ADDED else _read_there(picture.dice, die)
+        if said is Said.NOT_A_DIE:
+            how = "not_a_die"
+        elif read is None:
+            how = "added"
+        else:
+            how = "confirmed" if read.value == value else "corrected"
+        height, width = picture.frame.shape[:2]
+        crop = cut_stored_crop(picture.frame, die.x, die.y, die.w, die.h)
+        self.store.add(crop, (die.x, die.y, die.w, die.h), (width, height), value, how,
+                       colour=die.colour,
+                       reader_value=None if read is None else read.value,
+                       reader_confidence=None if read is None else read.value_confidence,
+                       reader_version=None if read is None else picture.version)
+
+    def status_payload(self) -> dict[str, Any]:
+        """What the tablets show of the table's learning."""
+        status = self.store.status()
+        return {**status, "learning": self.learner.learning, "failed": self._failed,
+                "reading_with": self.version}
+
+    def publish_status(self) -> None:
+        self._publish(events.TEACH, self.status_payload())
+
+    def _learnt(self, outcome: dict[str, Any]) -> None:
+        """A learning run ended (on the learner's thread): read with its version where the
+        table now uses it; a failed run changes nothing."""
+        self._failed = outcome.get("failed")
+        if self._failed is None:
+            in_use = self.store.reader_in_use()
+            version = None if in_use is None else in_use.stem
+            if version != self.version:
+                try:
+                    if self._use_reader(in_use):
+                        self.version = version
+                except Exception:  # a version that cannot be loaded: keep the last good one
+                    log.exception("cannot read with %s; the table keeps reading with %s",
+                                  version, self.version or "the shipped reader")
+        self.publish_status()
+
+    def close(self) -> None:
+        self.learner.close()
+
+
+def _read_there(dice: tuple[DieReading, ...], die: DieReading) -> DieReading | None:
+    """The reader's reading of the die at ``die``'s box, if it read one there."""
+    best, best_distance = None, SAME_DIE * max(die.w, die.h)
+    for read in dice:
+        distance = float(np.hypot(read.x - die.x, read.y - die.y))
+        if distance <= best_distance:
+            best, best_distance = read, distance
+    return best

@@ -1,0 +1,324 @@
+"""The table learns its dice from play: what the players say on the tablet is kept in the
+table's store (a tap, *Dice are right*, *a die here*, *not a die*; nothing from a roll
+nobody looked at), the learner runs beside the live view, and the camera reads with a
+version the table now uses; a learner that crashes or is killed costs nothing."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.teach.store import TableStore
+from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.pipeline import PipelineOutput
+from dicecam.webapp import events
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.camera.source import Camera, TableCamera
+from tests.support.drawn_dice import drawn_photo
+from tests.support.tablets import PIN, paired_client
+from tests.support.waiting import WAIT_SECONDS, wait_until
+
+TABLE = "kitchen"
+CHARIDICE_COLOURS = ["red", "blue", "green", "purple", "black", "grey"]
+
+
+@dataclass(frozen=True)
+class Output:
+    frame_bgr: np.ndarray
+    reading: FrameReading
+    settled: SettledRoll | None = None
+
+
+class TeachingCamera(Camera):
+    """A camera at table ``TABLE`` whose rolls the test throws (``throw``); it records the
+    readers it is told to read with."""
+
+    table = TABLE
+
+    def __init__(self) -> None:
+        self.rolls: queue.Queue[tuple[np.ndarray, SettledRoll]] = queue.Queue()
+        self.readers: list[Path | None] = []
+        self.opened = 0
+        self.frames = 0
+
+    def throw(self, frame: np.ndarray, roll: SettledRoll) -> None:
+        self.rolls.put((frame, roll))
+
+    def open(self, game: str | None) -> Iterator[Output]:
+        self.opened += 1
+        frame = np.zeros((480, 640, 3), np.uint8)
+        reading = FrameReading(640, 480)
+        while True:
+            try:
+                frame, roll = self.rolls.get(timeout=0.02)
+            except queue.Empty:
+                self.frames += 1
+                yield Output(frame, reading)
+                continue
+            reading = FrameReading(roll.width, roll.height, roll.dice)
+            yield Output(frame, reading, roll)
+
+    def use_reader(self, path: Path | None) -> bool:
+        self.readers.append(path)
+        return True
+
+
+def read_as(labels: list[tuple], *, unsure: tuple[int, ...] = (), wrong: tuple[int, ...] = (),
+            colours: list[str] | None = None) -> tuple[DieReading, ...]:
+    """The dice of a drawn photo as a reader read them: ``unsure`` ones asked, ``wrong``
+    ones read one pip off (surely)."""
+    dice = []
+    for i, (value, cx, cy, w, h) in enumerate(labels):
+        read = value % 6 + 1 if i in wrong else value
+        sure = 0.5 if i in unsure else 0.97
+        dice.append(DieReading(cx, cy, w, h, read, colours[i] if colours else "red", sure,
+                               value_confidence=sure))
+    return tuple(dice)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[Any, TeachingCamera, Any]]:
+    camera = TeachingCamera()
+    app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "PAIRING_PIN": PIN,
+                      "OUTPUTS": camera, "FRAME_FPS": 0, "TEACH_EVERY": 20,
+                      "TEACH_STEPS": 10})
+    services(app).start_reader()
+    client = paired_client(app)
+    try:
+        yield app, camera, client
+    finally:
+        services(app).close()
+
+
+def throw(app: Any, camera: TeachingCamera, roll_id: int, seed: int, **read: Any
+          ) -> tuple[list[tuple], dict[str, Any]]:
+    """A drawn photo of six marbled red dice settles; its labels and the roll's payload."""
+    frame, labels = drawn_photo(np.random.default_rng(seed))
+    camera.throw(frame, SettledRoll(roll_id, 640, 480, read_as(labels, **read)))
+    session = services(app).session
+    wait_until(lambda: (r := session.roll_payload()) is not None and r["roll_id"] == roll_id,
+               message=f"roll {roll_id} never settled")
+    roll = session.roll_payload()
+    assert roll is not None
+    return labels, roll
+
+
+def ask(client: Any, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    ack = client.emit(event, payload, callback=True)
+    assert ack["ok"], ack
+    return ack
+
+
+def teach_events(client: Any) -> list[dict[str, Any]]:
+    return [e["args"][0] for e in client.get_received() if e["name"] == events.TEACH]
+
+
+def test_taps_teach_the_die_tapped_as_confirmed_or_corrected(table: Any) -> None:
+    app, camera, client = table
+    labels, roll = throw(app, camera, 1, seed=1, unsure=(0, 1), wrong=(1,))
+    client.get_received()
+    ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 0, "value": labels[0][0],
+                                     "colour": "red"})
+    ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 1, "value": labels[1][0],
+                                     "colour": "red"})
+    dice = TableStore(TABLE).dice()
+    assert [d.how for d in dice] == ["confirmed", "corrected"]
+    assert [d.value for d in dice] == [labels[0][0], labels[1][0]]
+    assert dice[1].reader_value == labels[1][0] % 6 + 1  # what the reader had read
+    assert dice[0].reader_confidence == 0.5 and dice[0].reader_version is None
+    assert dice[0].box == pytest.approx(labels[0][1:], abs=0.01)
+    crop = dice[0].crop_file
+    assert crop.is_file()
+    status = teach_events(client)[-1]
+    assert status["taught"] == 2 and status["table"] == TABLE
+    assert status["asked_shipped"] == 1.0 and not status["learning"]
+
+
+def test_dice_are_right_teaches_every_die_once(table: Any) -> None:
+    app, camera, client = table
+    labels, _ = throw(app, camera, 1, seed=2, unsure=(3,))
+    ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 3, "value": labels[3][0],
+                                     "colour": "red"})
+    ask(client, events.CONFIRM_ROLL, {"roll_id": 1})
+    ask(client, events.CONFIRM_ROLL, {"roll_id": 1})  # a double tap teaches nothing more
+    dice = TableStore(TABLE).dice()
+    assert len(dice) == 6 and all(d.how == "confirmed" for d in dice)
+    assert sorted(d.value for d in dice) == sorted(label[0] for label in labels)
+    assert TableStore(TABLE).status()["asked_shipped"] == pytest.approx(1 / 6, abs=1e-3)
+
+
+def test_a_die_here_joins_the_roll_and_is_taught_as_added(table: Any) -> None:
+    app, camera, client = table
+    labels, roll = throw(app, camera, 1, seed=3)
+    missed = labels[-1]
+    frame, _ = drawn_photo(np.random.default_rng(3))
+    camera.throw(frame, SettledRoll(2, 640, 480, read_as(labels)[:-1]))
+    wait_until(lambda: services(app).session.roll_payload()["roll_id"] == 2)
+    ack = ask(client, events.ADD_DIE, {"roll_id": 2, "x": missed[1], "y": missed[2],
+                                       "value": missed[0], "colour": "red"})
+    roll = services(app).session.roll_payload()
+    assert ack["index"] == 5 and len(roll["dice"]) == 6
+    added = roll["dice"][5]
+    assert added["value"] == missed[0] and added["corrected"] and not added["needs_check"]
+    sides = sorted(d["w"] for d in roll["dice"][:5])
+    assert added["w"] == pytest.approx(sides[2])  # as large as the roll's other dice
+    (taught,) = TableStore(TABLE).dice()
+    assert taught.how == "added" and taught.value == missed[0]
+    assert taught.reader_value is None and taught.reader_confidence is None
+    refused = client.emit(events.ADD_DIE, {"roll_id": 2, "x": 5000, "y": 10, "value": 3},
+                          callback=True)
+    assert not refused["ok"] and "picture" in refused["error"]
+
+
+def test_not_a_die_leaves_the_roll_and_teaches_no_die(table: Any) -> None:
+    app, camera, client = table
+    labels, _ = throw(app, camera, 1, seed=4, unsure=(2,))
+    ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 2, "value": None,
+                                     "colour": None})
+    assert len(services(app).session.roll_payload()["dice"]) == 5
+    (taught,) = TableStore(TABLE).dice()
+    assert taught.how == "not_a_die" and taught.value == 0
+    assert taught.reader_value == labels[2][0]
+    assert TableStore(TABLE).status()["taught"] == 0  # a box that is no die is no die taught
+
+
+def test_a_roll_scored_without_a_tap_teaches_nothing_one_tapped_teaches_all(
+        table: Any) -> None:
+    app, camera, client = table
+    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    _, roll = throw(app, camera, 1, seed=5, colours=CHARIDICE_COLOURS)
+    assert roll["status"] == "applied"  # every die sure: scored as read, nobody looked
+    assert TableStore(TABLE).dice() == []
+    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    labels, roll = throw(app, camera, 2, seed=6, unsure=(4,), colours=CHARIDICE_COLOURS)
+    assert roll["status"] == "pending"
+    ask(client, events.CORRECT_DIE, {"roll_id": 2, "index": 4, "value": labels[4][0],
+                                     "colour": CHARIDICE_COLOURS[4]})
+    assert services(app).session.roll_payload()["status"] == "applied"
+    dice = TableStore(TABLE).dice()  # the tapped die and the five the players saw scored
+    assert len(dice) == 6 and [d.colour for d in dice].count("purple") == 1
+
+
+def test_dice_typed_in_teach_nothing(table: Any) -> None:
+    app, camera, client = table
+    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    ask(client, events.ENTER_ROLL, {"dice": [{"value": v, "colour": c} for v, c in
+                                             zip(range(1, 7), CHARIDICE_COLOURS, strict=True)]})
+    assert TableStore(TABLE).dice() == []
+
+
+def teach_rolls(app: Any, camera: TeachingCamera, client: Any, rolls: range) -> None:
+    for roll_id in rolls:
+        labels, _ = throw(app, camera, roll_id, seed=100 + roll_id, unsure=(0, 3))
+        for index in (0, 3):
+            ask(client, events.CORRECT_DIE, {"roll_id": roll_id, "index": index,
+                                             "value": labels[index][0], "colour": "red"})
+        ask(client, events.CONFIRM_ROLL, {"roll_id": roll_id})
+
+
+def test_the_table_learns_beside_the_live_view_and_reads_with_what_it_learnt(
+        table: Any) -> None:
+    app, camera, client = table
+    teacher = services(app).teacher
+    teach_rolls(app, camera, client, range(1, 5))  # 24 dice: a learning run starts
+    wait_until(lambda: teacher.learner.last is not None, timeout=2 * WAIT_SECONDS,
+               message="the learning run never ended")
+    outcome = teacher.learner.last
+    assert outcome["used"], outcome
+    in_use = TableStore(TABLE).reader_in_use()
+    assert in_use is not None and camera.readers == [in_use]
+    assert camera.opened == 1  # the live view was never reopened
+    status = teach_events(client)[-1]
+    assert status["version"] == status["reading_with"] == "reader-v1"
+    assert not status["learning"] and status["taught"] == 24
+    # the next roll is read by the learnt version, and its dice say so
+    teach_rolls(app, camera, client, range(5, 6))
+    assert TableStore(TABLE).dice()[-1].reader_version == "reader-v1"
+
+
+def test_a_learner_killed_mid_run_costs_nothing(table: Any) -> None:
+    app, camera, client = table
+    teacher = services(app).teacher
+    teacher.learner.steps = 100000  # a run that would go on for ever
+    teach_rolls(app, camera, client, range(1, 5))
+    wait_until(lambda: teacher.learner.learning, message="no learning run started")
+    frames = camera.frames
+    wait_until(lambda: camera.frames > frames + 5,
+               message="the live view waited for the learning")
+    teacher.learner._child.kill()  # noqa: SLF001 - what an out-of-memory kill does
+    wait_until(lambda: teacher.learner.last is not None, message="the kill was not seen")
+    assert "failed" in teacher.learner.last
+    status = teach_events(client)[-1]
+    assert status["failed"] and not status["learning"] and status["version"] is None
+    assert camera.readers == [] and TableStore(TABLE).reader_in_use() is None
+    assert len(TableStore(TABLE).dice()) == 24  # every die taught is kept
+    frames = camera.frames
+    wait_until(lambda: camera.frames > frames + 5, message="the live view stopped")
+    teach_rolls(app, camera, client, range(5, 6))  # and play teaches on
+    assert len(TableStore(TABLE).dice()) == 30
+
+
+def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> None:
+    app, camera, client = table
+    teacher = services(app).teacher
+    store = TableStore(TABLE)
+    store.save_reader(b"not an onnx file", {}, use=True)
+
+    def refuse(path: Path | None) -> bool:
+        raise RuntimeError("cannot load")
+
+    teacher._use_reader = refuse  # noqa: SLF001 - the camera's loading fails
+    teacher._learnt({"version": "reader-v1", "used": True})  # noqa: SLF001
+    assert teacher.version is None  # still the shipped reader
+    assert teach_events(client)[-1]["reading_with"] is None
+
+
+# -- the real camera: the table's reader, and a new one taken while it runs ---------------
+
+
+class FakePipeline:
+    def __init__(self, *args: Any, reader_path: Path | None = None) -> None:
+        self.args = args
+        self.reader_path = reader_path
+        self.read_values = None
+        self.settle = SimpleNamespace(waiting=False)
+
+    def process(self, frame: np.ndarray, timestamp: float | None = None) -> PipelineOutput:
+        return PipelineOutput(frame, FrameReading(frame.shape[1], frame.shape[0]), None,
+                              changed=True)
+
+
+def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running(
+        tmp_path: Path) -> None:
+    store = TableStore(TABLE)
+    store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
+    made: list[FakePipeline] = []
+
+    def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
+        made.append(FakePipeline(*args, **kwargs))
+        return made[-1]
+
+    def frames(source: str, dice_set: str, on_error: Any, **_: Any) -> Iterator[np.ndarray]:
+        while True:
+            yield np.zeros((48, 64, 3), np.uint8)
+
+    camera = TableCamera("frames", frames=frames, pipeline=pipeline, table=TABLE,
+                         realtime=False)
+    assert not camera.use_reader(None)  # nothing runs yet
+    outputs = camera.open(None)
+    next(outputs)
+    assert made[0].reader_path == store.reader_in_use()
+    assert camera.use_reader(None)  # the shipped reader, from the next frame on
+    assert made[0].read_values.__self__.model_path.name.startswith("die_reader")
+    next(outputs)
+    assert len(made) == 1  # not reopened
+    outputs.close()
+
