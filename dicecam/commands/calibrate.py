@@ -46,6 +46,7 @@ from dicecam.jsoncheck import (
     require_str,
 )
 from dicecam.paths import profiles_dir, zones_dir
+from dicecam.teach.detector_learning import DetectorSettings
 from dicecam.teach.labelled import teach_from_folder
 from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
@@ -140,8 +141,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "normalised; class k = k+1 pips)")
     taught.add_argument("--forget", action="store_true",
                         help="forget what the table learnt: back to the shipped models")
-    dice.add_argument("--steps", type=int, default=LearnSettings.steps,
-                      help=f"learning steps (default {LearnSettings.steps})")
+    dice.add_argument("--steps", type=int, default=None,
+                      help=f"learning steps of the reader and the detector (default "
+                           f"{LearnSettings.steps} and {DetectorSettings.steps})")
     dice.add_argument("--json", action="store_true", help="print one JSON object")
     dice.set_defaults(_action=_run_dice)
 
@@ -345,12 +347,15 @@ def _run_dice(args: argparse.Namespace) -> int:
         store.forget()
         print(f"table {args.table}: forgot what it learnt; it reads with the shipped models")
         return 0
-    if args.steps < 1:
+    if args.steps is not None and args.steps < 1:
         raise InputError("--steps must be 1 or more")
     started = time.monotonic()
     taught = teach_from_folder(store, Path(args.labelled), table_pipeline(args.table).read_frame)
     try:
-        learning = learn_table(store, settings=LearnSettings(steps=args.steps))
+        learning = learn_table(
+            store, settings=None if args.steps is None else LearnSettings(steps=args.steps),
+            detector_settings=None if args.steps is None else DetectorSettings(
+                steps=args.steps))
     except ValueError as exc:
         raise InputError(str(exc)) from None
     figures = {"table": args.table, "taught": taught.to_json(), **learning.to_json(),
@@ -370,8 +375,21 @@ def _run_dice(args: argparse.Namespace) -> int:
                   f"{100 * check.asked:.1f}% asked")
     verdict = ("is now in use" if learning.used
                else "is kept, not used: it reads the held-back dice no better")
-    print(f"  {learning.version} {verdict}; learnt in {learning.seconds:.0f} s "
-          f"({figures['seconds_in_all']:.0f} s in all)")
+    print(f"  {learning.version} {verdict}; learnt in {learning.seconds:.0f} s")
+    detector = learning.detector
+    if detector is not None:
+        checks = detector["held_back"]
+        for name in ("shipped", "previous", "learned"):
+            check = checks[name]
+            if check is not None:
+                label = {"shipped": "shipped detector", "previous": "detector in use before",
+                         "learned": f"learnt {detector['version']}"}[name]
+                print(f"  {label:<24} on {check['frames']} held-back frames: found "
+                      f"{check['found']} of {check['dice']} dice, {check['false']} false boxes")
+        verdict = ("is now in use" if detector["used"] else
+                   "is kept, not used: it finds the held-back dice no better")
+        print(f"  {detector['version']} {verdict}; learnt in {detector['seconds']:.0f} s")
+    print(f"  {figures['seconds_in_all']:.0f} s in all")
     return 0
 
 

@@ -90,14 +90,17 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
     pairs = match_centres([(b.cx, b.cy, max(b.w, b.h)) for b in labels],
                           [(d.x, d.y) for d in dice], MATCH_TOLERANCE)
     used = set()
+    dice_boxes, not_dice = [], []
     for box, j in zip(labels, pairs, strict=True):
         if j is None:
+            dice_boxes.append((box.cx, box.cy, box.w, box.h))
             store.add(cut_stored_crop(frame, box.cx, box.cy, box.w, box.h),
                       (box.cx, box.cy, box.w, box.h), (width, height), box.value, "added")
             tally.added += 1
             continue
         used.add(j)
         die = dice[j]
+        dice_boxes.append((die.x, die.y, die.w, die.h))
         how = "confirmed" if die.value == box.value else "corrected"
         store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                   (die.x, die.y, die.w, die.h), (width, height), box.value, how,
@@ -106,11 +109,14 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
         setattr(tally, how, getattr(tally, how) + 1)
     for j, die in enumerate(dice):
         if j not in used:
+            not_dice.append((die.x, die.y, die.w, die.h))
             store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                       (die.x, die.y, die.w, die.h), (width, height), 0, "not_a_die",
                       reader_value=die.value, reader_confidence=die.value_confidence,
                       reader_version=version)
             tally.not_a_die += 1
+    # every die of a labelled photo is known: the detector may learn the whole frame
+    store.add_frame(frame, dice_boxes, not_dice, complete=True)
     tally.photos += 1
 
 

@@ -1,11 +1,13 @@
-"""Learning a table: its stored examples -> a new reader version, used only where it is better.
+"""Learning a table: what it kept -> a new reader and detector, each used only where better.
 
 ``learn_table`` fine-tunes the shipped reader on every example the table ever kept (a
 second evening at the same table starts from all of the first one's dice: later learning
 adds to earlier by adding examples, always from the shipped weights, so no version drifts
 from a drift), plus pieces of its empty-table picture as "not a die". The new version is
 checked on the held-back share against the shipped reader and against the version in use;
-it is kept in any case (with its figures), and used only where it beats both there.
+it is kept in any case (with its figures), and used only where it beats both there. The
+detector learns the same way from the table's whole frames and its dice pasted on its
+empty picture (``detector_learning``), checked on held-back frames.
 
 The learning is numpy on the CPU; ``OPENBLAS_NUM_THREADS`` (or the caller's process) decides
 how many cores it takes: the live view runs it in a child process at low priority on one.
@@ -20,10 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import onnx
 
 from dicecam.calibration.tables import load_table_picture, saved_table_names
+from dicecam.teach.detector_learning import (
+    DetectorSettings,
+    TableFrame,
+    check_detector,
+    learn_detector,
+)
+from dicecam.teach.detector_learning import split_held_back as split_frames
 from dicecam.teach.reader_learning import (
     Example,
     LearnSettings,
@@ -34,6 +44,7 @@ from dicecam.teach.reader_learning import (
     split_held_back,
 )
 from dicecam.teach.store import TableStore
+from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
 
 #: fewer confirmed dice than this teach nothing yet (too few to hold any back)
@@ -46,19 +57,23 @@ BACKGROUND_PER_DIE = 0.25
 class TableLearning:
     """What one learning run made of a table."""
 
-    version: str
+    version: str  # the reader's
     used: bool
     dice: int
     shipped: ReaderCheck
     previous: ReaderCheck | None
     learned: ReaderCheck
     seconds: float
+    #: the detector's part (version, used, frames, checks), None where the table kept no
+    #: whole frame and no empty-table picture to learn it from
+    detector: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "used": self.used, "dice": self.dice,
                 "shipped": self.shipped.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json(),
-                "learned": self.learned.to_json(), "seconds": round(self.seconds, 1)}
+                "learned": self.learned.to_json(), "seconds": round(self.seconds, 1),
+                "detector": self.detector}
 
 
 def _with_background(store: TableStore, examples: list[Example], seed: int) -> list[Example]:
@@ -74,9 +89,10 @@ def _with_background(store: TableStore, examples: list[Example], seed: int) -> l
 
 
 def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
+                detector_settings: DetectorSettings | None = None,
                 log: Callable[[str], None] = lambda _: None) -> TableLearning:
-    """Learn a new reader for ``store``'s table from everything it kept (ValueError when
-    it kept too few dice)."""
+    """Learn a new reader and detector for ``store``'s table from everything it kept
+    (ValueError when it kept too few dice)."""
     settings = settings or LearnSettings()
     examples = list(store.examples())
     dice = sum(1 for e in examples if e.value)
@@ -102,5 +118,42 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
                           "learned": result.learned.to_json()},
             "used": used}
     version = store.save_reader(buffer.getvalue(), card, use=used)
+    detector = _learn_detector(store, detector_settings or DetectorSettings(), log)
     return TableLearning(version, used, dice, result.shipped, previous, result.learned,
-                         result.seconds)
+                         result.seconds, detector)
+
+
+def _learn_detector(store: TableStore, settings: DetectorSettings,
+                    log: Callable[[str], None]) -> dict[str, Any] | None:
+    frames = []
+    for stored in store.frames():
+        image = stored.read()
+        if image is not None:
+            frames.append(TableFrame(image, np.array(stored.dice, np.float32).reshape(-1, 4),
+                                     stored.complete))
+    empty = load_table_picture(store.name) if store.name in saved_table_names() else None
+    dice = []
+    for die in store.dice():
+        crop = cv2.imread(str(die.crop_file), cv2.IMREAD_COLOR) if die.value else None
+        if crop is not None:
+            dice.append((crop, float(max(die.box[2], die.box[3]))))
+    if not any(f.complete for f in frames) and (empty is None or not dice):
+        return None
+    with tempfile.TemporaryDirectory() as work:
+        result = learn_detector(frames, dice, empty, work_dir=Path(work), settings=settings,
+                                log=log)
+    previous_path = store.in_use("detector")
+    previous = None
+    if previous_path is not None:
+        previous = check_detector(DieDetector(previous_path, auto_zoom=True),
+                                  split_frames(frames)[1])
+    used = result.better and (previous is None or result.learned.better_than(previous))
+    buffer = io.BytesIO()
+    onnx.save(result.model, buffer)
+    figures = {"frames": result.tiles_from, "seconds": round(result.seconds, 1),
+               "steps": settings.steps, "seed": settings.seed,
+               "held_back": {"shipped": result.shipped.to_json(),
+                             "previous": None if previous is None else previous.to_json(),
+                             "learned": result.learned.to_json()}, "used": used}
+    version = store.save_model("detector", buffer.getvalue(), figures, use=used)
+    return {"version": version, **figures}

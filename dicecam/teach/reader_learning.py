@@ -33,6 +33,7 @@ import onnx
 from dicecam.synth.dicesets import random_look
 from dicecam.synth.die import render_die
 from dicecam.teach.graph import Graph
+from dicecam.teach.optimiser import Adam
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, DieReader, resize_crop
 
 #: the stored crop's side, as a multiple of the box's longer side; the runtime cuts
@@ -197,24 +198,6 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-class _Adam:
-    def __init__(self, params: dict[str, np.ndarray], rate: float) -> None:
-        self.rate = rate
-        self.m = {k: np.zeros_like(v) for k, v in params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in params.items()}
-        self.t = 0
-
-    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray],
-             rate: float) -> None:
-        self.t += 1
-        for k, g in grads.items():
-            self.m[k] = 0.9 * self.m[k] + 0.1 * g
-            self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
-            m_hat = self.m[k] / (1 - 0.9 ** self.t)
-            v_hat = self.v[k] / (1 - 0.999 ** self.t)
-            params[k] -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
-
-
 def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     """The softmax temperature that makes these readings' confidence honest (least
     negative log-likelihood on a grid; 1.0 when there is nothing to fit on).
@@ -266,7 +249,7 @@ def learn_reader(examples: Sequence[Example], *, base_model: Path = TRAINED_MODE
     graph = Graph.load(base_model, LOGITS)
     size = int(graph.model.graph.input[0].type.tensor_type.shape.dim[1].dim_value or 32)
     anchor = {k: v.copy() for k, v in graph.params.items()}
-    adam = _Adam(graph.params, settings.learning_rate)
+    adam = Adam(graph.params, settings.learning_rate)
     shipped_reader = DieReader(base_model)
     shipped_reader.turns_below = 0.0  # the teacher's one look, as the learner's
 

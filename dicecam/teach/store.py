@@ -10,11 +10,15 @@ In the table's folder (``calibration.tables.table_dir``):
   said is no die (``not_a_die``). ``reader_value`` is what the reader had read (None:
   nothing read), ``reader_version`` which reader that was (None: the shipped one).
 * ``dice/NNNNNN.png``: each example's crop, ``reader_learning.STORED_MARGIN`` x its box.
-* ``models/reader-vN.onnx`` and ``reader-vN.json`` (its check figures, how many dice it
-  learnt from, the seconds): every version is kept.
-* ``models/in_use.json``: ``{"reader": "reader-vN"}``, the version the table reads with;
-  absent or null, the shipped models. Written by replacing the file whole, so a learner
-  killed mid-write leaves the last good choice.
+* ``frames.jsonl`` and ``frames/NNNNNN.jpg``: the frames those dice were taught in, with
+  every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels) and
+  whether every die in it is known (``complete``: a roll the players accepted, a labelled
+  photo), which the detector learns from.
+* ``models/reader-vN.onnx``, ``detector-vN.onnx`` and their ``.json`` cards (check
+  figures, how much they learnt from, the seconds): every version is kept.
+* ``models/in_use.json``: which versions the table reads with, e.g. ``{"reader":
+  "reader-v3", "detector": "detector-v2"}``; absent or null, the shipped model. Written
+  by replacing the file whole, so a learner killed mid-write leaves the last good choice.
 
 Nothing here learns: ``teach.learner`` does, and only from what is stored here.
 """
@@ -39,7 +43,22 @@ from dicecam.errors import InputError
 from dicecam.teach.reader_learning import SURE, Example
 
 HOWS = ("confirmed", "corrected", "added", "labelled", "not_a_die")
-_VERSION = re.compile(r"^reader-v(\d+)$")
+#: the models a table learns, each kept as KIND-vN.onnx
+KINDS = ("reader", "detector")
+_VERSION = re.compile(r"^(reader|detector)-v(\d+)$")
+
+
+@dataclass(frozen=True)
+class StoredFrame:
+    """One taught frame (its picture is read on demand)."""
+
+    file: Path
+    dice: tuple[tuple[float, float, float, float], ...]
+    not_dice: tuple[tuple[float, float, float, float], ...]
+    complete: bool
+
+    def read(self) -> np.ndarray | None:
+        return cv2.imread(str(self.file), cv2.IMREAD_COLOR)
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,32 @@ class StoredDie:
         if self.how in ("added", "labelled"):
             return None
         return self.reader_value == (self.value or None)
+
+
+def _append_line(path: Path, line: str) -> None:
+    """One JSON line, flushed to disk; a line torn by a kill stays torn (and is skipped
+    by ``_read_lines``) but never swallows the next one."""
+    torn = False
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            torn = handle.read(1) != b"\n"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(("\n" if torn else "") + line + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            yield data
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -113,32 +158,49 @@ class TableStore:
                   "reader_confidence": None if reader_confidence is None
                   else round(float(reader_confidence), 4), "reader_version": reader_version,
                   "time": round(time.time(), 3)}
-        torn = False
-        if self._log.is_file() and self._log.stat().st_size:
-            with open(self._log, "rb") as handle:
-                handle.seek(-1, os.SEEK_END)
-                torn = handle.read(1) != b"\n"
-        with open(self._log, "a", encoding="utf-8") as handle:
-            # a line torn by a kill stays torn (skipped) and never swallows this one
-            handle.write(("\n" if torn else "") + json.dumps(record) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        _append_line(self._log, json.dumps(record))
 
     def dice(self) -> list[StoredDie]:
         """Every stored example in the order taught (a torn last line is skipped: a
         learner or server killed mid-write loses at most that one die)."""
-        if not self._log.is_file():
-            return []
         found = []
-        for line in self._log.read_text(encoding="utf-8").splitlines():
+        for data in _read_lines(self._log):
             try:
-                data = json.loads(line)
                 found.append(StoredDie(self.folder / data["crop"], tuple(data["box"]),
                                        int(data["value"]), data["how"], data.get("colour"),
                                        data.get("reader_value"),
                                        data.get("reader_confidence"),
                                        data.get("reader_version")))
             except (ValueError, KeyError, TypeError):
+                continue
+        return found
+
+    def add_frame(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]],
+                  not_dice: list[tuple[float, float, float, float]], *, complete: bool) -> None:
+        """Keep a frame in which dice were taught, with all of its taught boxes."""
+        folder = self.folder / "frames"
+        folder.mkdir(parents=True, exist_ok=True)
+        number = sum(1 for _ in folder.glob("*.jpg")) + 1
+        while (folder / f"{number:06d}.jpg").exists():
+            number += 1
+        path = folder / f"{number:06d}.jpg"
+        if not cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+            raise InputError(f"cannot write {path}")
+        record = {"frame": f"frames/{path.name}", "complete": bool(complete),
+                  "dice": [[round(float(v), 2) for v in box] for box in dice],
+                  "not_dice": [[round(float(v), 2) for v in box] for box in not_dice],
+                  "time": round(time.time(), 3)}
+        _append_line(self.folder / "frames.jsonl", json.dumps(record))
+
+    def frames(self) -> list[StoredFrame]:
+        found = []
+        for data in _read_lines(self.folder / "frames.jsonl"):
+            try:
+                found.append(StoredFrame(self.folder / data["frame"],
+                                         tuple(tuple(b) for b in data["dice"]),
+                                         tuple(tuple(b) for b in data["not_dice"]),
+                                         bool(data["complete"])))
+            except (KeyError, TypeError, ValueError):
                 continue
         return found
 
@@ -178,50 +240,81 @@ class TableStore:
     def models(self) -> Path:
         return self.folder / "models"
 
-    def reader_versions(self) -> list[str]:
+    def versions(self, kind: str = "reader") -> list[str]:
+        """The kept versions of one model (``KINDS``), oldest first."""
         if not self.models.is_dir():
             return []
-        found = [(int(m.group(1)), p.stem) for p in self.models.glob("reader-v*.onnx")
-                 if (m := _VERSION.match(p.stem))]
+        found = [(int(m.group(2)), p.stem) for p in self.models.glob(f"{kind}-v*.onnx")
+                 if (m := _VERSION.match(p.stem)) and m.group(1) == kind]
         return [name for _, name in sorted(found)]
 
-    def save_reader(self, model_bytes: bytes, card: dict[str, Any], *, use: bool) -> str:
-        """Keep a new reader version with its card; make it the one in use if ``use``."""
-        name = f"reader-v{len(self.reader_versions()) + 1}"
-        while (self.models / f"{name}.onnx").exists():  # a version removed by hand
-            name = f"reader-v{int(name.removeprefix('reader-v')) + 1}"
+    def save_model(self, kind: str, model_bytes: bytes, card: dict[str, Any], *,
+                   use: bool) -> str:
+        """Keep a new version of one model with its card; make it the one in use if
+        ``use``. The file is complete before it has a name a reader would look for."""
+        if kind not in KINDS:
+            raise InputError(f"a table learns {' and '.join(KINDS)}, not {kind}")
+        number = len(self.versions(kind)) + 1
+        while (self.models / f"{kind}-v{number}.onnx").exists():  # one removed by hand
+            number += 1
+        name = f"{kind}-v{number}"
         self.models.mkdir(parents=True, exist_ok=True)
         temporary = self.models / f".{name}.onnx.tmp"
         temporary.write_bytes(model_bytes)
         os.replace(temporary, self.models / f"{name}.onnx")
         _write_atomically(self.models / f"{name}.json", json.dumps(card, indent=1) + "\n")
         if use:
-            self.use_reader(name)
+            self.use(kind, name)
         return name
 
-    def use_reader(self, name: str | None) -> None:
-        if name is not None and name not in self.reader_versions():
-            raise InputError(f"table {self.name} has no reader {name}")
-        _write_atomically(self.models / "in_use.json", json.dumps({"reader": name}) + "\n")
-
-    def reader_in_use(self) -> Path | None:
-        """The learnt reader this table reads with (None: the shipped one)."""
+    def _choices(self) -> dict[str, Any]:
         try:
-            name = json.loads((self.models / "in_use.json").read_text())["reader"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+            data = json.loads((self.models / "in_use.json").read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def use(self, kind: str, name: str | None) -> None:
+        """Read with version ``name`` of one model from now on (None: the shipped one)."""
+        if name is not None and name not in self.versions(kind):
+            raise InputError(f"table {self.name} has no {kind} {name}")
+        choices = {k: v for k, v in self._choices().items() if k in KINDS}
+        choices[kind] = name
+        _write_atomically(self.models / "in_use.json", json.dumps(choices) + "\n")
+
+    def in_use(self, kind: str = "reader") -> Path | None:
+        """The learnt model of this kind the table reads with (None: the shipped one)."""
+        name = self._choices().get(kind)
         path = self.models / f"{name}.onnx" if isinstance(name, str) else None
         return path if path is not None and path.is_file() else None
 
-    def reader_card(self, name: str) -> dict[str, Any]:
+    def card(self, name: str) -> dict[str, Any]:
         try:
             return json.loads((self.models / f"{name}.json").read_text())
         except (OSError, ValueError):
             return {}
 
+    # the reader's, by name (the reader was the first model a table learnt)
+    def reader_versions(self) -> list[str]:
+        return self.versions("reader")
+
+    def save_reader(self, model_bytes: bytes, card: dict[str, Any], *, use: bool) -> str:
+        return self.save_model("reader", model_bytes, card, use=use)
+
+    def use_reader(self, name: str | None) -> None:
+        self.use("reader", name)
+
+    def reader_in_use(self) -> Path | None:
+        return self.in_use("reader")
+
+    def reader_card(self, name: str) -> dict[str, Any]:
+        return self.card(name)
+
     def forget(self) -> None:
         """Go back to the shipped models and drop what was taught (the empty-table
         picture stays)."""
-        for part in ("models", "dice"):
+        for part in ("models", "dice", "frames"):
             shutil.rmtree(self.folder / part, ignore_errors=True)
         self._log.unlink(missing_ok=True)
+        (self.folder / "frames.jsonl").unlink(missing_ok=True)
+        self._next_crop = None

@@ -1,8 +1,8 @@
-"""The table reader a taught table reads with: its learnt reader and its empty table.
+"""The table reader a taught table reads with: its learnt models and its empty table.
 
 ``dicecam read --table``, ``dicecam serve --table`` and the teaching itself build their
-pipeline here, so all three read a table the same way: the reader version the table uses
-(``store.TableStore.reader_in_use``; the shipped one before it learnt or after
+pipeline here, so all three read a table the same way: the reader and detector versions
+the table uses (``store.TableStore.in_use``; the shipped ones before it learnt or after
 ``--forget``) and, where one was taken, the picture of its empty table.
 """
 
@@ -23,4 +23,5 @@ def table_pipeline(name: str, *, dice_set: str | None = None, zones: str | Path 
     if empty_table is None and name in saved_table_names():
         empty_table = name
     return build_pipeline(dice_set, zones=zones, threads=threads, auto_zoom=auto_zoom,
-                          reader_path=store.reader_in_use(), empty_table=empty_table)
+                          reader_path=store.in_use("reader"),
+                          detector_path=store.in_use("detector"), empty_table=empty_table)

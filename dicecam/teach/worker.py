@@ -13,6 +13,7 @@ import json
 import sys
 
 from dicecam.errors import DicecamError
+from dicecam.teach.detector_learning import DetectorSettings
 from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
@@ -21,10 +22,15 @@ from dicecam.teach.store import TableStore
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dicecam.teach.worker")
     parser.add_argument("table")
-    parser.add_argument("--steps", type=int, default=LearnSettings.steps)
+    parser.add_argument("--steps", type=int, default=None,
+                        help="learning steps of the reader and the detector")
     args = parser.parse_args(argv)
     try:
-        learning = learn_table(TableStore(args.table), settings=LearnSettings(steps=args.steps))
+        quick = args.steps is not None
+        learning = learn_table(
+            TableStore(args.table),
+            settings=LearnSettings(steps=args.steps) if quick else None,
+            detector_settings=DetectorSettings(steps=args.steps) if quick else None)
     except (ValueError, DicecamError, OSError) as exc:
         print(f"table {args.table} did not learn: {exc}", file=sys.stderr)
         return 1

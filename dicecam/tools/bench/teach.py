@@ -98,10 +98,13 @@ def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: st
                     log) -> dict:
     started = time.monotonic()
     learning = learn_table(store, settings=settings, log=lambda _: None)
-    log(f"  {source}: learnt {learning.version} from {learning.dice} dice in "
-        f"{time.monotonic() - started:.0f} s ({'used' if learning.used else 'not used'})")
-    reader = store.reader_in_use()
-    pipeline = build_pipeline(None, auto_zoom=True, reader_path=reader)
+    detector = learning.detector or {}
+    log(f"  {source}: learnt {learning.version} from {learning.dice} dice "
+        f"({'used' if learning.used else 'not used'}) and {detector.get('version')} "
+        f"({'used' if detector.get('used') else 'not used'}) in "
+        f"{time.monotonic() - started:.0f} s")
+    pipeline = build_pipeline(None, auto_zoom=True, reader_path=store.in_use("reader"),
+                              detector_path=store.in_use("detector"))
     return {"dice": learning.dice, "learning": learning.to_json(),
             "read": _read_rows(pipeline, read, source)}
 
@@ -140,7 +143,12 @@ def run(args: argparse.Namespace) -> int:
     for source, row in figures.items():
         learning = row["learning"]
         print(f"  {source}: taught {row['taught_photos']} photos ({row['taught']}), "
-              f"learnt in {learning['seconds']} s, {learning['version']} "
+              f"reader learnt in {learning['seconds']} s, {learning['version']} "
               f"{'used' if learning['used'] else 'NOT used'}; held back: shipped "
               f"{learning['shipped']}, learnt {learning['learned']}")
+        detector = learning.get("detector")
+        if detector:
+            print(f"  {source}: detector learnt in {detector['seconds']} s, "
+                  f"{detector['version']} {'used' if detector['used'] else 'NOT used'}; "
+                  f"held back: {detector['held_back']}")
     return 0

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from dicecam.synth.scene import SceneSpec, render_scene
+from dicecam.teach.detector_targets import STRIDE, Sample, targets
 from dicecam.tools.realdata import (
     SOURCES,
     background_photos,
@@ -27,13 +28,11 @@ from dicecam.tools.realdata import (
     select_photos,
 )
 from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
-from dicecam.tools.train.detector_sample import Sample
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
 CROP = 160
-STRIDE = 4
 #: The long side frames are scaled to before detection; real photos are scaled the same way.
 INPUT_LONG_SIDE = 640
 
@@ -230,32 +229,6 @@ def augment(rng: np.random.Generator, s: Sample, size: int = CROP,
         img = img[..., rng.permutation(3)]
     img = img * rng.uniform(0.75, 1.25) + rng.uniform(-20, 20)
     return Sample(np.clip(img, 0, 255), boxes, known, np.ascontiguousarray(hand))
-
-
-def targets(s: Sample) -> tuple[np.ndarray, ...]:
-    """heat (1,G,G), offset+logsize (4,G,G), regression masks (2,G,G), hand (1,G,G)."""
-    g = s.image.shape[0] // STRIDE
-    heat = np.zeros((g, g), np.float32)
-    reg = np.zeros((4, g, g), np.float32)
-    mask = np.zeros((2, g, g), np.float32)  # 0: offset known, 1: size known
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for (cx, cy, w, h), known in zip(s.boxes, s.size_known, strict=True):
-        fx, fy = cx / STRIDE, cy / STRIDE
-        ix, iy = int(fx), int(fy)
-        if not (0 <= ix < g and 0 <= iy < g):
-            continue
-        sigma = max(0.5, min(w, h) / STRIDE * 0.16)
-        heat = np.maximum(heat, np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma * sigma)))
-        reg[0, iy, ix], reg[1, iy, ix] = fx - ix, fy - iy
-        reg[2, iy, ix], reg[3, iy, ix] = math.log(max(w, 1.0)), math.log(max(h, 1.0))
-        mask[0, iy, ix] = 1.0
-        mask[1, iy, ix] = 1.0 if known else 0.0
-    for (cx, cy, _w, _h) in s.boxes:
-        ix, iy = int(cx / STRIDE), int(cy / STRIDE)
-        if 0 <= ix < g and 0 <= iy < g:
-            heat[iy, ix] = 1.0
-    hand = cv2.resize(s.hand.astype(np.float32) / 255.0, (g, g), interpolation=cv2.INTER_AREA)
-    return heat[None], reg, mask, hand[None]
 
 
 def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 1200,
