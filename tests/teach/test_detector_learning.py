@@ -71,12 +71,13 @@ def test_pasted_dice_lie_on_the_empty_table_with_their_boxes() -> None:
         assert np.abs(patch - np.array(CLOTH)).mean() > 20  # a die there, not cloth
 
 
-def test_a_detector_check_prefers_more_dice_and_fewer_false_boxes() -> None:
-    shipped = DetectorCheck(4, 20, 18, 5)
-    assert DetectorCheck(4, 20, 19, 5).better_than(shipped)
-    assert DetectorCheck(4, 20, 18, 2).better_than(shipped)
-    assert not DetectorCheck(4, 20, 20, 6).better_than(shipped)  # a false box more
-    assert not DetectorCheck(4, 20, 18, 5).better_than(shipped)
+def test_a_detector_check_counts_every_mistake_but_guards_the_dice() -> None:
+    shipped = DetectorCheck(5, 113, 102, 50)  # pxl's held-back frames
+    assert DetectorCheck(5, 113, 96, 8).better_than(shipped)  # 6 dice more missed, 42 fewer
+    assert DetectorCheck(5, 113, 103, 50).better_than(shipped)
+    assert not DetectorCheck(5, 113, 102, 50).better_than(shipped)
+    assert not DetectorCheck(5, 113, 90, 0).better_than(shipped)  # 12 dice more missed
+    assert not DetectorCheck(5, 113, 104, 53).better_than(shipped)
 
 
 def test_a_learnt_detector_still_finds_the_tables_dice(tmp_path: Path) -> None:
