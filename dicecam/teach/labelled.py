@@ -5,7 +5,8 @@ line, ``class cx cy w h`` normalised to the image, class k = k + 1 pips. Each ph
 by the table reader as it would be at the table; then, as players would at the tablet:
 
 * a found die that matches a label is confirmed (or corrected) with the label's value, and
-  kept with the box the detector gave it: the crop the table reader will cut from now on;
+  kept with the box the detector gave it: the crop the table reader will cut from now on
+  (a box much smaller than its label is a pip or a side face, not the die: see below);
 * a label no found die matches is a die the camera missed, added where the label is;
 * a found die that matches no label is "not a die".
 """
@@ -26,6 +27,14 @@ from dicecam.vision.sources import IMAGE_SUFFIXES
 
 #: a found die's centre within this share of the label's size matches it
 MATCH_TOLERANCE = 0.5
+#: a found box under this share of its label's longer side is part of the die, not the
+#: die: a player would add the die and call that box "not a die" (pxl: boxes on one pip
+#: confirmed with the die's value taught the reader that pips are dice)
+PART_SHARE = 0.5
+
+
+def _part_of(die, box: LabelledBox) -> bool:
+    return max(die.w, die.h) < PART_SHARE * max(box.w, box.h)
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,8 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
     used = set()
     dice_boxes, not_dice = [], []
     for box, j in zip(labels, pairs, strict=True):
+        if j is not None and _part_of(dice[j], box):
+            j = None  # a box on a pip or a side face: the die itself was missed
         if j is None:
             dice_boxes.append((box.cx, box.cy, box.w, box.h))
             store.add(cut_stored_crop(frame, box.cx, box.cy, box.w, box.h),
