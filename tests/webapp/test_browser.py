@@ -380,9 +380,10 @@ def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
         webdriver.ActionChains(browser).move_to_element_with_offset(
             canvas, int(x), int(y)).click().perform()
         css(browser, "#die-dialog[open]")
-        tap(browser, '#die-values [data-value="5"]')
+        # the colour first (the die's own is chosen already), then one tap on the value
+        # answers
         tap(browser, '#die-colours [data-colour="green"]')
-        tap(browser, "#die-save")
+        tap(browser, '#die-values [data-value="5"]')
         wait_text(browser, "#roll-text", "scored")
         wait(browser, lambda b: b.find_element(
             By.CSS_SELECTOR, '#cd-dice [data-index="2"]').text == "5")

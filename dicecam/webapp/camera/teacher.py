@@ -70,6 +70,7 @@ class TableTeacher:
         self._pictures: OrderedDict[int, _Picture] = OrderedDict()
         self._lock = threading.Lock()
         self._writing = threading.Lock()
+        self._publishing = threading.Lock()
         self._failed: str | None = None
         self.learner = BackgroundLearner(table, self._learnt, every=every, steps=steps)
 
@@ -135,7 +136,10 @@ class TableTeacher:
                 "reading_with": self.version}
 
     def publish_status(self) -> None:
-        self._publish(events.TEACH, self.status_payload())
+        # (computed and sent in one step: the handlers' threads and the learner's each
+        # publish, and the tablets must be left with the latest figures)
+        with self._publishing:
+            self._publish(events.TEACH, self.status_payload())
 
     def _learnt(self, outcome: dict[str, Any]) -> None:
         """A learning run ended (on the learner's thread): read with its version where the

@@ -35,6 +35,8 @@
     paired: false,
     movedSinceRoll: false, // the table moved after the roll settled: dim its boxes
     camera: null, // the camera's last status payload
+    teach: null, // what the camera's table learnt of its dice (null: it learns none)
+    adding: null, // "a die here": the frame point tapped where the camera saw no die
   };
 
   function storedToken() {
@@ -246,6 +248,45 @@
     renderCamera();
   });
 
+  socket.on(E.TEACH, (payload) => {
+    const first = !app.teach;
+    app.teach = payload;
+    renderTeach();
+    if (first) renderRoll(); // "Dice are right" teaches a shown roll only where a table learns
+  });
+
+  const percent = (share) => Math.round(share * 100);
+
+  /* What the camera's table learnt of its dice: how many the players taught, the share of
+   * dice it asks about now (and asked with the shipped reader), a learning run going, the
+   * version it reads with. */
+  function renderTeach() {
+    const teach = app.teach;
+    $("teach-panel").hidden = !teach;
+    if (!teach) return;
+    let text;
+    if (!teach.taught) {
+      text = t("teach_none");
+    } else {
+      const now = teach.asked_now !== null && teach.asked_now !== undefined ? teach.asked_now : null;
+      const was = teach.asked_shipped;
+      text = now !== null && was !== null && was !== undefined
+        ? t("teach_status_was", { n: teach.taught, now: percent(now), was: percent(was) })
+        : was !== null && was !== undefined
+          ? t("teach_status", { n: teach.taught, now: percent(was) })
+          : t("teach_status_taught", { n: teach.taught });
+    }
+    const more = [];
+    if (teach.learning) more.push(t("teach_learning"));
+    else if (teach.failed) more.push(t("teach_failed"));
+    if (teach.reading_with) more.push(t("teach_version", { v: teach.reading_with.replace(/^reader-v/, "") }));
+    $("teach-status").textContent = [text, ...more].join(" · ");
+    $("teach-status").title = teach.failed || "";
+    $("teach-panel").dataset.learning = teach.learning ? "1" : "0";
+    // the one-minute layout: offered at a new table, and beside the figures later on
+    $("teach-layout-open").classList.toggle("primary", !teach.taught);
+  }
+
   /* The camera's status in the current language (again after a language switch). */
   function renderCamera() {
     const payload = app.camera;
@@ -333,9 +374,17 @@
     panel.hidden = !roll && !entry && !demo && !app.drawing;
     renderZoneTools(view, roll, module);
     // "Dice are right" scores a roll as read: pointless where every die is sure and the
-    // rules refused it (the reason is shown; the dice or the zones must change)
-    $("confirm-roll").hidden = !(roll && roll.status === "pending"
-      && (!roll.error || roll.dice.some((d) => d.needs_check)));
+    // rules refused it (the reason is shown; the dice or the zones must change). Where the
+    // table learns its dice, a roll the game takes no dice from is confirmed too: it teaches
+    const teachesShown = Boolean(roll && app.teach && roll.status === "shown" && !roll.typed
+      && roll.dice.some((d) => !d.corrected));
+    $("confirm-roll").hidden = !((roll && roll.status === "pending"
+      && (!roll.error || roll.dice.some((d) => d.needs_check))) || teachesShown);
+    $("confirm-roll").textContent = t(teachesShown ? "confirm_teach" : "confirm_roll");
+    // the asked dice are the next tap: one button opens the first, each answer the next
+    const asked = roll && roll.status !== "applied" ? roll.dice.filter((d) => d.needs_check).length : 0;
+    $("check-asked").hidden = !asked;
+    $("check-asked").textContent = t("check_asked", { n: asked });
     if (!roll) {
       $("roll-zones").replaceChildren();
       $("roll-aside").replaceChildren();
@@ -580,6 +629,7 @@
     // colour and number, uncovered Mobs crossed out), from the game view's dieMarks
     const module = app.view && app.view.game ? GAMES[app.view.game] : null;
     const marks = module && module.dieMarks ? module.dieMarks(roll, ctx) : null;
+    let askedNumber = 0;
     roll.dice.forEach((d, index) => {
       const x = (d.x - d.w / 2) * rollScale;
       const y = (d.y - d.h / 2) * rollScale;
@@ -589,6 +639,21 @@
       if (mark && mark.fill) {
         g.fillStyle = mark.fill;
         g.fillRect(x, y, w, hh);
+      }
+      if (d.needs_check && roll.status !== "applied") {
+        // an asked die is the next tap: filled, and numbered in the order the dialog asks
+        askedNumber += 1;
+        g.fillStyle = "rgba(255, 45, 85, 0.28)";
+        g.fillRect(x - 3, y - 3, w + 6, hh + 6);
+        const tagSize = Math.max(12, Math.min(20, w * 0.45));
+        g.font = `bold ${tagSize}px system-ui, sans-serif`;
+        const tag = String(askedNumber);
+        const tagWidth = g.measureText(tag).width + 8;
+        const tagTop = y + hh + tagSize + 6 > height ? y + hh - tagSize - 6 : y + hh + 2;
+        g.fillStyle = "#ff2d55";
+        g.fillRect(x + w - tagWidth, tagTop, tagWidth, tagSize + 4);
+        g.fillStyle = "#fff";
+        g.fillText(tag, x + w - tagWidth + 4, tagTop + tagSize);
       }
       g.setLineDash(d.needs_check ? [6, 4] : []);
       g.lineWidth = d.needs_check ? 4 : mark ? mark.width || 3 : 2.5;
@@ -636,6 +701,17 @@
         g.strokeRect(x - 4, y - 4, w + 8, hh + 8);
       }
     });
+    if (app.adding) {
+      // "a die here": where the tap said the camera missed one
+      const [ax, ay] = app.adding;
+      g.strokeStyle = "#00d1ff";
+      g.lineWidth = 3;
+      g.setLineDash([4, 3]);
+      g.beginPath();
+      g.arc(ax * rollScale, ay * rollScale, 18, 0, 2 * Math.PI);
+      g.stroke();
+      g.setLineDash([]);
+    }
   }
   window.addEventListener("resize", drawOverlay);
 
@@ -643,7 +719,7 @@
   $("overlay").addEventListener("click", (ev) => {
     if (app.drawing) return; // a drag draws a zone; it is no tap on a die
     const roll = app.roll;
-    if (!roll || !roll.dice.length || (roll.typed && app.frameShown)) return;
+    if (!roll || (roll.typed && app.frameShown)) return;
     const rect = ev.currentTarget.getBoundingClientRect();
     const scale = rect.width / roll.width;
     const x = (ev.clientX - rect.left) / scale;
@@ -658,29 +734,88 @@
         bestDistance = distance;
       }
     });
-    if (best !== null) openDieDialog(best);
+    if (best !== null) {
+      openDieDialog(best);
+    } else if (!roll.typed && app.frameShown && !app.movedSinceRoll && roll.status !== "applied") {
+      // "a die here": the camera missed a die where the picture was tapped
+      openDieDialog(null, [x, y]);
+    }
   });
 
-  function openDieDialog(index) {
+  /* The next asked die of the roll on the table (its index), or null. */
+  const nextAsked = () => {
     const roll = app.roll;
-    const die = roll.dice[index];
+    if (!roll || roll.status === "applied") return null;
+    const index = roll.dice.findIndex((d) => d.needs_check);
+    return index >= 0 ? index : null;
+  };
+  $("check-asked").addEventListener("click", () => {
+    const index = nextAsked();
+    if (index !== null) openDieDialog(index);
+  });
+
+  /* The picture around a die (or a point) in the dialog, which covers it on the picture. */
+  function drawDieZoom(roll, centre, die) {
+    const canvas = $("die-zoom");
+    const img = $("frame");
+    canvas.hidden = !app.frameShown || !img.naturalWidth || roll.typed;
+    if (canvas.hidden) return;
+    const sides = roll.dice.map((d) => Math.max(d.w, d.h)).sort((a, b) => a - b);
+    const side = die ? Math.max(die.w, die.h)
+      : sides.length ? sides[sides.length >> 1] : Math.min(roll.width, roll.height) / 12;
+    const ratio = img.naturalWidth / roll.width;
+    const span = 2.2 * side * ratio;
+    const g = canvas.getContext("2d");
+    g.fillStyle = "#000";
+    g.fillRect(0, 0, canvas.width, canvas.height);
+    g.drawImage(img, centre[0] * ratio - span / 2, centre[1] * ratio - span / 2, span, span,
+      0, 0, canvas.width, canvas.height);
+  }
+
+  /* What a die shows (index), or, with ``point``, a die the camera missed there. One tap
+   * on a value answers where the die's colour is known (a colour tap first changes it);
+   * an asked die answered, the next asked one is shown. */
+  function openDieDialog(index, point) {
+    const roll = app.roll;
+    const adding = index === null;
+    const die = adding ? { value: null, colour: null, needs_check: true } : roll.dice[index];
     app.selectedDie = index;
+    app.adding = adding ? point : null;
     drawOverlay();
     const choice = { value: die.value, colour: die.colour };
     const values = $("die-values");
     const colours = $("die-colours");
     const palette = Array.from(new Set([...ctx.colours(), ...(die.colour ? [die.colour] : [])]));
+    const askedLeft = roll.dice.filter((d) => d.needs_check).length;
+    $("die-title").textContent = t(adding ? "add_die_title" : "correct_die");
+    $("die-progress").textContent = !adding && die.needs_check && askedLeft > 1
+      ? t("asked_left", { n: askedLeft }) : adding ? t("add_die_hint") : "";
+    $("die-not-a-die").hidden = adding;
+    drawDieZoom(roll, adding ? point : [die.x, die.y], adding ? null : die);
     const submit = () => {
       if (choice.value === null) return;
       if (palette.length && !choice.colour) return;
       $("die-dialog").close();
-      send(E.CORRECT_DIE, { roll_id: roll.roll_id, index, value: choice.value,
-        colour: choice.colour }).catch(() => null);
+      const sent = adding
+        ? send(E.ADD_DIE, { roll_id: roll.roll_id, x: Math.round(point[0]), y: Math.round(point[1]),
+          value: choice.value, colour: choice.colour })
+        : send(E.CORRECT_DIE, { roll_id: roll.roll_id, index, value: choice.value,
+          colour: choice.colour });
+      sent.then(() => {
+        // the next asked die of the same roll, at once: one tap each
+        const next = nextAsked();
+        if (!adding && die.needs_check && next !== null && app.roll.roll_id === roll.roll_id
+          && !$("die-dialog").open) openDieDialog(next);
+      }).catch(() => null);
     };
     const paint = () => {
       values.replaceChildren(...[1, 2, 3, 4, 5, 6].map((v) => h("button", {
         type: "button", class: "die-face" + (choice.value === v ? " chosen" : ""),
-        "data-value": v, onclick: () => { choice.value = v; paint(); if (palette.length <= 1) submit(); },
+        "data-value": v, onclick: () => {
+          choice.value = v;
+          paint();
+          if (palette.length <= 1 || choice.colour) submit();
+        },
       }, String(v))));
       colours.replaceChildren(...palette.map((c) => h("button", {
         type: "button", class: "colour" + (choice.colour === c ? " chosen" : ""),
@@ -699,6 +834,7 @@
     };
     $("die-dialog").addEventListener("close", () => {
       app.selectedDie = null;
+      app.adding = null;
       drawOverlay();
     }, { once: true });
     $("die-dialog").showModal();
@@ -969,6 +1105,7 @@
       I18N.setLang(button.dataset.setLang);
       renderAll();
       renderCamera();
+      renderTeach();
       if ($("help-dialog").open) renderHelp();
       renderGamesList();
       renderNewGameChoices();
