@@ -46,6 +46,7 @@ class TeachingCamera(Camera):
     def __init__(self) -> None:
         self.rolls: queue.Queue[tuple[np.ndarray, SettledRoll]] = queue.Queue()
         self.readers: list[Path | None] = []
+        self.detectors: list[Path | None] = []
         self.opened = 0
         self.frames = 0
 
@@ -54,9 +55,12 @@ class TeachingCamera(Camera):
 
     def open(self, game: str | None) -> Iterator[Output]:
         self.opened += 1
+        opening = self.opened
         frame = np.zeros((480, 640, 3), np.uint8)
         reading = FrameReading(640, 480)
         while True:
+            if opening != self.opened:  # a game switch opened the camera again: this
+                return  # opening is left, and must not take the next throw
             try:
                 frame, roll = self.rolls.get(timeout=0.02)
             except queue.Empty:
@@ -66,8 +70,9 @@ class TeachingCamera(Camera):
             reading = FrameReading(roll.width, roll.height, roll.dice)
             yield Output(frame, reading, roll)
 
-    def use_reader(self, path: Path | None) -> bool:
-        self.readers.append(path)
+    def use_models(self, reader: Path | None, detector: Path | None) -> bool:
+        self.readers.append(reader)
+        self.detectors.append(detector)
         return True
 
 
@@ -111,6 +116,19 @@ def throw(app: Any, camera: TeachingCamera, roll_id: int, seed: int, **read: Any
     return labels, roll
 
 
+def start_charidice(app: Any, camera: TeachingCamera, client: Any) -> None:
+    """A new game: the live view opens the camera again for another game than the one
+    played (a throw waits for that)."""
+    opened = camera.opened
+    switch = services(app).session.game_name != "charidice"
+    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    if not switch:
+        return
+    wait_until(lambda: camera.opened > opened, message="the camera was not opened again")
+    frames = camera.frames
+    wait_until(lambda: camera.frames > frames + 2, message="the new opening sends nothing")
+
+
 def ask(client: Any, event: str, payload: dict[str, Any]) -> dict[str, Any]:
     ack = client.emit(event, payload, callback=True)
     assert ack["ok"], ack
@@ -152,6 +170,10 @@ def test_dice_are_right_teaches_every_die_once(table: Any) -> None:
     dice = TableStore(TABLE).dice()
     assert len(dice) == 6 and all(d.how == "confirmed" for d in dice)
     assert sorted(d.value for d in dice) == sorted(label[0] for label in labels)
+    # the roll accepted as a whole: its picture with every die's box, for the detector
+    (frame,) = TableStore(TABLE).frames()
+    assert frame.complete and len(frame.dice) == 6 and frame.not_dice == ()
+    assert frame.read().shape == (480, 640, 3)
     assert TableStore(TABLE).status()["asked_shipped"] == pytest.approx(1 / 6, abs=1e-3)
 
 
@@ -188,16 +210,20 @@ def test_not_a_die_leaves_the_roll_and_teaches_no_die(table: Any) -> None:
     assert taught.how == "not_a_die" and taught.value == 0
     assert taught.reader_value == labels[2][0]
     assert TableStore(TABLE).status()["taught"] == 0  # a box that is no die is no die taught
+    assert TableStore(TABLE).frames() == []  # the roll is not accepted as a whole yet
+    ask(client, events.CONFIRM_ROLL, {"roll_id": 1})
+    (frame,) = TableStore(TABLE).frames()
+    assert len(frame.dice) == 5 and frame.not_dice == (pytest.approx(labels[2][1:], abs=0.01),)
 
 
 def test_a_roll_scored_without_a_tap_teaches_nothing_one_tapped_teaches_all(
         table: Any) -> None:
     app, camera, client = table
-    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    start_charidice(app, camera, client)
     _, roll = throw(app, camera, 1, seed=5, colours=CHARIDICE_COLOURS)
     assert roll["status"] == "applied"  # every die sure: scored as read, nobody looked
     assert TableStore(TABLE).dice() == []
-    ask(client, events.NEW_GAME, {"game": "charidice", "config": {"players": ["Ann", "Bo"]}})
+    start_charidice(app, camera, client)
     labels, roll = throw(app, camera, 2, seed=6, unsure=(4,), colours=CHARIDICE_COLOURS)
     assert roll["status"] == "pending"
     ask(client, events.CORRECT_DIE, {"roll_id": 2, "index": 4, "value": labels[4][0],
@@ -233,6 +259,7 @@ def test_the_table_learns_beside_the_live_view_and_reads_with_what_it_learnt(
                message="the learning run never ended")
     outcome = teacher.learner.last
     assert outcome["used"], outcome
+    wait_until(lambda: camera.readers, message="the camera was not told")
     in_use = TableStore(TABLE).reader_in_use()
     assert in_use is not None and camera.readers == [in_use]
     assert camera.opened == 1  # the live view was never reopened
@@ -272,10 +299,10 @@ def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> 
     store = TableStore(TABLE)
     store.save_reader(b"not an onnx file", {}, use=True)
 
-    def refuse(path: Path | None) -> bool:
+    def refuse(reader: Path | None, detector: Path | None) -> bool:
         raise RuntimeError("cannot load")
 
-    teacher._use_reader = refuse  # noqa: SLF001 - the camera's loading fails
+    teacher._use_models = refuse  # noqa: SLF001 - the camera's loading fails
     teacher._learnt({"version": "reader-v1", "used": True})  # noqa: SLF001
     assert teacher.version is None  # still the shipped reader
     assert teach_events(client)[-1]["reading_with"] is None
@@ -285,10 +312,12 @@ def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> 
 
 
 class FakePipeline:
-    def __init__(self, *args: Any, reader_path: Path | None = None) -> None:
+    def __init__(self, *args: Any, reader_path: Path | None = None,
+                 detector_path: Path | None = None) -> None:
         self.args = args
         self.reader_path = reader_path
         self.read_values = None
+        self.detect = None
         self.settle = SimpleNamespace(waiting=False)
 
     def process(self, frame: np.ndarray, timestamp: float | None = None) -> PipelineOutput:
@@ -312,12 +341,13 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
 
     camera = TableCamera("frames", frames=frames, pipeline=pipeline, table=TABLE,
                          realtime=False)
-    assert not camera.use_reader(None)  # nothing runs yet
+    assert not camera.use_models(None, None)  # nothing runs yet
     outputs = camera.open(None)
     next(outputs)
     assert made[0].reader_path == store.reader_in_use()
-    assert camera.use_reader(None)  # the shipped reader, from the next frame on
+    assert camera.use_models(None, None)  # the shipped models, from the next frame on
     assert made[0].read_values.__self__.model_path.name.startswith("die_reader")
+    assert made[0].detect is not None
     next(outputs)
     assert len(made) == 1  # not reopened
     outputs.close()

@@ -86,7 +86,7 @@ class Services:
                 self.session.on_confirmed = learner.confirmed
             if self.camera.table is not None:
                 # every die the players confirm, correct, add or strike teaches the table
-                self.teacher = TableTeacher(self.camera.table, publish, self.camera.use_reader,
+                self.teacher = TableTeacher(self.camera.table, publish, self.camera.use_models,
                                             every=app.config["TEACH_EVERY"],
                                             steps=app.config["TEACH_STEPS"])
                 self.reader.teacher = self.teacher

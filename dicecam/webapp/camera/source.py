@@ -10,9 +10,9 @@ outputs while that game is played, and a camera may let the demo play the game
 ``use_profile``). ``TableCamera`` is the real one: for each game it opens the source again
 with that game's dice set (colour profile; the demo also throws that game's dice), so
 switching games switches profiles. A camera at a named table (``table``) reads with the
-reader that table learnt (``teach.store.TableStore.reader_in_use``; the shipped one before
-it learnt) and its empty-table picture where one was taken, as ``teach.table`` does, and
-takes a newly learnt version while it runs (``use_reader``). The vision pipeline checks its
+reader and detector that table learnt (``teach.store.TableStore.in_use``; the shipped ones
+before it learnt) and its empty-table picture where one was taken, as ``teach.table`` does,
+and takes newly learnt versions while it runs (``use_models``). The vision pipeline checks its
 frames once and drops the unusable ones (``vision/frames.py``); a source that stops (a
 camera unplugged, a folder whose images all became unreadable) raises ``CameraFault``
 rather than ending, so the live reader reports it lost and opens it again; an unreadable
@@ -38,6 +38,7 @@ from dicecam.scorer.registry import get_game
 from dicecam.teach.store import TableStore
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
+from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import DieReader
 from dicecam.vision.frames import CameraFault
 from dicecam.vision.pipeline import PipelineOutput, TablePipeline, build_pipeline, iter_outputs
@@ -55,7 +56,7 @@ OpenOutputs = Callable[[str | None], Iterable[LiveOutput]]
 OpenFrames = Callable[..., Iterable[Any]]
 
 
-#: (dice set, zones[, empty table][, reader_path=]) -> the table reader
+#: (dice set, zones[, empty table][, reader_path=, detector_path=]) -> the table reader
 MakePipeline = Callable[..., TablePipeline]
 
 
@@ -104,9 +105,10 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
 
 
 def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None,
-                  reader_path: Path | None = None) -> TablePipeline:
+                  reader_path: Path | None = None,
+                  detector_path: Path | None = None) -> TablePipeline:
     return build_pipeline(dice_set, zones=zones, empty_table=empty_table,
-                          reader_path=reader_path)
+                          reader_path=reader_path, detector_path=detector_path)
 
 
 class Camera(ABC):
@@ -136,9 +138,9 @@ class Camera(ABC):
         """Read colours with ``profile`` from the next frame on (True when it is taken)."""
         return False
 
-    def use_reader(self, path: Path | None) -> bool:
-        """Read values with the die reader at ``path`` (None: the shipped one) from the next
-        frame on (True when it is taken)."""
+    def use_models(self, reader: Path | None, detector: Path | None) -> bool:
+        """Read with the die reader and detector at these paths (None: the shipped ones)
+        from the next frame on (True when they are taken)."""
         return False
 
 
@@ -183,17 +185,18 @@ class TableCamera(Camera):
         opened = self._open_frames(descriptor, dice_set)
         try:
             empty_table = self._empty_table
-            reader_path = None
+            models: dict[str, Path] = {}
             if self.table is not None:
-                reader_path = TableStore(self.table).reader_in_use()
+                store = TableStore(self.table)
+                models = {f"{kind}_path": path for kind in ("reader", "detector")
+                          if (path := store.in_use(kind)) is not None}
                 if empty_table is None and self.table in saved_table_names():
                     empty_table = self.table
-            # (the third argument and the reader only when given: test readers take two)
+            # (the third argument and the models only when given: test readers take two)
             args: list[Any] = [dice_set, self._zones]
             if empty_table is not None:
                 args.append(empty_table)
-            reader = self._make_pipeline(*args) if reader_path is None \
-                else self._make_pipeline(*args, reader_path=reader_path)
+            reader = self._make_pipeline(*args, **models)
             self._running = (reader, dice_set)
             yield from iter_outputs(opened, reader, realtime=self._realtime,
                                     on_bad_frame=self._drop_frame)
@@ -231,16 +234,19 @@ class TableCamera(Camera):
         reader.read_colours = ColourReader(profile).read_scores
         return True
 
-    def use_reader(self, path: Path | None) -> bool:
-        """Read values with the die reader at ``path`` (a version the table learnt; None:
-        the shipped one) from the next frame on, without reopening the source: the model
-        is loaded here, on the caller's thread, and the running reader's value stage is
-        swapped in one step (True when a reader is running to take it; the next opening
-        reads the table's version in use anyway)."""
+    def use_models(self, reader: Path | None, detector: Path | None) -> bool:
+        """Read with the die reader and detector at these paths (versions the table
+        learnt; None: the shipped ones) from the next frame on, without reopening the
+        source: the models are loaded here, on the caller's thread, and the running
+        pipeline's stages are swapped each in one step (True when a pipeline is running to
+        take them; the next opening reads the table's versions in use anyway)."""
         running = self._running
         if running is None:
             return False
-        running[0].read_values = DieReader(path).read
+        pipeline = running[0]
+        read_values, detect = DieReader(reader).read, DieDetector(detector)
+        pipeline.read_values = read_values
+        pipeline.detect = detect
         return True
 
     def _skip_image(self, error: Exception) -> None:

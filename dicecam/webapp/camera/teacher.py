@@ -7,15 +7,18 @@ confirms or corrects a die, a roll accepted as read, *a die here*, *not a die*),
 crop is cut from that picture (``teach.reader_learning.cut_stored_crop``) and kept in the
 table's store with its box, value, colour and what the reader had read there (value,
 confidence and which reader version), after the roll was published and outside the
-session's lock. Then the background learner (``teach.background``) is told, and starts a
-learning run in a child process when enough new dice were taught.
+session's lock. A roll the players accepted as a whole (every die of it said) also keeps
+its picture with every die's box and the boxes struck as no die (``TableStore.add_frame``,
+complete): the detector learns from those. Then the background learner
+(``teach.background``) is told, and starts a learning run in a child process when enough
+new dice were taught.
 
-When a run ends with a version the table now uses, the camera reads with it from the next
-frame on (``Camera.use_reader``; the game is not touched and the live view never waits for
+When a run ends with versions the table now uses, the camera reads with them from the next
+frame on (``Camera.use_models``; the game is not touched and the live view never waits for
 the learning); a run that fails or is killed changes nothing the camera reads with. The
 tablets are told the table's figures (``events.TEACH``): dice taught, the share of dice the
 reader asks about now and asked with the shipped reader, whether a run is going, the
-version in use.
+versions in use.
 """
 
 from __future__ import annotations
@@ -53,20 +56,21 @@ class _Picture:
     dice: tuple[DieReading, ...]  # as the reader read them
     version: str | None  # the reader version that read them (None: the shipped one)
     taught: set[tuple[int, int, int]] = field(default_factory=set)  # (x, y, value) kept
+    struck: list[tuple[float, float, float, float]] = field(default_factory=list)  # no dice
+    frame_kept: bool = False  # the whole frame was kept (a roll accepted as a whole)
 
 
 class TableTeacher:
     """Keeps what the players said about a table's dice and lets it learn from them."""
 
     def __init__(self, table: str, publish: Callable[[str, dict[str, Any]], None],
-                 use_reader: Callable[[Path | None], bool], *, every: int = LEARN_EVERY,
-                 steps: int | None = None) -> None:
+                 use_models: Callable[[Path | None, Path | None], bool], *,
+                 every: int = LEARN_EVERY, steps: int | None = None) -> None:
         self.store = TableStore(table)
         self._publish = publish
-        self._use_reader = use_reader
-        in_use = self.store.reader_in_use()
-        #: the reader version the camera reads with (None: the shipped one)
-        self.version = None if in_use is None else in_use.stem
+        self._use_models = use_models
+        #: the reader and detector versions the camera reads with (None: the shipped ones)
+        self.version, self.detector = self._in_use()
         self._pictures: OrderedDict[int, _Picture] = OrderedDict()
         self._lock = threading.Lock()
         self._writing = threading.Lock()
@@ -91,6 +95,7 @@ class TableTeacher:
         """Keep the dice the players said something about (dice of a roll whose picture is
         gone, or said again with the same value, are passed over); how many were kept."""
         chosen = []
+        frames = []
         with self._lock:  # (the live view's remember waits only for this choice)
             for item in said:
                 picture = self._pictures.get(item.roll_id)
@@ -100,15 +105,27 @@ class TableTeacher:
                 value = 0 if item.said is Said.NOT_A_DIE else die.value
                 if value is None:
                     continue  # (the session never says a value it lacks)
+                if item.said is Said.NOT_A_DIE:
+                    picture.struck.append((die.x, die.y, die.w, die.h))
                 key = (round(die.x), round(die.y), value)
                 if key in picture.taught:
                     continue
                 picture.taught.add(key)
                 chosen.append((picture, item.said, die, value))
+            for roll_id in {i.roll_id for i in said if i.said is Said.ACCEPTED}:
+                picture = self._pictures.get(roll_id)
+                if picture is not None and not picture.frame_kept:
+                    picture.frame_kept = True
+                    frames.append((picture, [(i.die.x, i.die.y, i.die.w, i.die.h)
+                                             for i in said if i.roll_id == roll_id
+                                             and i.said is Said.ACCEPTED],
+                                   list(picture.struck)))
         with self._writing:  # tablets' handlers run on threads of their own
             for picture, how, die, value in chosen:
                 self._keep(picture, how, die, value)
-        if chosen:
+            for picture, dice, struck in frames:
+                self.store.add_frame(picture.frame, dice, struck, complete=True)
+        if chosen or frames:
             self.learner.taught()
             self.publish_status()
         return len(chosen)
@@ -133,7 +150,7 @@ class TableTeacher:
         """What the tablets show of the table's learning."""
         status = self.store.status()
         return {**status, "learning": self.learner.learning, "failed": self._failed,
-                "reading_with": self.version}
+                "reading_with": self.version, "detecting_with": self.detector}
 
     def publish_status(self) -> None:
         # (computed and sent in one step: the handlers' threads and the learner's each
@@ -146,16 +163,21 @@ class TableTeacher:
         table now uses it; a failed run changes nothing."""
         self._failed = outcome.get("failed")
         if self._failed is None:
-            in_use = self.store.reader_in_use()
-            version = None if in_use is None else in_use.stem
-            if version != self.version:
+            reader, detector = (self.store.in_use(kind) for kind in ("reader", "detector"))
+            versions = tuple(None if p is None else p.stem for p in (reader, detector))
+            if versions != (self.version, self.detector):
                 try:
-                    if self._use_reader(in_use):
-                        self.version = version
-                except Exception:  # a version that cannot be loaded: keep the last good one
+                    if self._use_models(reader, detector):
+                        self.version, self.detector = versions
+                except Exception:  # a version that cannot be loaded: keep the last good ones
                     log.exception("cannot read with %s; the table keeps reading with %s",
-                                  version, self.version or "the shipped reader")
+                                  versions, (self.version, self.detector))
         self.publish_status()
+
+    def _in_use(self) -> tuple[str | None, str | None]:
+        reader, detector = (self.store.in_use(kind) for kind in ("reader", "detector"))
+        return (None if reader is None else reader.stem,
+                None if detector is None else detector.stem)
 
     def close(self) -> None:
         self.learner.close()

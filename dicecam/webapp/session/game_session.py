@@ -390,7 +390,7 @@ class GameSession:
             dice = tuple(replace(d, corrected=True) for d in roll.dice)
             self._reroll(roll, dice)
             # the players accept every die as read: each teaches, whatever the rules say
-            self._teach(roll, [TaughtDie(roll.roll_id, d, Said.VALUE) for d in dice])
+            self._teach(roll, [TaughtDie(roll.roll_id, d, Said.ACCEPTED) for d in dice])
             assert self._roll is not None
             if self._roll.status is not RollStatus.APPLIED and self._roll.error:
                 raise InputError(self._roll.error_message or self._roll.error)
@@ -553,7 +553,7 @@ class GameSession:
         if source is Source.CORRECTION:
             # scored once the players had their say (its asked dice tapped): every die of it
             # was looked at
-            self._teach(applied, [TaughtDie(applied.roll_id, d, Said.VALUE)
+            self._teach(applied, [TaughtDie(applied.roll_id, d, Said.ACCEPTED)
                                   for d in applied.dice])
         return applied
 

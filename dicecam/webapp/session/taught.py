@@ -22,6 +22,9 @@ from dicecam.reading import DieReading
 
 class Said(StrEnum):
     VALUE = "value"  # the die shows die.value (confirmed or corrected: the reader's read says)
+    #: a die of a roll the players accepted as a whole (every die of it said): the die shows
+    #: die.value, and the picture holds no other die (the detector learns the whole frame)
+    ACCEPTED = "accepted"
     ADDED = "added"  # a die the camera missed, where the players tapped
     NOT_A_DIE = "not_a_die"  # the box is no die
 
