@@ -29,6 +29,7 @@ UNDO = "undo"  # {}
 CORRECT_DIE = "correct_die"  # {"roll_id", "index", "value": 1-6 | null, "colour"}
 CONFIRM_ROLL = "confirm_roll"  # {"roll_id"}
 ADD_DIE = "add_die"  # {"roll_id", "x", "y", "value", "colour"}: a die the camera missed
+TEACH_LAYOUT = "teach_layout"  # {"roll_id"}: the roll is the teaching layout (rows by value)
 ASSIGN_ZONE = "assign_zone"  # {"roll_id", "zone"}: dice read outside any zone lie in this one
 ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed in
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
@@ -38,4 +39,5 @@ SET_ZONES = "set_zones"  # {"width", "height", "zones": [{"name", "rect"}]}: are
 
 #: the events that change a game: each needs a paired tablet
 CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, CLOSE_GAME, DELETE_GAME, ACTION, UNDO, CORRECT_DIE,
-                    CONFIRM_ROLL, ADD_DIE, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL, SET_ZONES)
+                    CONFIRM_ROLL, ADD_DIE, TEACH_LAYOUT, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL,
+                    SET_ZONES)

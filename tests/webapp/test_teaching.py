@@ -241,6 +241,37 @@ def test_dice_typed_in_teach_nothing(table: Any) -> None:
     assert TableStore(TABLE).dice() == []
 
 
+def test_the_teaching_layout_teaches_every_die_by_its_row_and_asks_the_odd_one(
+        table: Any) -> None:
+    app, camera, client = table
+    start_charidice(app, camera, client)  # a game waits for dice: the layout is no throw
+    dice = [DieReading(100.0 + 70 * c, 60.0 + 70 * r, 40.0, 40.0, r + 1, "red", 0.5,
+                       value_confidence=0.5) for r in range(6) for c in range(3)]
+    dice[4] = DieReading(170.0, 152.0, 40.0, 40.0, 2, "red", 0.5)  # between rows 2 and 3
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    camera.throw(frame, SettledRoll(1, 640, 480, tuple(dice)))
+    wait_until(lambda: (r := services(app).session.roll_payload()) is not None
+               and r["roll_id"] == 1)
+    reply = ask(client, events.TEACH_LAYOUT, {"roll_id": 1})
+    assert (reply["rows"], reply["taught"], reply["asked"]) == (6, 17, 1)
+    roll = services(app).session.roll_payload()
+    assert roll["layout"] and roll["status"] == "shown"
+    assert [d["value"] for d in roll["dice"]][:6] == [1, 1, 1, 2, None, 2]
+    assert [d["needs_check"] for d in roll["dice"]].count(True) == 1
+    store = TableStore(TABLE)
+    assert len(store.dice()) == 17 and {d.how for d in store.dice()} == {"confirmed"}
+    # the asked die: one tap; the layout stays shown, the game's throw is still to come
+    ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 4, "value": 2, "colour": "red"})
+    assert services(app).session.roll_payload()["status"] == "shown"
+    assert len(store.dice()) == 18 and store.dice()[-1].how == "confirmed"
+    assert services(app).session.view()["actions"] == 0
+    # five rows are no layout: nothing is taught
+    camera.throw(frame, SettledRoll(2, 640, 480, tuple(dice[:15])))
+    wait_until(lambda: services(app).session.roll_payload()["roll_id"] == 2)
+    reply = ask(client, events.TEACH_LAYOUT, {"roll_id": 2})
+    assert (reply["rows"], reply["taught"]) == (5, 0) and len(store.dice()) == 18
+
+
 def teach_rolls(app: Any, camera: TeachingCamera, client: Any, rolls: range) -> None:
     for roll_id in rolls:
         labels, _ = throw(app, camera, roll_id, seed=100 + roll_id, unsure=(0, 3))

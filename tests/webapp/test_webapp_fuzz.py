@@ -154,6 +154,7 @@ def templates(app: Any) -> dict[str, list[Any]]:
         events.CONFIRM_ROLL: [{"roll_id": roll["roll_id"]}],
         events.ADD_DIE: [{"roll_id": roll["roll_id"], "x": 100, "y": 80, "value": 2,
                           "colour": "red"}],
+        events.TEACH_LAYOUT: [{"roll_id": roll["roll_id"]}],
         events.ASSIGN_ZONE: [{"roll_id": roll["roll_id"], "zone": "the_agency"}],
         events.ENTER_ROLL: [{"dice": SIX}, {"dice": [{"value": 4, "colour": "white"}]}],
         events.DEMO_ROLL: [{}],

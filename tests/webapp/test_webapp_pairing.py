@@ -40,6 +40,7 @@ VALID = {
     events.CORRECT_DIE: {"roll_id": 1, "index": 0, "value": 2, "colour": "red"},
     events.CONFIRM_ROLL: {"roll_id": 1},
     events.ADD_DIE: {"roll_id": 1, "x": 100, "y": 100, "value": 3, "colour": "red"},
+    events.TEACH_LAYOUT: {"roll_id": 1},
     events.ASSIGN_ZONE: {"roll_id": 1, "zone": "tray"},
     events.ENTER_ROLL: {"dice": SIX},
     events.DEMO_ROLL: {},

@@ -176,6 +176,10 @@ class TabletNamespace(Namespace):
         return self.services().session.add_die(tc.parse_add_die(data))
 
     @answered
+    def on_teach_layout(self, data: Any) -> dict[str, Any]:
+        return self.services().session.teach_layout(tc.parse_teach_layout(data))
+
+    @answered
     def on_assign_zone(self, data: Any) -> dict[str, Any]:
         return self.services().session.assign_zone(tc.parse_assign_zone(data))
 

@@ -34,6 +34,7 @@ from dicecam.reading import DieReading, SettledRoll
 from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.descriptor import GameDescriptor, ThrowDue
 from dicecam.scorer.registry import game_names, get_game
+from dicecam.teach.layout import ROWS, layout_values
 from dicecam.webapp import events
 from dicecam.webapp.journal.choose import JournalStore  # SQLite's GameStore or the PostgreSQL one
 from dicecam.webapp.journal.sqlite import EntryKind, NewEntry, Source
@@ -49,6 +50,7 @@ from dicecam.webapp.session.tablet_commands import (
     NewGame,
     OpenGame,
     SetZones,
+    TeachLayout,
     Undo,
 )
 from dicecam.webapp.session.taught import Said, TaughtDie
@@ -364,6 +366,37 @@ class GameSession:
             return {"roll_id": command.roll_id, "status": self._roll.status.value,
                     "index": len(roll.dice)}
 
+    def teach_layout(self, command: TeachLayout) -> dict[str, Any]:
+        """The roll on the table is the teaching layout (``teach.layout``): each die in one
+        of six rows takes its row's value and teaches it; a die between rows, or one the
+        reader is sure shows another value, is asked (its value unknown until tapped). The
+        roll is shown, never scored; where a game is played, the dice taught may also fit
+        the table's colours (``on_confirmed``). Fewer or more than six rows teach nothing:
+        the reply says how many were found."""
+        with self._scoring():
+            roll = self._current_roll(command.roll_id)
+            if roll.typed:
+                raise InputError("dice typed in have no picture: lay the dice out under the "
+                                 "camera")
+            values, rows = layout_values(roll.dice)
+            if rows != ROWS:
+                return {"roll_id": roll.roll_id, "rows": rows, "taught": 0, "asked": 0}
+            dice = tuple(replace(d, value=None, corrected=False) if v is None
+                         else replace(d, value=v, confidence=1.0, corrected=True)
+                         for d, v in zip(roll.dice, values, strict=True))
+            self._roll = replace(roll, dice=dice, status=RollStatus.SHOWN, layout=True,
+                                 applied_at=None, error=None, error_message=None,
+                                 summary=None, marks=None, aside=())
+            self._publish(events.ROLL, roll_view(self._roll))
+            taught = [d for d in dice if d.corrected]
+            self._teach(roll, [TaughtDie(roll.roll_id, d, Said.VALUE) for d in taught])
+            active = self._active
+            if active is not None and self.on_confirmed is not None and taught:
+                self._confirmed.append((active.game_id, active.game.dice_set,
+                                        replace(self._roll, dice=tuple(taught))))
+            return {"roll_id": roll.roll_id, "rows": rows, "taught": len(taught),
+                    "asked": len(dice) - len(taught)}
+
     def assign_zone(self, command: AssignZone) -> dict[str, Any]:
         """The dice the camera saw outside every zone lie in ``zone`` (a table without a
         zone map: "this is Ann's party", "this is the Agency")."""
@@ -485,7 +518,7 @@ class GameSession:
     def _decide(self, roll: CurrentRoll, *, auto: bool) -> _Decision:
         """What a roll means now (no side effects): shown, waiting for a tap, or to score."""
         active = self._active
-        if active is None:
+        if active is None or roll.layout:  # (the teaching layout is no throw)
             return _Decision(replace(roll, status=RollStatus.SHOWN))
         if active.game.colour_groups is not None:
             # the game knows how many dice of each colour the throw holds: decide the

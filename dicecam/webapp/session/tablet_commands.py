@@ -91,6 +91,13 @@ class ConfirmRoll:
 
 
 @dataclass(frozen=True)
+class TeachLayout:
+    """The roll on the table is the teaching layout: dice in rows by value."""
+
+    roll_id: int
+
+
+@dataclass(frozen=True)
 class AssignZone:
     """The dice of a roll read outside every zone lie in ``zone``."""
 
@@ -208,6 +215,13 @@ def parse_confirm_roll(data: Any) -> ConfirmRoll:
     payload = jc.require_object(data, "confirmation")
     jc.reject_unknown_keys(payload, "confirmation", ("roll_id",))
     return ConfirmRoll(jc.require_int(payload.get("roll_id"), "confirmation.roll_id", 0,
+                                      ROLL_ID_MAX))
+
+
+def parse_teach_layout(data: Any) -> TeachLayout:
+    payload = jc.require_object(data, "teaching layout")
+    jc.reject_unknown_keys(payload, "teaching layout", ("roll_id",))
+    return TeachLayout(jc.require_int(payload.get("roll_id"), "teaching layout.roll_id", 0,
                                       ROLL_ID_MAX))
 
 

@@ -53,6 +53,8 @@ class CurrentRoll:
     aside: tuple[tuple[int, Message], ...] = ()
     #: typed in on the tablet: its dice lie in rows of the pad, not where the camera looks
     typed: bool = False
+    #: the teaching layout (dice in rows by value): shown and taught, never scored
+    layout: bool = False
 
 
 def roll_view(roll: CurrentRoll) -> dict[str, Any]:
@@ -65,6 +67,7 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "marks": roll.marks,
         "aside": [{"index": i, "text": text.to_json()} for i, text in roll.aside],
         "typed": roll.typed,
+        "layout": roll.layout,
     }
 
 

@@ -280,12 +280,63 @@
     if (teach.learning) more.push(t("teach_learning"));
     else if (teach.failed) more.push(t("teach_failed"));
     if (teach.reading_with) more.push(t("teach_version", { v: teach.reading_with.replace(/^reader-v/, "") }));
+    if (teach.detecting_with) more.push(t("teach_detector", { v: teach.detecting_with.replace(/^detector-v/, "") }));
     $("teach-status").textContent = [text, ...more].join(" · ");
     $("teach-status").title = teach.failed || "";
     $("teach-panel").dataset.learning = teach.learning ? "1" : "0";
     // the one-minute layout: offered at a new table, and beside the figures later on
     $("teach-layout-open").classList.toggle("primary", !teach.taught);
   }
+
+  // --- the one-minute teaching layout: dice in rows by value, colours in columns --------
+  const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+    4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+    6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
+
+  /* The layout drawn small (inline SVG): a row per value, a column per colour. */
+  function layoutDiagram() {
+    const colours = ctx.colours().slice(0, 4);
+    const columns = colours.length ? colours : ["#e9e6dc", "#e0301e", "#2b6cdf"];
+    const cell = 30;
+    const left = 22;
+    const width = left + columns.length * cell + 4;
+    const parts = [];
+    for (let value = 1; value <= 6; value++) {
+      const top = (value - 1) * cell + 4;
+      parts.push(`<text x="4" y="${top + 19}" fill="#a9b8ad" font-size="14" font-weight="700">${value}</text>`);
+      columns.forEach((colour, c) => {
+        const fill = colours.length ? cssColour(colour) : colour;
+        const x = left + c * cell;
+        parts.push(`<rect x="${x}" y="${top}" width="24" height="24" rx="5" fill="${fill}" stroke="#0008"/>`);
+        const ink = ["white", "yellow", "#e9e6dc", "grey", "gray", "orange", "turquoise"].includes(colour) ? "#111" : "#fff";
+        for (const [px, py] of PIPS[value]) {
+          parts.push(`<circle cx="${x + 5 + px * 7}" cy="${top + 5 + py * 7}" r="2.3" fill="${ink}"/>`);
+        }
+      });
+    }
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${6 * cell + 4}" ` +
+      `viewBox="0 0 ${width} ${6 * cell + 4}" role="img">${parts.join("")}</svg>`;
+  }
+
+  $("teach-layout-open").addEventListener("click", () => {
+    $("layout-diagram").innerHTML = layoutDiagram(); // drawn here, from fixed shapes only
+    $("layout-error").textContent = "";
+    $("layout-dialog").showModal();
+  });
+  $("layout-teach").addEventListener("click", () => {
+    const roll = app.roll;
+    if (!roll || roll.typed) {
+      $("layout-error").textContent = t("layout_no_picture");
+      return;
+    }
+    send(E.TEACH_LAYOUT, { roll_id: roll.roll_id }).then((ack) => {
+      if (ack.rows !== 6) {
+        $("layout-error").textContent = t("layout_rows", { n: ack.rows });
+        return;
+      }
+      $("layout-dialog").close(); // the roll panel says what was taught and what is asked
+    }).catch(() => null);
+  });
 
   /* The camera's status in the current language (again after a language switch). */
   function renderCamera() {
@@ -403,10 +454,11 @@
     const unsure = roll.dice.filter((d) => d.needs_check).length;
     // one sentence: what the game waits for now (whose throw) and what the dice just seen
     // count as, both from the server, so the panel cannot contradict the step shown
-    let text = roll.summary && waiting
-      ? t("roll_sentence", { now: I18N.message(waiting), roll: I18N.message(roll.summary) })
-      : t("roll_" + roll.status, { n: roll.dice.length });
-    if (roll.status === "pending" && unsure) text += " " + t("roll_check", { n: unsure });
+    let text = roll.layout ? t("roll_layout", { n: roll.dice.filter((d) => d.corrected).length })
+      : roll.summary && waiting
+        ? t("roll_sentence", { now: I18N.message(waiting), roll: I18N.message(roll.summary) })
+        : t("roll_" + roll.status, { n: roll.dice.length });
+    if ((roll.status === "pending" || roll.layout) && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
     const legend = module && module.rollLegend ? module.rollLegend(roll, ctx) : null;

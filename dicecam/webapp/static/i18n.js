@@ -55,6 +55,17 @@
       teach_failed: "the last learning failed; it reads as before",
       teach_version: "reads with its own version {v}",
       teach_layout_open: "Teach your dice in one minute",
+      teach_detector: "finds dice with its own version {v}",
+      layout_title: "Teach your dice in one minute",
+      layout_text: "Lay out all your dice under the camera like this: every 1 in the top row, " +
+        "the 2s in the row below, and so on down to the 6s at the bottom; one colour per " +
+        "column. When they lie still, tap the button: each die teaches its row's value at once.",
+      layout_hint: "A die between two rows, or one that looks like another value, is asked: " +
+        "tap it and say what it shows.",
+      layout_teach: "Teach from this picture",
+      layout_no_picture: "No dice lie still under the camera yet.",
+      layout_rows: "The camera sees {n} rows of dice: lay them out in six rows, the 1s at the top, the 6s at the bottom.",
+      roll_layout: "Teaching layout: {n} dice taught by their rows.",
       yellow: "yellow", orange: "orange", red: "red", purple: "purple", white: "white",
       turquoise: "turquoise", black: "black", grey: "grey", blue: "blue", green: "green",
       total: "Total", round: "Round", player: "Player", winner: "Winner",
@@ -118,6 +129,18 @@
       teach_failed: "das letzte Lernen ist gescheitert; es liest wie zuvor",
       teach_version: "liest mit eigener Version {v}",
       teach_layout_open: "Würfel in einer Minute beibringen",
+      teach_detector: "findet Würfel mit eigener Version {v}",
+      layout_title: "Würfel in einer Minute beibringen",
+      layout_text: "Legt alle eure Würfel so unter die Kamera: jede 1 in die oberste Reihe, " +
+        "die 2en in die Reihe darunter und so weiter bis zu den 6en ganz unten; eine Farbe je " +
+        "Spalte. Wenn sie still liegen, tippt auf den Knopf: jeder Würfel bringt den Wert " +
+        "seiner Reihe auf einmal bei.",
+      layout_hint: "Ein Würfel zwischen zwei Reihen oder einer, der nach einem anderen Wert " +
+        "aussieht, wird gefragt: tippt ihn an und sagt, was er zeigt.",
+      layout_teach: "Von diesem Bild lernen",
+      layout_no_picture: "Noch liegen keine Würfel still unter der Kamera.",
+      layout_rows: "Die Kamera sieht {n} Reihen Würfel: legt sie in sechs Reihen, die 1en oben, die 6en unten.",
+      roll_layout: "Lernbild: {n} Würfel nach ihren Reihen gelernt.",
       yellow: "gelb", orange: "orange", red: "rot", purple: "lila", white: "weiß",
       turquoise: "türkis", black: "schwarz", grey: "grau", blue: "blau", green: "grün",
       total: "Summe", round: "Runde", player: "Spieler", winner: "Sieger",
