@@ -681,7 +681,6 @@
     // colour and number, uncovered Mobs crossed out), from the game view's dieMarks
     const module = app.view && app.view.game ? GAMES[app.view.game] : null;
     const marks = module && module.dieMarks ? module.dieMarks(roll, ctx) : null;
-    let askedNumber = 0;
     roll.dice.forEach((d, index) => {
       const x = (d.x - d.w / 2) * rollScale;
       const y = (d.y - d.h / 2) * rollScale;
@@ -693,19 +692,14 @@
         g.fillRect(x, y, w, hh);
       }
       if (d.needs_check && roll.status !== "applied") {
-        // an asked die is the next tap: filled, and numbered in the order the dialog asks
-        askedNumber += 1;
-        g.fillStyle = "rgba(255, 45, 85, 0.28)";
+        // an asked die is the next tap: filled (its value label is red, the panel counts
+        // them; a number beside it would read as its value)
+        g.fillStyle = "rgba(255, 45, 85, 0.3)";
         g.fillRect(x - 3, y - 3, w + 6, hh + 6);
-        const tagSize = Math.max(12, Math.min(20, w * 0.45));
-        g.font = `bold ${tagSize}px system-ui, sans-serif`;
-        const tag = String(askedNumber);
-        const tagWidth = g.measureText(tag).width + 8;
-        const tagTop = y + hh + tagSize + 6 > height ? y + hh - tagSize - 6 : y + hh + 2;
-        g.fillStyle = "#ff2d55";
-        g.fillRect(x + w - tagWidth, tagTop, tagWidth, tagSize + 4);
-        g.fillStyle = "#fff";
-        g.fillText(tag, x + w - tagWidth + 4, tagTop + tagSize);
+        // and ringed in white, which stands out on red dice and dark cloths alike
+        g.strokeStyle = "#fff";
+        g.lineWidth = 2;
+        g.strokeRect(x - 6, y - 6, w + 12, hh + 12);
       }
       g.setLineDash(d.needs_check ? [6, 4] : []);
       g.lineWidth = d.needs_check ? 4 : mark ? mark.width || 3 : 2.5;
