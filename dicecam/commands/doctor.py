@@ -39,6 +39,7 @@ from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
 from dicecam.vision.frames import frame_problem
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.camera.source import camera_present
+from dicecam.webapp.hub_link.signing import parse_key, sign
 from dicecam.webapp.journal.choose import open_journal, open_outbox
 from dicecam.webapp.journal.postgres import is_postgres_url
 from dicecam.webapp.journal.sqlite import GameStore
@@ -69,9 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", help="the game database to check "
                         "(default: the one dicecam serve uses)")
     parser.add_argument("--hub", metavar="URL", help="a tournament hub this table sends "
-                        "results to (with --table-code): is it reachable, does it know "
-                        "the code, are results waiting or refused")
-    parser.add_argument("--table-code", metavar="CODE", help="this table's code at the hub")
+                        "results to (with --table-key): is it reachable, does it take "
+                        "the key, are results waiting or refused")
+    parser.add_argument("--table-key", metavar="KEY", help="this table's key at the hub")
 
 
 # --- camera -------------------------------------------------------------------------------
@@ -271,12 +272,15 @@ def _replays(store: Any, record: Any) -> bool:
 # --- the tournament hub ----------------------------------------------------------------------
 
 
-def check_hub(url: str, code: str, db: str | Path) -> list[Finding]:
+def check_hub(url: str, table_key: str, db: str | Path) -> list[Finding]:
     area = "hub"
     findings = []
+    key = parse_key(table_key)  # a malformed key is a clear error at once
+    path = f"/api/tables/{key.table_id}"
     try:
-        with urllib.request.urlopen(f"{url.rstrip('/')}/api/tables/{code.strip().upper()}",
-                                    timeout=5) as response:
+        request = urllib.request.Request(f"{url.rstrip('/')}{path}",
+                                         headers=sign(key, "GET", path))
+        with urllib.request.urlopen(request, timeout=5) as response:
             seat = json.loads(response.read())
         findings.append(Finding(area, Verdict.OK, f"{url} knows table {seat['number']} "
                                 f"({', '.join(seat['group']) or 'no group yet'})"))
@@ -287,7 +291,7 @@ def check_hub(url: str, code: str, db: str | Path) -> list[Finding]:
         except ValueError:
             pass
         findings.append(Finding(area, Verdict.FAIL, f"{url} answered {exc.code}: {reason}",
-                                "use the code `dicecam hub --init` printed for this table"))
+                                "use the key `dicecam hub --init` printed for this table"))
     except (OSError, ValueError, KeyError) as exc:
         findings.append(Finding(area, Verdict.WARN, f"{url} does not answer ({exc})",
                                 "start `dicecam hub` there, or check the address; results "
@@ -318,7 +322,7 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
     else:
         db = Path(args.db).expanduser() if args.db else games_db_path()
         database = check_database(db, explicit=args.db is not None)
-    hub = check_hub(args.hub, args.table_code or "", db) if args.hub else []
+    hub = check_hub(args.hub, args.table_key or "", db) if args.hub else []
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
             *check_zone_maps(), *database, *hub]
 
@@ -358,8 +362,8 @@ def render(findings: list[Finding]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if bool(args.hub) != bool(args.table_code):
-        raise InputError("--hub and --table-code go together, as for dicecam serve")
+    if bool(args.hub) != bool(args.table_key):
+        raise InputError("--hub and --table-key go together, as for dicecam serve")
     if args.camera is not None and args.camera < 0:
 
         raise InputError(f"--camera must be 0 or more, got {args.camera}")

@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     init.add_argument("--tables", type=int, help="tables (default: one per group of four)")
     init.add_argument("--name", default="V6 evening", help="the evening's name on the board")
     init.add_argument("--seed", help="seed of the group draw (default: a random one, stored)")
+    init.add_argument("--new-evening", action="store_true", help="start a new evening in a "
+                      "database that holds one already (the running hub switches to it; "
+                      "the old evening's tables are refused)")
     init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
                       "this computer's LAN address)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -118,9 +121,17 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     store = HubStore(settings.db)
     try:
         store.migrate()
+        current, results = store.evening_count()
+        if current is not None and not args.new_evening:
+            raise InputError(
+                f"the database {settings.db} holds evening {current.id} '{current.name}' "
+                f"already ({results} results; a running hub serves it): --init changes "
+                "nothing. To start a new evening there, add --new-evening (the hub "
+                "switches to it, the old evening's tables are refused); to run another "
+                "hub, pass --db with another database")
         tables = args.tables or max(1, -(-len(players) // game.tournament.group_size))
-        evening = store.create_evening(args.name, players, tables,
-                                       args.seed or secrets.token_hex(4))
+        evening, keys = store.create_evening(args.name, players, tables,
+                                             args.seed or secrets.token_hex(4))
     finally:
         store.close()
     path = hub_config.save(settings)
@@ -130,9 +141,10 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
           f"{evening.id} '{evening.name}' with {len(players)} players at {tables} tables; "
           f"settings saved in {path}")
     print("Start the hub with:  dicecam hub")
-    print("Then, at each table:")
-    for number, code in enumerate(evening.plan.tables, start=1):
+    print("Then, at each table (each key is that table's secret: give it to that table "
+          "only; it is shown here once, never on a page):")
+    for number, key in enumerate(keys, start=1):
         group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
         print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
-              f"--game {game.name} --hub {url} --table-code {code}")
+              f"--game {game.name} --hub {url} --table-key {key.text()}")
     return 0

@@ -59,8 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "~/.local/share/dicecam)")
     parser.add_argument("--hub", metavar="URL", help="a tournament hub (dicecam hub) to send "
                         "this table's V6 results to, e.g. http://192.168.1.10:8770")
-    parser.add_argument("--table-code", metavar="CODE", help="this table's code at the hub "
-                        "(dicecam hub --init prints it)")
+    parser.add_argument("--table-key", metavar="KEY", help="this table's secret key at the "
+                        "hub (dicecam hub --init prints it); it signs every result")
 
 
 def addresses(host: str, port: int) -> list[str]:
@@ -86,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port must be 1 to 65535, got {args.port}")
     source = None if args.no_camera else choose_source(
         camera=args.camera, video=args.video, stream=args.stream, demo=args.demo)
-    if bool(args.hub) != bool(args.table_code):
-        raise InputError("--hub and --table-code go together: the hub's address and this "
-                         "table's code, as `dicecam hub --init` printed them")
+    if bool(args.hub) != bool(args.table_key):
+        raise InputError("--hub and --table-key go together: the hub's address and this "
+                         "table's key, as `dicecam hub --init` printed them")
     table = args.table
     if table is None and source is not None:
         table = DEMO if source == DEMO else DEFAULT_TABLE if is_live(source) else None
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         load_table_picture(empty_table)  # a missing picture is a clear error now
     config = {
         "HUB_URL": args.hub,
-        "TABLE_CODE": args.table_code,
+        "TABLE_KEY": args.table_key,
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
         "OUTPUTS": None if source is None else TableCamera(
@@ -133,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"Table {table!r}: {status.get('taught', 0)} dice taught, reading with "
               f"{status.get('reading_with') or 'the shipped reader'}", flush=True)
     if args.hub:
-        print(f"Results go to the hub {args.hub} as table {args.table_code.upper()} (kept in "
-              "the journal while the hub is unreachable)", flush=True)
+        print(f"Results go to the hub {args.hub} as table "
+              f"{services(app).hub_link.table_id} (kept in the journal while the hub is "
+              "unreachable)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
     services(app).start_reader()
     try:

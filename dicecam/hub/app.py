@@ -11,20 +11,30 @@ process.
 
 from __future__ import annotations
 
+import logging
 import os
 import resource
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from flask import Flask, current_app, render_template, request, send_from_directory
 from flask_socketio import SocketIO, emit
+from psycopg_pool import PoolTimeout
+from werkzeug.exceptions import HTTPException
 
 from dicecam.errors import InputError
-from dicecam.hub.store import Evening, HubStore
+from dicecam.hub.store import Evening, HubStore, TableSeat
+from dicecam.jsoncheck import parse_json, require_object
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.webapp import static as webapp_static
+from dicecam.webapp.api.payload import check_payload
+from dicecam.webapp.hub_link import signing
+
+log = logging.getLogger(__name__)
 
 socketio = SocketIO()
 
@@ -36,7 +46,52 @@ MAX_REPORT_BYTES = 64 * 1024
 DEFAULTS: dict[str, Any] = {
     "DB_URL": None,  # postgresql://...
     "REDIS_URL": None,  # redis://...; None: a single process, emits stay in it
+    "DB_WAIT": 1.0,  # seconds a request waits for the database before answering 503
+    "CLOCK_WINDOW": signing.CLOCK_WINDOW,  # seconds a signed request stays valid
+    "RATE_PER_SECOND": 20.0,  # a client's requests to the tables' API, sustained ...
+    "RATE_BURST": 100.0,  # ... and at once
+    "FAILURES_PER_MINUTE": 20.0,  # a client's refused signatures before it waits (429)
 }
+
+
+class Refusal(Exception):
+    """An answer of the tables' API other than 200: its status and one line of reason."""
+
+    def __init__(self, status: int, error: str, **extra: Any) -> None:
+        super().__init__(error)
+        self.status, self.error, self.extra = status, error, extra
+
+
+class RateLimit:
+    """A token bucket per client address: ``rate`` tokens a second, at most ``burst``.
+    Each hub process keeps its own (a client spread over N processes gets N times as
+    much), which is enough to stop a flood."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}  # client -> (tokens, when)
+        self._lock = threading.Lock()
+
+    def _tokens(self, client: str, now: float) -> float:
+        tokens, when = self._buckets.get(client, (self.burst, now))
+        return min(self.burst, tokens + (now - when) * self.rate)
+
+    def available(self, client: str) -> bool:
+        with self._lock:
+            return self._tokens(client, time.monotonic()) >= 1.0
+
+    def take(self, client: str) -> bool:
+        """Take one token; False (and nothing taken) when there is none."""
+        with self._lock:
+            now = time.monotonic()
+            tokens = self._tokens(client, now)
+            if len(self._buckets) > 10_000:  # forget clients whose bucket is full again
+                self._buckets = {c: (t, w) for c, (t, w) in self._buckets.items()
+                                 if t + (now - w) * self.rate < self.burst}
+            if tokens < 1.0:
+                return False
+            self._buckets[client] = (tokens - 1.0, now)
+            return True
 
 
 class HubServices:
@@ -44,9 +99,13 @@ class HubServices:
         if not app.config["DB_URL"]:
             raise InputError("the hub needs its database: pass --db postgresql://... or run "
                              "`dicecam hub --init` first")
-        self.store = HubStore(app.config["DB_URL"])
+        self.store = HubStore(app.config["DB_URL"], wait=app.config["DB_WAIT"])
         self.store.migrate()
         self._final_saved: set[int] = set()  # evenings whose final groups are stored
+        self.requests = RateLimit(app.config["RATE_PER_SECOND"], app.config["RATE_BURST"])
+        self.failures = RateLimit(app.config["FAILURES_PER_MINUTE"] / 60.0,
+                                  app.config["FAILURES_PER_MINUTE"])
+        self.clock_window = float(app.config["CLOCK_WINDOW"])
 
     def evening(self) -> Evening:
         return self.store.current_evening()
@@ -59,9 +118,50 @@ class HubServices:
             self._final_saved.add(evening.id)
         return standings_json(evening, board, version, self.store.joined(evening.id))
 
+    def authenticate(self, *, replay_check: bool = True) -> TableSeat:
+        """The table that signed this request (``signing``), of the evening running now;
+        a Refusal otherwise (401: not signed by a table's key, too old, or a replay; 409:
+        a table of another evening)."""
+        client = request.remote_addr or "?"
+        if not self.failures.available(client):
+            raise Refusal(429, "too many refused signatures from this address; wait a minute")
+        try:
+            claim = signing.read_headers(request.headers)
+            seat = self.store.seat(claim.evening, claim.table)
+            signing.verify(claim, seat.secret, request.method, request.path,
+                           request.get_data(cache=True), window=self.clock_window)
+        except InputError as exc:
+            self.failures.take(client)
+            raise Refusal(401, str(exc)) from None
+        if replay_check and not self.store.first_use(claim.signature,
+                                                     2 * self.clock_window):
+            self.failures.take(client)
+            raise Refusal(401, "this signed request was received before: a replay is refused")
+        current = self.evening()
+        if current.id != seat.evening.id:
+            raise Refusal(409, f"table {claim.evening}-{seat.table} is a table of evening "
+                          f"{seat.evening.id} ('{seat.evening.name}'); the hub now runs "
+                          f"evening {current.id} ('{current.name}'): this table stops "
+                          "sending; start it with its key for the new evening",
+                          other_evening=True)
+        return seat
+
 
 def hub(app: Flask | None = None) -> HubServices:
     return (app or current_app).extensions["dicecam_hub"]
+
+
+def refused(status: int, error: str, **extra: Any) -> tuple[dict[str, Any], int]:
+    return {"ok": False, "error": error.strip().splitlines()[0] if error.strip() else
+            f"refused ({status})", **extra}, status
+
+
+def json_body() -> Any:
+    """The request's body as modest JSON (the size limited by MAX_CONTENT_LENGTH before
+    it is read, then the nesting and counts checked as the table app checks its events)."""
+    data = parse_json(request.get_data(cache=True).decode("utf-8", "replace"), "the body")
+    check_payload(data, "the body")
+    return data
 
 
 def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -72,6 +172,33 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     socketio.init_app(app, async_mode="threading", message_queue=app.config["REDIS_URL"],
                       channel="dicecam-hub", cors_allowed_origins=None)
     app.extensions["dicecam_hub"] = HubServices(app)
+
+    @app.errorhandler(Refusal)
+    def on_refusal(exc: Refusal) -> Any:
+        return refused(exc.status, exc.error, **exc.extra)
+
+    @app.errorhandler(HTTPException)
+    def on_http_error(exc: HTTPException) -> Any:  # 404, 405, 413 ...: JSON, not a page
+        return refused(exc.code or 500, f"{exc.name}: {exc.description or ''}")
+
+    @app.errorhandler(psycopg.OperationalError)
+    @app.errorhandler(PoolTimeout)
+    def on_database_away(exc: Exception) -> Any:
+        return refused(503, "the hub's database does not answer; try again shortly")
+
+    @app.errorhandler(Exception)
+    def on_bug(exc: Exception) -> Any:
+        if isinstance(exc, HTTPException):
+            return on_http_error(exc)
+        log.exception("the hub failed on %s %s", request.method, request.path)
+        return refused(500, f"the hub failed ({type(exc).__name__}); its log says more")
+
+    @app.before_request
+    def rate_limit() -> Any:
+        if request.path.startswith(("/api/join", "/api/results", "/api/tables/")) and \
+                not hub().requests.take(request.remote_addr or "?"):
+            return refused(429, "too many requests from this address; slow down")
+        return None
 
     @app.get("/")
     def standings_page() -> str:
@@ -94,40 +221,45 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.post("/api/join")
     def api_join() -> Any:
-        data = request.get_json(silent=True)
-        code = data.get("code") if isinstance(data, dict) else None
-        if not isinstance(code, str):
-            return {"ok": False, "error": "send {\"code\": \"ABC123\"}: the table's code"}, 400
+        """A table joins (signed with its key): where it plays."""
+        seat = hub().authenticate()
         try:
-            seat = hub().store.seat(code)
+            require_object(json_body(), "the body")  # {} : nothing more is needed
         except InputError as exc:
-            return {"ok": False, "error": str(exc)}, 404
+            raise Refusal(400, str(exc)) from None
+        seat = hub().store.seat(seat.evening.id, seat.table, join=True)
         board = hub().board(seat.evening)
         if seat.joined_now:  # the board counts the tables joined
             socketio.emit(STANDINGS, board)
-        return {"ok": True, **assignment(seat.evening, seat.code, board)}
+        return {"ok": True, **assignment(seat.evening, seat.table, board)}
 
-    @app.get("/api/tables/<code>")
-    def api_table(code: str) -> Any:
-        """A table's assignment now (its final group once drawn), without joining it."""
-        try:
-            seat = hub().store.seat(code, join=False)
-        except InputError as exc:
-            return {"ok": False, "error": str(exc)}, 404
-        return {"ok": True, **assignment(seat.evening, seat.code, hub().board(seat.evening))}
+    @app.get("/api/tables/<table_id>")
+    def api_table(table_id: str) -> Any:
+        """The signing table's assignment now (its final group once drawn), without
+        joining it."""
+        seat = hub().authenticate(replay_check=False)
+        if signing.parse_table_id(table_id) != (seat.evening.id, seat.table):
+            raise Refusal(403, f"signed as table {seat.evening.id}-{seat.table}, asked for "
+                          f"{table_id}")
+        return {"ok": True, **assignment(seat.evening, seat.table, hub().board(seat.evening))}
 
     @app.post("/api/results")
     def api_results() -> Any:
         received = time.time()
-        code = request.headers.get("X-Table-Code", "").strip().upper()
+        seat = hub().authenticate()
         try:
-            seat = hub().store.seat(code, join=False)
-            report = v6_tables.report_from_json(request.get_json(silent=True))
+            report = v6_tables.report_from_json(json_body())
         except InputError as exc:
-            return {"ok": False, "error": str(exc)}, 400
-        if report.table != seat.code:
-            return {"ok": False, "error": f"the report is for table {report.table}, but was "
-                                          f"sent with the code of table {seat.code}"}, 400
+            raise Refusal(400, str(exc)) from None
+        if report.table != seat.table:
+            raise Refusal(400, f"the report is for table {report.table}, but was signed by "
+                          f"table {seat.table}")
+        # checked before it is stored: a refused report (another group, broken points, a
+        # final where none is drawn) changes nothing, whatever it would have replaced
+        _, reports = hub().store.results(seat.evening.id)
+        why = v6_tables.refusal(seat.evening.plan, reports, report)
+        if why is not None:
+            raise Refusal(409, f"refused, nothing changed: {why}", stored=False)
         result_id = hub().store.add_result(seat.evening.id, report)
         if result_id is not None:  # a result sent again changes nothing: no emit
             board = hub().board(seat.evening)
@@ -142,10 +274,11 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def assignment(evening: Evening, code: str, board: Mapping[str, Any]) -> dict[str, Any]:
+def assignment(evening: Evening, table: str, board: Mapping[str, Any]) -> dict[str, Any]:
     """What a table plays now: its final group once the final is drawn (with the jokers its
     players used in the preliminary passes, which the final's engine must refuse), else
     its group."""
+    code = table
     position = evening.plan.tables.index(code)
     final_tables = board["final_tables"]
     spent: dict[str, list[str]] = {}
@@ -157,7 +290,8 @@ def assignment(evening: Evening, code: str, board: Mapping[str, Any]) -> dict[st
         group, stage = list(evening.plan.groups[position]), v6_tables.PRELIM
     else:
         group, stage = [], v6_tables.PRELIM
-    return {"evening": evening.name, "table": code, "number": position + 1, "stage": stage,
+    return {"evening": evening.name, "evening_id": evening.id, "table": code,
+            "number": position + 1, "stage": stage,
             "group": group, "spent": spent}
 
 
@@ -167,6 +301,7 @@ def standings_json(evening: Evening, board: v6_tables.Standings, version: int,
     return {
         "version": version,
         "evening": evening.name,
+        "evening_id": evening.id,
         "rows": [{"player": r.player, "table": number[r.table], "points": r.points,
                   "passes": r.passes, "zombies": r.zombies, "qualified": r.qualified,
                   "final_table": None if r.final_table is None else number[r.final_table],

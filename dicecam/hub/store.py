@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
+from dicecam.webapp.hub_link.signing import TableKey, new_secret
 
 #: (version, what it does, SQL); append only: a migration once shipped never changes
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
@@ -58,9 +59,26 @@ CREATE TABLE results (
     UNIQUE (evening_id, table_code, round_key, action_id)
 );
 """),
+    (2, "a table's public name per evening and its secret key; signatures seen", """
+ALTER TABLE groups DROP CONSTRAINT groups_table_code_fkey;
+ALTER TABLE results DROP CONSTRAINT results_table_code_fkey;
+ALTER TABLE tables DROP CONSTRAINT tables_pkey;
+ALTER TABLE tables ADD PRIMARY KEY (evening_id, code);
+ALTER TABLE tables ADD COLUMN secret TEXT;
+UPDATE tables SET secret = code;
+ALTER TABLE tables ALTER COLUMN secret SET NOT NULL;
+ALTER TABLE groups ADD FOREIGN KEY (evening_id, table_code)
+    REFERENCES tables (evening_id, code);
+ALTER TABLE results ADD FOREIGN KEY (evening_id, table_code)
+    REFERENCES tables (evening_id, code);
+CREATE TABLE signatures (
+    signature TEXT PRIMARY KEY,
+    seen TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX signatures_seen ON signatures (seen);
+"""),
 )
 MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
 
 
 @dataclass(frozen=True)
@@ -72,14 +90,16 @@ class Evening:
 
 @dataclass(frozen=True)
 class TableSeat:
-    code: str
+    table: str  # the table's public name in its evening, "T3"
     position: int  # 0-based: the plan's tables[position]
     evening: Evening
     joined_now: bool = False  # this call joined it (the first time)
+    secret: str = field(default="", repr=False)  # its key's secret: verifies, never shown
 
 
-def new_table_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+def table_name(position: int) -> str:
+    """The public name of the evening's table at ``position`` (0-based): T1, T2, ..."""
+    return f"T{position + 1}"
 
 
 def create_database(url: str) -> bool:
@@ -102,14 +122,16 @@ def create_database(url: str) -> bool:
 
 
 class HubStore:
-    def __init__(self, url: str, *, max_connections: int = 8) -> None:
+    def __init__(self, url: str, *, max_connections: int = 8, wait: float = 10.0) -> None:
+        """``wait``: the seconds a caller waits for a working connection before
+        psycopg_pool's PoolTimeout (the database away)."""
         self.url = url
         try:  # one direct connection first: a refused one fails at once, the pool retries
             psycopg.connect(url, connect_timeout=5).close()
             # check: a connection broken by a database restart is replaced when taken,
             # not discovered by the request that uses it
             self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
-                                        kwargs={"connect_timeout": 5}, open=True, timeout=10,
+                                        kwargs={"connect_timeout": 5}, open=True, timeout=wait,
                                         check=ConnectionPool.check_connection)
             self._pool.wait(timeout=10)
         except Exception as exc:  # psycopg_pool raises its own PoolTimeout
@@ -141,22 +163,32 @@ class HubStore:
     # -- evenings --------------------------------------------------------------------------
 
     def create_evening(self, name: str, players: Sequence[str], table_count: int,
-                       seed: str, qualify: int = v6_tables.QUALIFY) -> Evening:
-        codes = []
-        while len(codes) < table_count:
-            code = new_table_code()
-            if code not in codes:
-                codes.append(code)
-        plan = v6_tables.plan_evening(players, codes, seed, qualify)  # checks before storing
+                       seed: str, qualify: int = v6_tables.QUALIFY
+                       ) -> tuple[Evening, list[TableKey]]:
+        """A new evening (the current one from now on) and each table's key, to be given
+        to that table once: the store keeps the secrets and never shows them."""
+        names = [table_name(i) for i in range(table_count)]
+        plan = v6_tables.plan_evening(players, names, seed, qualify)  # checks before storing
+        hidden = [new_secret() for _ in names]
         with self._pool.connection() as conn, conn.transaction():
             (evening_id,) = conn.execute(
                 "INSERT INTO evenings (name, seed, players, qualify) VALUES (%s, %s, %s, %s) "
                 "RETURNING id", (name, seed, Jsonb(list(players)), qualify)).fetchone()
-            for position, code in enumerate(codes):
-                conn.execute("INSERT INTO tables (code, evening_id, position) "
-                             "VALUES (%s, %s, %s)", (code, evening_id, position))
-            self._save_groups(conn, evening_id, v6_tables.PRELIM, plan.groups, codes)
-        return Evening(evening_id, name, plan)
+            for position, (table, secret) in enumerate(zip(names, hidden, strict=True)):
+                conn.execute("INSERT INTO tables (code, evening_id, position, secret) "
+                             "VALUES (%s, %s, %s, %s)", (table, evening_id, position, secret))
+            self._save_groups(conn, evening_id, v6_tables.PRELIM, plan.groups, names)
+        keys = [TableKey(int(evening_id), table, secret)
+                for table, secret in zip(names, hidden, strict=True)]
+        return Evening(int(evening_id), name, plan), keys
+
+    def evening_count(self) -> tuple[Evening | None, int]:
+        """(the current evening or None, how many results it has)."""
+        try:
+            evening = self.current_evening()
+        except InputError:
+            return None, 0
+        return evening, self.result_count(evening.id)
 
     def current_evening(self) -> Evening:
         with self._pool.connection() as conn:
@@ -168,30 +200,43 @@ class HubStore:
                 "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
         return _evening(row, codes)
 
-    def seat(self, code: str, *, join: bool = True) -> TableSeat:
-        """The table with this code (with ``join``, it joins the evening now, once);
-        InputError when no table has it."""
-        code = code.strip().upper()
+    def seat(self, evening_id: int, table: str, *, join: bool = False) -> TableSeat:
+        """Table ``table`` of that evening (with ``join``, it joins the evening now, once);
+        InputError when the evening has no such table."""
+        table = table.strip().upper()
         with self._pool.connection() as conn:
             if join:  # now() is the transaction's start: equal only when set right here
                 found = conn.execute("UPDATE tables SET joined = COALESCE(joined, now()) "
-                                     "WHERE code = %s RETURNING evening_id, position, "
-                                     "joined = now()", (code,)).fetchone()
+                                     "WHERE evening_id = %s AND code = %s RETURNING "
+                                     "position, joined = now(), secret",
+                                     (evening_id, table)).fetchone()
             else:
-                found = conn.execute("SELECT evening_id, position, false FROM tables "
-                                     "WHERE code = %s", (code,)).fetchone()
+                found = conn.execute("SELECT position, false, secret FROM tables "
+                                     "WHERE evening_id = %s AND code = %s",
+                                     (evening_id, table)).fetchone()
             if found is None:
-                raise InputError(f"no table has the code {code!r}; `dicecam hub --init` "
-                                 "printed one command per table")
+                raise InputError(f"evening {evening_id} has no table {table}; `dicecam hub "
+                                 "--init` printed one command per table")
             row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
-                               "WHERE id = %s", (found[0],)).fetchone()
-            codes = [r[0] for r in conn.execute(
+                               "WHERE id = %s", (evening_id,)).fetchone()
+            names = [r[0] for r in conn.execute(
                 "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
-        return TableSeat(code, found[1], _evening(row, codes), bool(found[2]))
+        return TableSeat(table, found[0], _evening(row, names), bool(found[1]), found[2])
+
+    def first_use(self, signature: str, keep_seconds: float) -> bool:
+        """Note a request's signature; False when it was seen before (a replay). Those
+        older than ``keep_seconds`` are forgotten (their time is out of the window)."""
+        with self._pool.connection() as conn:
+            if secrets.randbelow(50) == 0:  # now and then, not on every request
+                conn.execute("DELETE FROM signatures WHERE seen < now() - %s * "
+                             "interval '1 second'", (keep_seconds,))
+            row = conn.execute("INSERT INTO signatures (signature) VALUES (%s) "
+                               "ON CONFLICT DO NOTHING RETURNING 1", (signature,)).fetchone()
+        return row is not None
 
     def joined(self, evening_id: int) -> dict[str, bool]:
         with self._pool.connection() as conn:
-            return {code: joined is not None for code, joined in conn.execute(
+            return {table: joined is not None for table, joined in conn.execute(
                 "SELECT code, joined FROM tables WHERE evening_id = %s ORDER BY position",
                 (evening_id,))}
 

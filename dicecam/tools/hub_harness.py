@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dicecam.tools.services import free_port, postgres_server, redis_server
+from dicecam.webapp.hub_link.signing import TableKey, parse_key, sign
 
 START_SECONDS = 30.0
 
@@ -32,10 +33,15 @@ class Hub:
     home: str
     port: int
     processes: int
-    codes: list[str]
+    keys: dict[str, str]  # table name (T1) -> the key --init printed for it
     process: subprocess.Popen[str] | None = None
     worker_pids: list[int] = field(default_factory=list)
     _lines: list[str] = field(default_factory=list)
+
+    @property
+    def tables(self) -> list[str]:
+        """The tables' public names, T1, T2, ... (the evening plan's tables)."""
+        return list(self.keys)
 
     def env(self) -> dict[str, str]:
         return dict(os.environ, DICECAM_HOME=self.home, PYTHONUNBUFFERED="1")
@@ -92,14 +98,26 @@ class Hub:
         os.kill(pid, signal.SIGKILL)
         return pid
 
-    def get(self, path: str) -> dict[str, Any]:
-        with urllib.request.urlopen(self.url + path, timeout=5) as response:
+    def get(self, path: str, table: str | None = None) -> dict[str, Any]:
+        """GET ``path`` (signed as ``table``, a name or a key, when given)."""
+        headers = {} if table is None else sign(self.key(table), "GET", path)
+        request = urllib.request.Request(self.url + path, headers=headers)
+        with urllib.request.urlopen(request, timeout=5) as response:
             return json.loads(response.read())
 
-    def post(self, path: str, body: Any, code: str | None = None) -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
+    def key(self, table: str) -> TableKey:
+        """A table's key: by its name (T1) or given whole."""
+        return parse_key(self.keys.get(table.upper(), table))
+
+    def post(self, path: str, body: Any, table: str | None = None, *,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        """POST ``body`` as JSON (bytes as they are), signed as ``table`` (a name or a key)
+        when given; (status, the JSON answer)."""
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        signed = {} if table is None else sign(self.key(table), "POST", path, data)
+        request = urllib.request.Request(self.url + path, data=data,
                                          headers={"Content-Type": "application/json",
-                                                  "X-Table-Code": code or ""})
+                                                  **signed, **(headers or {})})
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, json.loads(response.read())
@@ -116,6 +134,12 @@ class Hub:
             if len(seen) >= self.processes:
                 break
         return seen
+
+
+def keys_printed(text: str) -> dict[str, str]:
+    """The tables' keys in what ``dicecam hub --init`` printed, by table name."""
+    keys = re.findall(r"--table-key (\S+)", text)
+    return {parse_key(key).table: key for key in keys}
 
 
 @contextmanager
@@ -135,8 +159,7 @@ def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
             timeout=60)
         if init.returncode != 0:
             raise RuntimeError(f"dicecam hub --init failed: {init.stderr}")
-        codes = re.findall(r"--table-code (\S+)", init.stdout)
-        hub = Hub(url, db, redis, home, port, processes, codes)
+        hub = Hub(url, db, redis, home, port, processes, keys_printed(init.stdout))
         hub.start()
         stack.callback(hub.stop)
         yield hub

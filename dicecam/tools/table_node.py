@@ -2,7 +2,7 @@
 V6 evening's states on a timeline through the real hub link and outbox (the code
 ``dicecam serve --hub`` runs), so it can be killed with SIGKILL and started again.
 
-``python -m dicecam.tools.table_node --hub URL --code CODE --outbox FILE --states FILE
+``python -m dicecam.tools.table_node --hub URL --key KEY --outbox FILE --states FILE
 --start-at EPOCH --delay S``: state i is published at start-at + i * delay; a node started
 again publishes at once the latest state due (as a table replays its journal), then goes
 on. It exits 0 once every result is delivered, 1 when one was refused.
@@ -25,7 +25,7 @@ SETTLE_SECONDS = 120.0  # most time to wait for the hub after the last state
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hub", required=True)
-    parser.add_argument("--code", required=True)
+    parser.add_argument("--key", required=True)
     parser.add_argument("--outbox", required=True)
     parser.add_argument("--states", required=True)
     parser.add_argument("--game-id", type=int, default=1)
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with open(args.states, encoding="utf-8") as file:
         states = json.load(file)
-    link = HubLink(args.hub, args.code, Outbox(args.outbox), lambda *_: None, retry_most=1.0)
+    link = HubLink(args.hub, args.key, Outbox(args.outbox), lambda *_: None, retry_most=1.0)
     link.start()
     shown = -1
     while shown < len(states) - 1:

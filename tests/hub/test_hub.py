@@ -33,7 +33,7 @@ from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.bench.hub import run_evening
-from dicecam.tools.hub_harness import Hub, private_hub
+from dicecam.tools.hub_harness import Hub, keys_printed, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
@@ -43,6 +43,11 @@ from tests.support.tablets import paired_client
 from tests.support.waiting import wait_until
 
 GROUP = ["Ann", "Bea", "Cem", "Dan"]
+
+
+def key(table: int, evening: int = 1) -> str:
+    """A table key of the form `dicecam hub --init` prints (the stand-in checks none)."""
+    return f"{evening}-T{table}-ABCDEFGHJKLMNPQRSTUV"
 MISSING = private.missing()
 needs_servers = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
 
@@ -52,6 +57,8 @@ class StandInHub:
 
     def __init__(self, port: int) -> None:
         self.stage = "prelim"  # what /api/join and /api/tables say this table plays
+        self.other_evening = False  # True: answers as a hub running another evening
+        self.headers: list[dict[str, str]] = []  # each request's headers
         self.received: list[dict[str, Any]] = []
         self.stored: dict[str, dict[str, Any]] = {}
         hub = self
@@ -62,6 +69,12 @@ class StandInHub:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                hub.headers.append(dict(self.headers))
+                if hub.other_evening:
+                    self._answer(409, {"ok": False, "other_evening": True,
+                                       "error": "table 1-T3 is a table of evening 1; the hub "
+                                                "now runs evening 2"})
+                    return
                 if self.path == "/api/join":
                     self._answer(200, hub.seat())
                     return
@@ -115,7 +128,7 @@ def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
     port = private.free_port()
     shown: list[dict[str, Any]] = []
     outbox = Outbox(tmp_path / "games.sqlite")
-    link = HubLink(f"http://127.0.0.1:{port}", "t3code", outbox,
+    link = HubLink(f"http://127.0.0.1:{port}", key(3).lower(), outbox,
                    lambda event, payload: shown.append(payload), retry_most=0.2)
     link.start()
     publish_all(link, evening.states)
@@ -128,11 +141,11 @@ def test_results_wait_while_the_hub_is_away_then_go_in_order_exactly_once(
         wait_until(lambda: link.status()["waiting"] == 0)
         keys = [r["kind"] + str(r.get("pass", "")) for r in hub.received]
         assert keys == ["pass1", "pass2", "pass3", "ranking"]
-        assert all(r["table"] == "T3CODE" for r in hub.received)
+        assert all(r["table"] == "T3" for r in hub.received)
         # the table restarts: the same states give the same results, nothing is sent again
         link.stop()
-        again = HubLink(f"http://127.0.0.1:{port}", "T3CODE", Outbox(tmp_path /
-                                                                      "games.sqlite"),
+        again = HubLink(f"http://127.0.0.1:{port}", key(3), Outbox(tmp_path /
+                                                                    "games.sqlite"),
                         lambda *_: None, retry_most=0.2)
         again.start()
         publish_all(again, evening.states[-3:])  # queues nothing: all 4 are delivered
@@ -151,7 +164,8 @@ def test_a_refused_result_is_kept_with_the_reason_and_the_rest_still_go(
     port = private.free_port()
     hub = StandInHub(port)
     outbox = Outbox(tmp_path / "games.sqlite")
-    link = HubLink(f"http://127.0.0.1:{port}", "T1", outbox, lambda *_: None, retry_most=0.2)
+    link = HubLink(f"http://127.0.0.1:{port}", key(1), outbox, lambda *_: None,
+                   retry_most=0.2)
     bad = {"kind": "pass", "group": ["Refused", "X"], "action_id": "bad"}
     good = {"kind": "pass", "group": GROUP, "action_id": "good"}
     assert outbox.add("bad", "prelim/pass1", bad) and outbox.add("good", "prelim/pass2", good)
@@ -167,9 +181,40 @@ def test_a_refused_result_is_kept_with_the_reason_and_the_rest_still_go(
         hub.close()
 
 
+def test_a_table_of_another_evening_stops_sending_and_says_why(tmp_path: Path,
+                                                               evening: Any) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    hub.other_evening = True
+    shown: list[dict[str, Any]] = []
+    link = HubLink(f"http://127.0.0.1:{port}", key(3), Outbox(tmp_path / "games.sqlite"),
+                   lambda event, payload: shown.append(payload), retry_most=0.2)
+    publish_all(link, evening.states)
+    link.start()
+    try:
+        wait_until(lambda: link.status()["stopped"])
+        status = link.status()
+        assert "now runs evening 2" in status["stopped"] and status["error"] == \
+            status["stopped"]
+        assert status["waiting"] == 4 and hub.received == []
+        asked = len(hub.headers)
+        link._wake.set()  # a new result, say: the link does not ask again
+        wait_until(lambda: any(s.get("stopped") for s in shown))
+        assert len(hub.headers) == asked == 1
+        # the request was signed: the public id and a signature, never the secret
+        sent = hub.headers[0]
+        assert sent["X-Dicecam-Table"] == "1-T3" and len(sent["X-Dicecam-Signature"]) == 64
+        assert not any("ABCDEFGHJK" in value for value in sent.values())
+    finally:
+        link.stop()
+        hub.close()
+
+
 def test_a_bad_hub_address_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="http://HOST:PORT"):
-        HubLink("192.168.1.5:8770", "T1", Outbox(":memory:"), lambda *_: None)
+        HubLink("192.168.1.5:8770", key(1), Outbox(":memory:"), lambda *_: None)
+    with pytest.raises(InputError, match="--table-key is the key"):
+        HubLink("http://127.0.0.1:9", "K7QX3P", Outbox(":memory:"), lambda *_: None)
 
 
 def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
@@ -177,7 +222,7 @@ def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
     port = private.free_port()
     hub = StandInHub(port)
     app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
-                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T7"})
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_KEY": key(7)})
     try:
         services(app).start_reader()
         client = paired_client(app)
@@ -193,7 +238,9 @@ def test_the_table_server_queues_each_settled_pass_for_the_hub(tmp_path: Path,
         assert [r.round_key for r in reports] == ["prelim/pass1", "prelim/pass2",
                                                   "prelim/pass3", "prelim/table"]
         hub_statuses = [m["args"][0] for m in client.get_received() if m["name"] == events.HUB]
-        assert hub_statuses and hub_statuses[-1]["table"] == "T7"
+        # the page learns the table's public id, never its key
+        assert hub_statuses and hub_statuses[-1]["table"] == "1-T7"
+        assert not any("ABCDEFGHJK" in json.dumps(s) for s in hub_statuses)
     finally:
         services(app).close()
         hub.close()
@@ -205,7 +252,7 @@ def test_the_table_starts_the_group_the_hub_seats_and_then_its_final(
     port = private.free_port()
     hub = StandInHub(port)
     app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"), "TESTING": True,
-                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_CODE": "T3"})
+                      "HUB_URL": f"http://127.0.0.1:{port}", "TABLE_KEY": key(3)})
     session = services(app).session
     try:
         services(app).start_reader()
@@ -252,7 +299,7 @@ def hub() -> Iterator[Any]:
 
 @needs_servers
 def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) -> None:
-    plan = v6_tables.plan_evening([f"P{i:02d}" for i in range(16)], hub.codes, "t")
+    plan = v6_tables.plan_evening([f"P{i:02d}" for i in range(16)], hub.tables, "t")
     played = play_group(plan.groups[0], "once")
     first = v6_tables.report_to_json(
         v6_tables.reports_from_state(plan.tables[0], "g", played.states[-1])[0])
@@ -268,10 +315,11 @@ def test_the_hub_counts_a_result_once_and_refuses_a_bad_one_by_name(hub: Any) ->
         status, answer = hub.post("/api/results", {**first, "pass": 9}, plan.tables[0])
         assert status == 400 and "report.pass" in answer["error"]
         status, answer = hub.post("/api/results", first, plan.tables[1])
-        assert status == 400 and "code of table" in answer["error"]
-        status, answer = hub.post("/api/join", {"code": "NOPE42"})
-        assert status == 404 and "no table has the code" in answer["error"]
-        seat = hub.get(f"/api/tables/{plan.tables[0].lower()}")
+        assert status == 400 and "signed by table T2" in answer["error"]
+        status, answer = hub.post("/api/join", {}, "1-T9-ABCDEFGHJKLMNPQRSTUV")
+        assert status == 401 and "evening 1 has no table T9" in answer["error"]
+        table_id = hub.key(plan.tables[0]).table_id
+        seat = hub.get(f"/api/tables/{table_id.lower()}", plan.tables[0])
         assert seat["stage"] == "prelim" and seat["group"] == list(plan.groups[0])
         wait_until(lambda: any(b["counted"] == 1 for b in boards))
         board = hub.get("/api/standings")
@@ -289,7 +337,7 @@ def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Pat
     assert row is not None
     outbox.mark(row.id, OutboxState.REFUSED, "the evening seats others")
     outbox.close()
-    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", "T1", db)
+    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", key(1), db)
     assert [f.verdict for f in findings] == [Verdict.WARN, Verdict.WARN]
     assert "does not answer" in findings[0].what
     assert findings[1].what == ("outbox: 0 results delivered, 1 waiting, 1 refused (latest: "
@@ -297,11 +345,12 @@ def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Pat
 
 
 @needs_servers
-def test_doctor_checks_the_code_with_the_hub(hub: Any, tmp_path: Path) -> None:
-    known = check_hub(hub.url, hub.codes[0].lower(), tmp_path / "none.sqlite")
+def test_doctor_checks_the_key_with_the_hub(hub: Any, tmp_path: Path) -> None:
+    known = check_hub(hub.url, hub.keys["T1"].lower(), tmp_path / "none.sqlite")
     assert [f.verdict for f in known] == [Verdict.OK] and "knows table 1" in known[0].what
-    unknown = check_hub(hub.url, "NOPE42", tmp_path / "none.sqlite")
-    assert unknown[0].verdict is Verdict.FAIL and "no table has the code" in unknown[0].what
+    forged = check_hub(hub.url, hub.key("T1").table_id + "-ABCDEFGHJKLMNPQRSTUV",
+                       tmp_path / "none.sqlite")
+    assert forged[0].verdict is Verdict.FAIL and "does not match" in forged[0].what
 
 
 @pytest.mark.slow
@@ -334,7 +383,7 @@ def test_an_outbox_that_fails_does_not_stop_the_game(evening: Any, caplog: Any) 
             raise OSError("disk full")
 
     broken: Any = BrokenOutbox()
-    link = HubLink("http://127.0.0.1:9", "T1", broken, lambda *_: None)
+    link = HubLink("http://127.0.0.1:9", key(1), broken, lambda *_: None)
     link.observe(events.STATE, {"game": "v6", "game_id": 1, "state": evening.states[-1]})
     assert "could not queue this table's results" in caplog.text
 
@@ -370,9 +419,8 @@ def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Pa
                  f"redis://127.0.0.1:{redis_port}/0", "--port", str(port), "--players",
                  ",".join(names), "--seed", "r"], env={**os.environ, "DICECAM_HOME": home},
                 capture_output=True, text=True, check=True)
-            codes = [line.split("--table-code ")[1] for line in init.stdout.splitlines()
-                     if "--table-code" in line]
-            hub = Hub(url, db, "", home, port, 2, codes)
+            hub = Hub(url, db, "", home, port, 2, keys_printed(init.stdout))
+            codes = hub.tables
             hub.start()
             try:
                 plan = v6_tables.plan_evening(names, codes, "r")
@@ -431,11 +479,11 @@ def test_the_hub_store_carries_on_after_a_database_restart() -> None:
         store = HubStore(cluster.url)
         try:
             store.migrate()
-            evening = store.create_evening("restart", ["A", "B", "C", "D"], 1, "s")
+            evening, _ = store.create_evening("restart", ["A", "B", "C", "D"], 1, "s")
             cluster.kill()
             cluster.start()
             # the pool replaces the connection the crash broke: the first request works
             assert store.result_count(evening.id) == 0
-            assert store.seat(evening.plan.tables[0]).position == 0
+            assert store.seat(evening.id, evening.plan.tables[0]).position == 0
         finally:
             store.close()

@@ -44,7 +44,7 @@ def points_shown(browser: Any) -> dict[str, int]:
 @pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
 def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None:
     with private_hub(NAMES, 2, processes=2, seed="screen") as hub:
-        plan = v6_tables.plan_evening(NAMES, hub.codes, "screen")
+        plan = v6_tables.plan_evening(NAMES, hub.tables, "screen")
         played = [play_group(g, f"screen/{i}") for i, g in enumerate(plan.groups)]
         reports = [v6_tables.reports_from_state(plan.tables[i], f"g{i}", p.states[-1])
                    for i, p in enumerate(played)]
@@ -64,7 +64,8 @@ def test_the_board_follows_a_running_evening_to_its_winner(browser: Any) -> None
             ".filter((td) => td.textContent).length")
         assert through == 4
         board = hub.get("/api/standings")
-        seat = hub.get(f"/api/tables/{board['final_tables'][0]}")
+        final_table = board["final_tables"][0]
+        seat = hub.get(f"/api/tables/{hub.key(final_table).table_id}", final_table)
         assert seat["stage"] == "final" and seat["spent"] == {
             n: board["spent"][n] for n in board["final"][0] if n in board["spent"]}
         finals = [play_group(g, f"screen/final/{i}", final=True,
@@ -88,7 +89,7 @@ def test_the_croupier_sees_hub_offline_and_the_results_waiting(browser: Any,
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app({"DB_PATH": str(tmp_path / "games.sqlite"),
                       "HUB_URL": f"http://127.0.0.1:{private.free_port()}",
-                      "TABLE_CODE": "ABC123"})
+                      "TABLE_KEY": "1-T1-ABCDEFGHJKLMNPQRSTUV"})
     services(app).hub_link.outbox.add("x", "prelim/pass1", {"kind": "pass"})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

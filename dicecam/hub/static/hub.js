@@ -8,6 +8,7 @@
   // behind one port need no sticky sessions (long-polling would; see docs/hub.md)
   const socket = io({ transports: ["websocket"] });
   let shown = -1;
+  let evening = null;  // the evening shown: a new one (dicecam hub --init --new-evening) starts over
   window.dicecamHub = { updates: 0, version: -1 };
 
   function cell(row, text, cls) {
@@ -57,6 +58,10 @@
   }
 
   function show(board) {
+    if (board.evening_id !== evening) {
+      evening = board.evening_id;
+      shown = -1;
+    }
     if (board.version < shown) return;
     shown = board.version;
     window.dicecamHub.updates += 1;

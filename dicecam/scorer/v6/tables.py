@@ -389,6 +389,20 @@ def standings(plan: EveningPlan, reports: Sequence[Report]) -> Standings:
                      conflicts, tuple(problems), spent)
 
 
+def refusal(plan: EveningPlan, reports: Sequence[Report], report: Report) -> str | None:
+    """Why the hub must refuse ``report`` before storing it, given the ``reports`` stored
+    (in the order received); None when it may count. A report is checked against the
+    seating (its table's group at its stage, the final drawn), the placement rule and,
+    for a group's table, its passes, exactly as ``standings`` would count it: a refused
+    one is never stored, so it can never replace a result that counts (a correction
+    counts only when it is valid)."""
+    before = standings(plan, reports)
+    after = standings(plan, [*reports, report])
+    prefix = f"{report.table} {report.round_key}:"
+    new = [p for p in after.problems if p.startswith(prefix) and p not in before.problems]
+    return new[0] if new else None
+
+
 @dataclass(frozen=True)
 class _StageTotals:
     points: Mapping[str, int]

@@ -89,7 +89,7 @@ class _Nodes:
         states = self.folder / f"{code}-{game_id}.json"
         states.write_text(json.dumps(list(evening.states)), encoding="utf-8")
         self.args[code] = [sys.executable, "-m", "dicecam.tools.table_node", "--hub",
-                           self.hub.url, "--code", code, "--outbox",
+                           self.hub.url, "--key", self.hub.keys[code], "--outbox",
                            str(self.folder / f"{code}.sqlite"), "--states", str(states),
                            "--game-id", str(game_id), "--start-at", str(start_at),
                            "--delay", str(delay)]
@@ -116,7 +116,7 @@ class _Nodes:
 
 
 class _ServeTables:
-    """Real tables: ``dicecam serve --no-camera --game v6 --hub URL --table-code CODE`` as
+    """Real tables: ``dicecam serve --no-camera --game v6 --hub URL --table-key KEY`` as
     child processes, each with its own SQLite journal, and a croupier's tablet per table
     sending the played evening's actions over Socket.IO. The table starts the group's game
     itself from the hub's assignment (the final's too); a killed table is started again
@@ -131,7 +131,8 @@ class _ServeTables:
 
     def _serve(self, code: str) -> ChildServer:
         return start_child_server(self.folder / f"{code}.sqlite", args=(
-            "--no-camera", "--game", "v6", "--hub", self.hub.url, "--table-code", code))
+            "--no-camera", "--game", "v6", "--hub", self.hub.url, "--table-key",
+            self.hub.keys[code]))
 
     def start(self, code: str, evening: PlayedEvening, game_id: int, start_at: float,
               delay: float) -> None:
@@ -209,7 +210,7 @@ def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
     are ``dicecam serve`` itself with ``real_tables``, else table nodes (quicker)."""
     started = time.monotonic()
     rng = random.Random(chaos_seed)
-    plan = v6_tables.plan_evening(names, hub.codes, seed)
+    plan = v6_tables.plan_evening(names, hub.tables, seed)
     check = EveningCheck(len(plan.groups), 0)
     with tempfile.TemporaryDirectory(prefix="dicecam-nodes-") as folder:
         nodes: _Nodes | _ServeTables = (_ServeTables if real_tables else _Nodes)(
@@ -362,7 +363,7 @@ def _phone_group(url: str, count: int, ready: Any, stop: Any, out: Any) -> None:
 
 def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
              phone_processes: int = 4) -> HubFigures:
-    plan = v6_tables.plan_evening(names, hub.codes, seed)
+    plan = v6_tables.plan_evening(names, hub.tables, seed)
     figures = HubFigures(len(plan.groups), phones, hub.processes)
     played = [play_group(g, f"{seed}/{i}") for i, g in enumerate(plan.groups)]
     reports = [v6_tables.reports_from_state(plan.tables[i], f"game{i}", p.states[-1])

@@ -34,7 +34,7 @@ StartTask = Callable[..., Any]
 
 class Services:
     """Built from the app's config: ``DB_PATH``, ``OUTPUTS`` (a ``Camera``, a function game
-    -> outputs, or None for no camera), ``HUB_URL`` and ``TABLE_CODE``, and the rest of
+    -> outputs, or None for no camera), ``HUB_URL`` and ``TABLE_KEY``, and the rest of
     ``app.DEFAULTS``."""
 
     def __init__(self, app: Flask, publish: Publish, start_task: StartTask) -> None:
@@ -48,7 +48,7 @@ class Services:
         self.store = open_journal(db_path)
         # results for the hub wait in an outbox in the journal's own file
         self.hub_link = None if not app.config["HUB_URL"] else HubLink(
-            app.config["HUB_URL"], app.config["TABLE_CODE"] or "", open_outbox(db_path), publish,
+            app.config["HUB_URL"], app.config["TABLE_KEY"] or "", open_outbox(db_path), publish,
             on_assignment=self._seat_from_hub)
         self.session = GameSession(
             self.store, publish if self.hub_link is None else self.hub_link.wrap(publish),

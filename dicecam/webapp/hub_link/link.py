@@ -1,4 +1,4 @@
-"""The table's link to the tournament hub (``dicecam serve --hub URL --table-code CODE``).
+"""The table's link to the tournament hub (``dicecam serve --hub URL --table-key KEY``).
 
 Every state the table publishes of the tournament's game (``registry.tournament_game``) is
 turned into its settled results (its descriptor's ``tournament.reports_from_state``: the
@@ -8,6 +8,10 @@ result leaves the outbox only when the hub answered that it stored it (or alread
 the same action id counts once there), so a hub that is down, a lost answer or a table
 killed halfway loses nothing and counts nothing twice: the next attempt sends the same
 action id again. The croupier's page is told "hub offline, N results waiting".
+
+Every request is signed with the table's key (``signing``); the key's secret is never
+shown: the status names the table by its public id (``7-T3``). A hub that says the table
+belongs to another evening (409) is not asked again: the link stops and says why.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dicecam.errors import InputError
 from dicecam.scorer.descriptor import TournamentEvening
 from dicecam.scorer.registry import tournament_game
 from dicecam.webapp import events
+from dicecam.webapp.hub_link import signing
 from dicecam.webapp.journal.choose import OutboxStore
 from dicecam.webapp.journal.outbox import OutboxState
 
@@ -39,21 +44,20 @@ ASSIGNMENT_EVERY = 5.0  # seconds between asking the hub what this table plays (
 
 
 class HubLink:
-    def __init__(self, hub_url: str, table_code: str, outbox: OutboxStore, publish: Publish, *,
+    def __init__(self, hub_url: str, table_key: str, outbox: OutboxStore, publish: Publish, *,
                  retry_most: float = RETRY_MOST,
                  on_assignment: Callable[[dict[str, Any]], None] | None = None) -> None:
         if not hub_url.startswith(("http://", "https://")):
             raise InputError(f"--hub must be the hub's address, http://HOST:PORT, got "
                              f"{hub_url!r}")
-        if not table_code.strip():
-            raise InputError("--table-code is the code `dicecam hub --init` printed for "
-                             "this table")
+        self._key = signing.parse_key(table_key)
         game = tournament_game()
         assert game.tournament is not None  # tournament_game() returns a game with one
         self._game: str = game.name
         self._evening: TournamentEvening = game.tournament
         self.hub_url = hub_url.rstrip("/")
-        self.table_code = table_code.strip().upper()
+        self.table = self._key.table  # public: the table's name in the evening, "T3"
+        self.table_id = self._key.table_id  # public: "7-T3"
         self.outbox = outbox
         self._publish = publish
         self._retry_most = retry_most
@@ -65,6 +69,7 @@ class HubLink:
         self.assignment: dict[str, Any] | None = None
         self._asked = 0.0  # when the assignment was last asked for
         self.last_error: str | None = None
+        self.stopped: str | None = None  # why the link stopped sending (another evening)
 
     # -- the table's side ------------------------------------------------------------------
 
@@ -84,7 +89,7 @@ class HubLink:
         game_id = payload.get("game_id")
         added = 0
         try:
-            for report in self._evening.reports_from_state(self.table_code, f"game{game_id}",
+            for report in self._evening.reports_from_state(self.table, f"game{game_id}",
                                                            payload["state"]):
                 added += self.outbox.add(report.action_id, report.round_key,
                                          self._evening.report_to_json(report))
@@ -97,11 +102,11 @@ class HubLink:
 
     def status(self) -> dict[str, Any]:
         counts = self.outbox.counts()
-        return {"hub": self.hub_url, "table": self.table_code, "online": self.online,
+        return {"hub": self.hub_url, "table": self.table_id, "online": self.online,
                 "waiting": counts[OutboxState.WAITING.value],
                 "delivered": counts[OutboxState.DELIVERED.value],
                 "refused": self.outbox.refusals(), "error": self.last_error,
-                "assignment": self.assignment}
+                "assignment": self.assignment, "stopped": self.stopped}
 
     # -- the sender --------------------------------------------------------------------------
 
@@ -141,8 +146,12 @@ class HubLink:
 
     def _step(self) -> bool:
         """Join (once) and send the oldest waiting result; True when one was sent."""
+        if self.stopped is not None:
+            return False
         if self.assignment is None:
-            answer, status = self._post("/api/join", {"code": self.table_code})
+            answer, status = self._post("/api/join", {})
+            if self._stops(answer, status):
+                return False
             if status != 200:
                 self._set_online(True, answer.get("error", f"join refused ({status})"))
                 return False
@@ -153,11 +162,14 @@ class HubLink:
         row = self.outbox.next_waiting()
         if row is None:
             if time.monotonic() - self._asked > ASSIGNMENT_EVERY:  # the final may be drawn
-                answer, status = self._get(f"/api/tables/{self.table_code}")
+                answer, status = self._get(f"/api/tables/{self.table_id}")
+                self._stops(answer, status)
                 if status == 200 and self._assign(answer):
                     self._publish_status()
             return False
         answer, status = self._post("/api/results", row.report)
+        if self._stops(answer, status):  # the result stays waiting, for the referee
+            return False
         if status == 200:
             self.outbox.mark(row.id, OutboxState.DELIVERED)
             self._set_online(True, None)
@@ -165,6 +177,16 @@ class HubLink:
             error = str(answer.get("error", f"refused ({status})"))
             self.outbox.mark(row.id, OutboxState.REFUSED, error)
             self._set_online(True, error)
+        self._publish_status()
+        return True
+
+    def _stops(self, answer: Mapping[str, Any], status: int) -> bool:
+        """True (and the link stops) when the hub says this table is of another evening."""
+        if status != 409 or not answer.get("other_evening"):
+            return False
+        self.stopped = str(answer.get("error") or "the hub runs another evening")
+        log.warning("the hub refuses this table: %s", self.stopped)
+        self._set_online(True, self.stopped)
         self._publish_status()
         return True
 
@@ -178,12 +200,16 @@ class HubLink:
         return changed
 
     def _get(self, path: str) -> tuple[dict[str, Any], int]:
-        return self._call(urllib.request.Request(self.hub_url + path, method="GET"))
+        return self._call(urllib.request.Request(
+            self.hub_url + path, method="GET",
+            headers=signing.sign(self._key, "GET", path)))
 
     def _post(self, path: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        data = json.dumps(body).encode()
         return self._call(urllib.request.Request(
-            self.hub_url + path, data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", "X-Table-Code": self.table_code}))
+            self.hub_url + path, data=data, method="POST",
+            headers={"Content-Type": "application/json",
+                     **signing.sign(self._key, "POST", path, data)}))
 
     def _call(self, request: urllib.request.Request) -> tuple[dict[str, Any], int]:
         try:

@@ -20,6 +20,16 @@
     const where = a ? "table " + a.number + (a.stage === "final" ? ", final" : "") +
       (a.group && a.group.length ? " (" + a.group.join(", ") + ")" : "") + " · " : "";
     let text;
+    if (s.stopped) {  // the hub runs another evening: this table sends nothing more
+      text = "not sending to the hub: " + s.stopped + " · " + plural(s.waiting, "result") +
+        " kept here";
+      line.style.background = "#5a1f1f";
+      line.textContent = where + text;
+      line.dataset.online = String(s.online);
+      line.dataset.waiting = String(s.waiting);
+      line.dataset.stopped = "true";
+      return;
+    }
     if (s.online === false) {
       text = "hub offline, " + plural(s.waiting, "result") + " waiting (kept here, sent when " +
         "the hub answers)";

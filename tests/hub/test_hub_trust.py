@@ -1,0 +1,240 @@
+"""Who may change an evening's results, and what the hub's API answers to anything else.
+
+The hub's app in this process (Flask's test client, one process, no Redis) on a private
+PostgreSQL instance (skipped, with the reason, where Debian's postgresql is not installed):
+a table's key signs its posts, a forged, old or replayed post is refused; no answer, board
+or page shows a secret; a correction is checked before it counts; bad bodies get JSON 4xx;
+clients are rate-limited; a table of another evening is told so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dicecam.cli import main
+from dicecam.hub.app import create_hub_app
+from dicecam.hub.store import HubStore
+from dicecam.scorer.v6 import tables as v6_tables
+from dicecam.tools import services as private
+from dicecam.tools.v6_evening import play_group
+from dicecam.webapp.hub_link.signing import TableKey, sign
+
+MISSING = private.missing()
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+NAMES = [f"P{i}" for i in range(8)]
+
+
+class Evening2:
+    """An evening of 8 players at 2 tables, its keys, and the hub's app on it."""
+
+    def __init__(self, db: str, **config: Any) -> None:
+        self.db = db
+        store = HubStore(db)
+        try:
+            store.migrate()
+            self.evening, keys = store.create_evening("trust", NAMES, 2, "trust")
+        finally:
+            store.close()
+        self.keys: dict[str, TableKey] = {k.table: k for k in keys}
+        self.app = create_hub_app({"DB_URL": db, "REDIS_URL": None, **config})
+        self.client = self.app.test_client()
+        plan = self.evening.plan
+        self.reports = {table: v6_tables.reports_from_state(
+            table, f"g{i}", play_group(plan.groups[i], f"trust/{i}").states[-1])
+            for i, table in enumerate(plan.tables)}
+
+    def post(self, path: str, body: Any, key: TableKey | None = None, *,
+             client: str = "10.0.0.1", now: float | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        signed = {} if key is None else sign(key, "POST", path, data, now=now)
+        answer = self.client.post(path, data=data, content_type="application/json",
+                                  headers={**signed, **(headers or {})},
+                                  environ_base={"REMOTE_ADDR": client})
+        assert answer.is_json, (answer.status_code, answer.data[:200])
+        return answer.status_code, answer.get_json()
+
+    def board(self) -> dict[str, Any]:
+        return self.client.get("/api/standings").get_json()
+
+
+@pytest.fixture(scope="module")
+def db() -> Iterator[str]:
+    with private.postgres_server() as url:
+        yield url
+
+
+@pytest.fixture
+def evening(db: str) -> Evening2:
+    return Evening2(db)
+
+
+def result(evening: Evening2, table: str, index: int) -> dict[str, Any]:
+    return v6_tables.report_to_json(evening.reports[table][index])
+
+
+def test_a_forged_result_with_a_public_number_or_an_old_signed_post_is_refused(
+        evening: Evening2) -> None:
+    t1 = evening.keys["T1"]
+    first = result(evening, "T1", 0)
+    # no signature: the public table name in the report is not enough
+    status, answer = evening.post("/api/results", first)
+    assert status == 401 and "sign the request with the table's key" in answer["error"]
+    # the public id with a made-up secret
+    forged = TableKey(t1.evening, "T1", "ABCDEFGHJKLMNPQRSTUV")
+    status, answer = evening.post("/api/results", first, forged)
+    assert status == 401 and "does not match" in answer["error"]
+    # T2's key signing T1's result
+    status, answer = evening.post("/api/results", first, evening.keys["T2"])
+    assert status == 400 and "signed by table T2" in answer["error"]
+    # the right key, but signed 10 minutes ago (an old post) or ahead of the hub's clock
+    status, answer = evening.post("/api/results", first, t1, now=time.time() - 600)
+    assert status == 401 and "an old request" in answer["error"]
+    status, answer = evening.post("/api/results", first, t1, now=time.time() + 600)
+    assert status == 401 and "after the hub's time" in answer["error"]
+    assert evening.board()["counted"] == 0
+    # signed rightly: counted; the same signed request sent again (a replay): refused
+    data = json.dumps(first).encode()
+    headers = sign(t1, "POST", "/api/results", data)
+    status, answer = evening.post("/api/results", data, headers=headers)
+    assert status == 200 and answer["stored"] is True
+    status, answer = evening.post("/api/results", data, headers=headers)
+    assert status == 401 and "a replay is refused" in answer["error"]
+    # the body changed under a valid signature
+    status, answer = evening.post("/api/results", json.dumps(result(evening, "T1", 1)).encode(),
+                                  headers=sign(t1, "POST", "/api/results", data))
+    assert status == 401 and "does not match" in answer["error"]
+    # the table's own retry is signed anew: the hub answers it has it already
+    status, answer = evening.post("/api/results", first, t1)
+    assert status == 200 and answer["stored"] is False
+    assert evening.board()["counted"] == 1
+
+
+def test_no_answer_page_or_board_shows_a_secret(evening: Evening2) -> None:
+    secrets = [key.secret for key in evening.keys.values()]
+    t1 = evening.keys["T1"]
+    for index in range(len(evening.reports["T1"])):
+        assert evening.post("/api/results", result(evening, "T1", index), t1)[0] == 200
+    refused = evening.post("/api/results", {**result(evening, "T2", 0), "action_id": "x:1",
+                                            "group": ["P0", "P1", "P2"]}, evening.keys["T2"])
+    shown = [json.dumps(refused), evening.client.get("/").get_data(as_text=True),
+             json.dumps(evening.board()),
+             json.dumps(evening.post("/api/join", {}, t1)[1]),
+             json.dumps(evening.client.get(f"/api/tables/{t1.table_id}",
+                                           headers=sign(t1, "GET", f"/api/tables/"
+                                                        f"{t1.table_id}")).get_json())]
+    assert '"table": "T1"' in shown[3]  # the public name is there
+    for text in shown:
+        for secret in secrets:
+            assert secret not in text
+
+
+def test_an_invalid_correction_leaves_every_earlier_result_counted(
+        evening: Evening2) -> None:
+    t1 = evening.keys["T1"]
+    for index in range(len(evening.reports["T1"])):
+        assert evening.post("/api/results", result(evening, "T1", index), t1)[0] == 200
+    before = evening.board()
+    assert before["counted"] == 4 and before["problems"] == []
+    # a "correction" of pass 2 (a new action id) for a group the evening does not seat here
+    wrong = {**result(evening, "T1", 1), "action_id": "game9:wrong",
+             "group": list(evening.evening.plan.groups[1])}
+    wrong["players"] = [{**p, "player": name} for p, name in zip(wrong["players"],
+                                                                 wrong["group"],
+                                                                 strict=True)]
+    status, answer = evening.post("/api/results", wrong, t1)
+    assert status == 409 and "the evening seats" in answer["error"]
+    assert answer["ok"] is False and answer["stored"] is False
+    # points that break the placement rule
+    broken = {**result(evening, "T1", 2), "action_id": "game9:broken"}
+    broken["players"] = [{**p, "points": 6} for p in broken["players"]]
+    status, answer = evening.post("/api/results", broken, t1)
+    assert status == 409 and "the placement rule gives" in answer["error"]
+    # a final result from a table where no final is drawn yet
+    final = {**result(evening, "T1", 0), "stage": "final", "action_id": "game9:final"}
+    status, answer = evening.post("/api/results", final, t1)
+    assert status == 409 and "no final group plays at this table" in answer["error"]
+    after = evening.board()
+    assert after["counted"] == 4 and after["rows"] == before["rows"]
+    assert after["version"] == before["version"] and after["problems"] == []
+    # a valid correction (the same pass, other points after an undo) counts
+    valid = {**result(evening, "T1", 0), "action_id": "game9:undo"}
+    assert evening.post("/api/results", valid, t1)[1]["stored"] is True
+
+
+def test_bad_bodies_get_json_4xx(evening: Evening2) -> None:
+    t1 = evening.keys["T1"]
+    deep = b"[" * 10_000 + b"]" * 10_000  # 20 KB, nested 10,000 deep
+    for path in ("/api/results", "/api/join"):
+        status, answer = evening.post(path, deep, t1)
+        assert status == 400 and "nested" in answer["error"], answer
+        status, answer = evening.post(path, {"a": [[[[[[[[[[[[[1]]]]]]]]]]]]]}, t1)
+        assert status == 400 and "nested more than 12 levels" in answer["error"], answer
+    status, answer = evening.post("/api/results", b"\xff\xfenot json", t1)
+    assert status == 400 and "not valid JSON" in answer["error"]
+    status, answer = evening.post("/api/results", [1, 2], t1)
+    assert status == 400 and "must be an object" in answer["error"]
+    status, answer = evening.post("/api/results", b"x" * 200_000, t1)
+    assert status == 413 and answer["ok"] is False
+    status, answer = evening.post("/api/results", deep)  # unsigned: never parsed
+    assert status == 401
+    page = evening.client.get("/nowhere")
+    assert page.status_code == 404 and page.is_json and page.get_json()["ok"] is False
+    wrong_method = evening.client.get("/api/results")
+    assert wrong_method.status_code == 405 and wrong_method.is_json
+
+
+def test_clients_that_flood_are_told_to_wait(db: str) -> None:
+    evening = Evening2(db, RATE_PER_SECOND=1.0, RATE_BURST=10.0, FAILURES_PER_MINUTE=5.0)
+    forged = TableKey(evening.keys["T1"].evening, "T1", "ABCDEFGHJKLMNPQRSTUV")
+    answers = [evening.post("/api/join", {}, forged, client="10.0.0.7")[0] for _ in range(8)]
+    assert answers == [401] * 5 + [429] * 3
+    # the real table, at another address, still joins; then it floods too
+    answers = [evening.post("/api/join", {}, evening.keys["T1"], client="10.0.0.8")[0]
+               for _ in range(14)]
+    assert answers[0] == 200 and 429 in answers and answers.count(200) <= 12
+    status, answer = evening.post("/api/join", {}, evening.keys["T1"], client="10.0.0.8")
+    assert status == 429 and "too many requests" in answer["error"]
+
+
+def test_a_table_of_another_evening_is_told_so(db: str) -> None:
+    old = Evening2(db)
+    new = Evening2(db)  # a new evening: the hub runs it now
+    status, answer = new.post("/api/join", {}, old.keys["T1"])
+    assert status == 409 and answer["other_evening"] is True
+    assert f"the hub now runs evening {new.evening.id}" in answer["error"]
+    status, answer = new.post("/api/results", result(old, "T1", 0), old.keys["T1"])
+    assert status == 409 and answer["other_evening"] is True
+    assert new.post("/api/join", {}, new.keys["T1"])[0] == 200
+
+
+def test_init_on_a_live_evening_refuses_unless_new_evening(db: str, tmp_path: Path,
+                                                           monkeypatch: Any,
+                                                           capsys: Any) -> None:
+    monkeypatch.setenv("DICECAM_HOME", str(tmp_path))
+    live = Evening2(db)
+    live.post("/api/results", result(live, "T1", 0), live.keys["T1"])
+    init = ["hub", "--init", "--db", db, "--redis", "none", "--players", "A,B,C,D,E",
+            "--seed", "again"]
+    assert main(init) == 2
+    err = capsys.readouterr().err
+    assert f"holds evening {live.evening.id} 'trust' already (1 results" in err
+    assert "--new-evening" in err
+    assert live.board()["evening_id"] == live.evening.id  # nothing changed
+    assert main([*init, "--new-evening"]) == 0
+    out = capsys.readouterr().out
+    keys = re.findall(r"--table-key (\S+)", out)
+    assert len(keys) == 2 and all(k.startswith(f"{live.evening.id + 1}-T") for k in keys)
+    board = live.board()
+    assert board["evening_id"] == live.evening.id + 1 and board["counted"] == 0
+    # the old evening's table is told so, and its key's secret shows nowhere
+    status, answer = live.post("/api/results", result(live, "T1", 1), live.keys["T1"])
+    assert status == 409 and answer["other_evening"] is True
+    assert not any(key.split("-")[2] in json.dumps(board) for key in keys)
