@@ -66,6 +66,8 @@ class BackgroundLearner:
                 # a table taught on another evening: learn again once this one adds dice
                 self._learnt_from = dice
                 return False
+            if self._learnt_from is None and dice < 2 * self.every:
+                return False  # the first run once its held-back rolls can judge it
             self._learnt_from = dice
             command = [sys.executable, "-m", "dicecam.teach.worker", self.store.name]
             if self.steps is not None:

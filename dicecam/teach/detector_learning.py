@@ -41,6 +41,8 @@ RAW = "/net/head/head.1/Conv_output_0"
 TILE = 160
 #: one complete frame in this many is held back to check the new detector
 HOLD_BACK = 4
+#: fewer held-back dice than this judge nothing: the new detector is kept, not used
+MIN_HELD_BACK = 10
 #: the share of dice a new detector may miss more than the one it replaces, where it makes
 #: fewer mistakes in all
 MISS_ALLOWANCE = 0.06
@@ -105,7 +107,7 @@ class LearnedDetector:
 
     @property
     def better(self) -> bool:
-        return self.learned.better_than(self.shipped)
+        return self.learned.dice >= MIN_HELD_BACK and self.learned.better_than(self.shipped)
 
 
 def input_long_side(model: onnx.ModelProto) -> int:

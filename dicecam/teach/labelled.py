@@ -90,8 +90,9 @@ def read_labels(path: Path, width: int, height: int) -> list[LabelledBox]:
 
 
 def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
-                read_frame: Callable, tally: TaughtFromPhotos) -> None:
-    """Read one labelled frame and keep its dice as the players would confirm them."""
+                read_frame: Callable, tally: TaughtFromPhotos, roll: str | None = None) -> None:
+    """Read one labelled frame and keep its dice as the players would confirm them
+    (``roll`` names the photo: its dice are held back together)."""
     height, width = frame.shape[:2]
     in_use = store.reader_in_use()
     version = in_use.stem if in_use is not None else None
@@ -106,7 +107,8 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
         if j is None:
             dice_boxes.append((box.cx, box.cy, box.w, box.h))
             store.add(cut_stored_crop(frame, box.cx, box.cy, box.w, box.h),
-                      (box.cx, box.cy, box.w, box.h), (width, height), box.value, "added")
+                      (box.cx, box.cy, box.w, box.h), (width, height), box.value, "added",
+                      roll=roll)
             tally.added += 1
             continue
         used.add(j)
@@ -116,7 +118,7 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
         store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                   (die.x, die.y, die.w, die.h), (width, height), box.value, how,
                   colour=die.colour, reader_value=die.value,
-                  reader_confidence=die.value_confidence, reader_version=version)
+                  reader_confidence=die.value_confidence, reader_version=version, roll=roll)
         setattr(tally, how, getattr(tally, how) + 1)
     for j, die in enumerate(dice):
         if j not in used:
@@ -124,7 +126,7 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
             store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                       (die.x, die.y, die.w, die.h), (width, height), 0, "not_a_die",
                       reader_value=die.value, reader_confidence=die.value_confidence,
-                      reader_version=version)
+                      reader_version=version, roll=roll)
             tally.not_a_die += 1
     # every die of a labelled photo is known: the detector may learn the whole frame
     store.add_frame(frame, dice_boxes, not_dice, complete=True)
@@ -140,5 +142,6 @@ def teach_from_folder(store: TableStore, folder: Path, read_frame: Callable,
         if frame is None:
             raise InputError(f"{image} is not a readable picture")
         height, width = frame.shape[:2]
-        teach_photo(store, frame, read_labels(label, width, height), read_frame, tally)
+        teach_photo(store, frame, read_labels(label, width, height), read_frame, tally,
+                    roll=image.name)
     return tally

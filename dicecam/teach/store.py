@@ -4,11 +4,12 @@ In the table's folder (``calibration.tables.table_dir``):
 
 * ``dice.jsonl``: one line per example, appended and flushed before anything learns from
   it: ``{"crop", "box": [cx, cy, w, h], "frame": [width, height], "value", "colour",
-  "how", "reader_value", "reader_confidence", "reader_version", "time"}``. ``value`` 1-6
+  "how", "reader_value", "reader_confidence", "reader_version", "roll", "time"}``. ``value`` 1-6
   is a die the players confirmed, corrected, added where the camera missed it, or
   labelled from photos (``how``: confirmed, corrected, added, labelled); 0 is a box they
   said is no die (``not_a_die``). ``reader_value`` is what the reader had read (None:
-  nothing read), ``reader_version`` which reader that was (None: the shipped one).
+  nothing read), ``reader_version`` which reader that was (None: the shipped one);
+  ``roll`` names the roll or photo it was taught in (its dice are held back together).
 * ``dice/NNNNNN.png``: each example's crop, ``reader_learning.STORED_MARGIN`` x its box.
 * ``frames.jsonl`` and ``frames/NNNNNN.jpg``: the frames those dice were taught in, with
   every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels) and
@@ -73,6 +74,7 @@ class StoredDie:
     reader_value: int | None = None
     reader_confidence: float | None = None
     reader_version: str | None = None
+    roll: str | None = None
 
     @property
     def reader_was_right(self) -> bool | None:
@@ -134,7 +136,7 @@ class TableStore:
     def add(self, crop: np.ndarray, box: tuple[float, float, float, float],
             frame_size: tuple[int, int], value: int, how: str, *, colour: str | None = None,
             reader_value: int | None = None, reader_confidence: float | None = None,
-            reader_version: str | None = None) -> None:
+            reader_version: str | None = None, roll: str | None = None) -> None:
         """Keep one confirmed die (value 1-6) or one box that is no die (value 0)."""
         if how not in HOWS:
             raise InputError(f"how a die was taught must be one of {', '.join(HOWS)}")
@@ -157,7 +159,7 @@ class TableStore:
                   "how": how, "reader_value": reader_value,
                   "reader_confidence": None if reader_confidence is None
                   else round(float(reader_confidence), 4), "reader_version": reader_version,
-                  "time": round(time.time(), 3)}
+                  "roll": roll, "time": round(time.time(), 3)}
         _append_line(self._log, json.dumps(record))
 
     def dice(self) -> list[StoredDie]:
@@ -170,7 +172,7 @@ class TableStore:
                                        int(data["value"]), data["how"], data.get("colour"),
                                        data.get("reader_value"),
                                        data.get("reader_confidence"),
-                                       data.get("reader_version")))
+                                       data.get("reader_version"), data.get("roll")))
             except (ValueError, KeyError, TypeError):
                 continue
         return found
@@ -208,7 +210,7 @@ class TableStore:
         for die in self.dice():
             crop = cv2.imread(str(die.crop_file), cv2.IMREAD_COLOR)
             if crop is not None:
-                yield Example(crop, die.value)
+                yield Example(crop, die.value, die.roll)
 
     def counts(self) -> dict[str, int]:
         dice = self.dice()

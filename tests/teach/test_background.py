@@ -19,7 +19,7 @@ def _teach(store: TableStore, count: int, seed: int) -> None:
 
 def test_enough_new_dice_start_one_run_and_its_outcome_is_told() -> None:
     outcomes: queue.Queue = queue.Queue()
-    learner = BackgroundLearner("kitchen", outcomes.put, every=20, steps=4)
+    learner = BackgroundLearner("kitchen", outcomes.put, every=10, steps=4)
     store = TableStore("kitchen")
     _teach(store, 6, seed=1)
     assert not learner.taught()  # too few dice yet

@@ -3,6 +3,7 @@ only where its held-back dice say it reads better."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,11 +53,19 @@ def test_the_stored_crop_holds_the_runtime_crop() -> None:
     assert np.abs(inner[:50, :50].astype(int) - runtime[:50, :50].astype(int)).mean() < 30
 
 
-def test_every_value_is_held_back_in_turn() -> None:
-    examples = drawn_examples(24, seed=3)  # 4 of each value
+def test_every_fourth_roll_is_held_back_whole() -> None:
+    examples = [replace(e, roll=f"roll{i // 3}") for i, e in enumerate(drawn_examples(24, 3))]
     learn, held = split_held_back(examples)
-    assert sorted(e.value for e in held) == [1, 2, 3, 4, 5, 6]
+    assert [e.roll for e in held] == ["roll3"] * 3 + ["roll7"] * 3
     assert len(learn) == 18
+    alone = drawn_examples(8, seed=3)  # no roll: each die a roll of its own
+    assert len(split_held_back(alone)[1]) == 2
+
+
+def test_too_few_held_back_dice_judge_nothing(tmp_path: Path) -> None:
+    learnt = learn_reader(drawn_examples(20, seed=2), settings=LearnSettings(steps=2),
+                          work_dir=tmp_path)
+    assert learnt.learned.dice == 5 and not learnt.better
 
 
 def test_an_overconfident_reader_is_cooled_and_never_sharpened() -> None:

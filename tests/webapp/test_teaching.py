@@ -93,7 +93,7 @@ def read_as(labels: list[tuple], *, unsure: tuple[int, ...] = (), wrong: tuple[i
 def table(tmp_path: Path) -> Iterator[tuple[Any, TeachingCamera, Any]]:
     camera = TeachingCamera()
     app = create_app({"DB_PATH": str(tmp_path / "g.sqlite"), "PAIRING_PIN": PIN,
-                      "OUTPUTS": camera, "FRAME_FPS": 0, "TEACH_EVERY": 20,
+                      "OUTPUTS": camera, "FRAME_FPS": 0, "TEACH_EVERY": 24,
                       "TEACH_STEPS": 10})
     services(app).start_reader()
     client = paired_client(app)
@@ -285,7 +285,8 @@ def test_the_table_learns_beside_the_live_view_and_reads_with_what_it_learnt(
         table: Any) -> None:
     app, camera, client = table
     teacher = services(app).teacher
-    teach_rolls(app, camera, client, range(1, 5))  # 24 dice: a learning run starts
+    # 48 dice: the first learning run starts, two rolls of them held back to judge it
+    teach_rolls(app, camera, client, range(1, 9))
     wait_until(lambda: teacher.learner.last is not None, timeout=2 * WAIT_SECONDS,
                message="the learning run never ended")
     outcome = teacher.learner.last
@@ -296,9 +297,9 @@ def test_the_table_learns_beside_the_live_view_and_reads_with_what_it_learnt(
     assert camera.opened == 1  # the live view was never reopened
     status = teach_events(client)[-1]
     assert status["version"] == status["reading_with"] == "reader-v1"
-    assert not status["learning"] and status["taught"] == 24
+    assert not status["learning"] and status["taught"] == 48
     # the next roll is read by the learnt version, and its dice say so
-    teach_rolls(app, camera, client, range(5, 6))
+    teach_rolls(app, camera, client, range(9, 10))
     assert TableStore(TABLE).dice()[-1].reader_version == "reader-v1"
 
 
@@ -306,7 +307,7 @@ def test_a_learner_killed_mid_run_costs_nothing(table: Any) -> None:
     app, camera, client = table
     teacher = services(app).teacher
     teacher.learner.steps = 100000  # a run that would go on for ever
-    teach_rolls(app, camera, client, range(1, 5))
+    teach_rolls(app, camera, client, range(1, 9))
     wait_until(lambda: teacher.learner.learning, message="no learning run started")
     frames = camera.frames
     wait_until(lambda: camera.frames > frames + 5,
@@ -317,11 +318,11 @@ def test_a_learner_killed_mid_run_costs_nothing(table: Any) -> None:
     status = teach_events(client)[-1]
     assert status["failed"] and not status["learning"] and status["version"] is None
     assert camera.readers == [] and TableStore(TABLE).reader_in_use() is None
-    assert len(TableStore(TABLE).dice()) == 24  # every die taught is kept
+    assert len(TableStore(TABLE).dice()) == 48  # every die taught is kept
     frames = camera.frames
     wait_until(lambda: camera.frames > frames + 5, message="the live view stopped")
-    teach_rolls(app, camera, client, range(5, 6))  # and play teaches on
-    assert len(TableStore(TABLE).dice()) == 30
+    teach_rolls(app, camera, client, range(9, 10))  # and play teaches on
+    assert len(TableStore(TABLE).dice()) == 54
 
 
 def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> None:

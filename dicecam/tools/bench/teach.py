@@ -84,7 +84,7 @@ def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
         frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
         height, width = frame.shape[:2]
         teach_photo(store, frame, read_labels(photo.labels, width, height),
-                    shipped.read_frame, tally)
+                    shipped.read_frame, tally, roll=photo.image.name)
         dice = store.counts()["dice"]
         while wanted and wanted[0] is not None and dice >= wanted[0]:
             result["curve"].append(_learn_and_read(store, settings, read, source, log))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +59,9 @@ class _Picture:
     taught: set[tuple[int, int, int]] = field(default_factory=set)  # (x, y, value) kept
     struck: list[tuple[float, float, float, float]] = field(default_factory=list)  # no dice
     frame_kept: bool = False  # the whole frame was kept (a roll accepted as a whole)
+    #: names the roll among everything the table keeps, across restarts: its dice are held
+    #: back together when the learning checks itself
+    roll: str = field(default_factory=lambda: f"{time.time():.3f}")
 
 
 class TableTeacher:
@@ -144,7 +148,8 @@ class TableTeacher:
                        colour=die.colour,
                        reader_value=None if read is None else read.value,
                        reader_confidence=None if read is None else read.value_confidence,
-                       reader_version=None if read is None else picture.version)
+                       reader_version=None if read is None else picture.version,
+                       roll=picture.roll)
 
     def status_payload(self) -> dict[str, Any]:
         """What the tablets show of the table's learning."""
