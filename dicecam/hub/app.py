@@ -51,6 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "RATE_PER_SECOND": 20.0,  # a client's requests to the tables' API, sustained ...
     "RATE_BURST": 100.0,  # ... and at once
     "FAILURES_PER_MINUTE": 20.0,  # a client's refused signatures before it waits (429)
+    "POLL_SECONDS": 15.0,  # a board asks for itself this often (a database away shows)
 }
 
 
@@ -202,8 +203,12 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get("/")
     def standings_page() -> str:
-        return render_template("standings.html", evening=hub().evening().name,
-                               event=STANDINGS)
+        try:
+            name = hub().evening().name
+        except (psycopg.OperationalError, PoolTimeout):  # the board says it reconnects
+            name = "standings"
+        return render_template("standings.html", evening=name, event=STANDINGS,
+                               poll_ms=int(current_app.config["POLL_SECONDS"] * 1000))
 
     @app.get("/socket.io.min.js")
     def socket_io_client() -> Any:

@@ -6,6 +6,7 @@ PostgreSQL and Redis."""
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ import psycopg
 import pytest
 from werkzeug.serving import make_server
 
+from dicecam.hub.app import create_hub_app
+from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
@@ -104,3 +107,32 @@ def test_the_croupier_sees_hub_offline_and_the_results_waiting(browser: Any,
         server.shutdown()
         thread.join(5)
         services(app).close()
+
+
+@pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+def test_the_board_says_when_its_standings_are_from_while_the_database_is_away(
+        browser: Any) -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    with private.postgres_cluster() as cluster:
+        store = HubStore(cluster.url)
+        try:
+            store.migrate()
+            store.create_evening("away", NAMES, 2, "away")
+        finally:
+            store.close()
+        app = create_hub_app({"DB_URL": cluster.url, "REDIS_URL": None, "POLL_SECONDS": 0.3})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            browser.get(f"http://127.0.0.1:{server.server_port}/")
+            wait(browser, lambda b: b.find_element(By.ID, "status").text == "live")
+            cluster.kill()
+            text = wait(browser, lambda b: b.find_element(By.ID, "status").text
+                        if "reconnecting" in b.find_element(By.ID, "status").text else None)
+            assert re.fullmatch(r"standings as of \d\d:\d\d, hub reconnecting", text), text
+            cluster.start()
+            wait(browser, lambda b: b.find_element(By.ID, "status").text == "live")
+        finally:
+            server.shutdown()
+            thread.join(5)

@@ -25,6 +25,7 @@ from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.hub_link.signing import TableKey, sign
+from tests.support.waiting import wait_until
 
 MISSING = private.missing()
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
@@ -238,3 +239,27 @@ def test_init_on_a_live_evening_refuses_unless_new_evening(db: str, tmp_path: Pa
     status, answer = live.post("/api/results", result(live, "T1", 1), live.keys["T1"])
     assert status == 409 and answer["other_evening"] is True
     assert not any(key.split("-")[2] in json.dumps(board) for key in keys)
+
+
+def test_a_database_away_answers_503_at_once_and_the_hub_carries_on_after(
+        tmp_path: Path) -> None:
+    with private.postgres_cluster() as cluster:
+        evening = Evening2(cluster.url)
+        t1 = evening.keys["T1"]
+        assert evening.post("/api/results", result(evening, "T1", 0), t1)[0] == 200
+        cluster.kill()
+        started = time.monotonic()
+        answer = evening.client.get("/api/standings")
+        status, posted = evening.post("/api/results", result(evening, "T1", 1), t1)
+        took = time.monotonic() - started
+        assert answer.status_code == 503 and answer.is_json
+        assert "database does not answer" in answer.get_json()["error"]
+        assert status == 503 and posted["ok"] is False
+        # the database waited for 1 s a request: far below the 5 s connect timeout
+        assert took < 8.0, took
+        page = evening.client.get("/")  # the page itself still loads, and says it
+        assert page.status_code == 200
+        cluster.start()
+        wait_until(lambda: evening.client.get("/api/standings").status_code == 200)
+        assert evening.post("/api/results", result(evening, "T1", 1), t1)[0] == 200
+        assert evening.board()["counted"] == 2

@@ -146,6 +146,27 @@ def test_a_report_from_the_wrong_group_is_a_problem_not_a_count() -> None:
         spare, [final_too_early]).problems[0]
 
 
+def test_a_correction_is_refused_before_it_counts_unless_it_fits_the_seating() -> None:
+    plan = t.plan_evening(PLAYERS[:8], TABLES[:2], "fix")
+    _, reports = _play_prelim(plan)
+    mine = [r for r in reports if r.table == "T1"]
+    first = next(r for r in mine if isinstance(r, t.PassReport))
+    assert all(t.refusal(plan, mine[:i], r) is None for i, r in enumerate(mine))
+    # another group's players for the seated one's pass 1: refused, naming the seating
+    rows = [pp(n, 10 - i, t.PLACE_POINTS[i]) for i, n in enumerate(plan.groups[1])]
+    wrong = pass_report("T1", plan.groups[1], 1, rows, action_id="other")
+    assert "the evening seats" in (t.refusal(plan, mine, wrong) or "")
+    # the same pass with points the rule does not give
+    broken = t.PassReport("T1", t.PRELIM, 1, first.group, tuple(
+        t.PlayerPass(p.player, p.total, p.zombie, 6, p.used) for p in first.players), "6s")
+    assert "the placement rule gives" in (t.refusal(plan, mine, broken) or "")
+    # a valid correction (undone, settled another way) may count; a report again too
+    swapped = tuple(t.PlayerPass(p.player, 0, True, 0, p.used) for p in first.players)
+    assert t.refusal(plan, mine, t.PassReport("T1", t.PRELIM, 1, first.group, swapped,
+                                              "later")) is None
+    assert t.refusal(plan, mine, first) is None
+
+
 def test_a_simulated_evening_of_8_tables_equals_one_single_process_evening() -> None:
     plan = t.plan_evening(PLAYERS, TABLES, "evening-1")
     played, reports = _play_prelim(plan)

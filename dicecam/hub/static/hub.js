@@ -69,16 +69,41 @@
     draw(board);
   }
   socket.on(EVENT, show);
+  // "live" only while the hub answers: a socket that is down, or a hub whose database is
+  // away (its answer 503), shows when the standings on the screen were last confirmed
+  const status = document.getElementById("status");
+  let asOf = null;  // when the hub last sent or confirmed the board shown
+  let answering = true;
+  function hhmm(date) {
+    return String(date.getHours()).padStart(2, "0") + ":" +
+      String(date.getMinutes()).padStart(2, "0");
+  }
+  function showStatus() {
+    if (socket.connected && answering) {
+      status.textContent = "live";
+      status.className = "status live";
+    } else {
+      status.textContent = asOf ? "standings as of " + hhmm(asOf) + ", hub reconnecting"
+        : "hub reconnecting…";
+      status.className = "status offline";
+    }
+  }
+  socket.on(EVENT, () => { asOf = new Date(); answering = true; showStatus(); });
   // An emit lost on its way (Redis restarting, a worker killed mid-send) is made good by
-  // the next result; between results, the board asks for itself now and then.
+  // the next result; between results, the board asks for itself now and then, which also
+  // finds a hub that is up but cannot read its database.
   setInterval(() => {
     fetch("api/standings").then((r) => (r.ok ? r.json() : null))
-      .then((board) => { if (board) show(board); }).catch(() => {});
-  }, 30000);
-  const status = document.getElementById("status");
-  socket.on("connect", () => { status.textContent = "live"; status.className = "status live"; });
-  socket.on("disconnect", () => {
-    status.textContent = "reconnecting…";
-    status.className = "status offline";
-  });
+      .then((board) => {
+        answering = Boolean(board);
+        if (board) {
+          asOf = new Date();
+          show(board);
+        }
+        showStatus();
+      })
+      .catch(() => { answering = false; showStatus(); });
+  }, window.DICECAM_HUB.poll_ms || 15000);
+  socket.on("connect", showStatus);
+  socket.on("disconnect", showStatus);
 })();
