@@ -61,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "this table's V6 results to, e.g. http://192.168.1.10:8770")
     parser.add_argument("--table-key", metavar="KEY", help="this table's secret key at the "
                         "hub (dicecam hub --init prints it); it signs every result")
+    parser.add_argument("--table-code", help=argparse.SUPPRESS)  # before keys: says so
 
 
 def addresses(host: str, port: int) -> list[str]:
@@ -86,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--port must be 1 to 65535, got {args.port}")
     source = None if args.no_camera else choose_source(
         camera=args.camera, video=args.video, stream=args.stream, demo=args.demo)
+    if args.table_code:
+        raise InputError("--table-code is gone: a table now signs its results with its key. "
+                         "Run `dicecam hub --init --new-evening ...` and start each table "
+                         "with the --table-key KEY its line gives")
     if bool(args.hub) != bool(args.table_key):
         raise InputError("--hub and --table-key go together: the hub's address and this "
                          "table's key, as `dicecam hub --init` printed them")

@@ -58,6 +58,7 @@ class StandInHub:
     def __init__(self, port: int) -> None:
         self.stage = "prelim"  # what /api/join and /api/tables say this table plays
         self.other_evening = False  # True: answers as a hub running another evening
+        self.unsigned = False  # True: refuses every result's signature (a clock far off)
         self.headers: list[dict[str, str]] = []  # each request's headers
         self.received: list[dict[str, Any]] = []
         self.stored: dict[str, dict[str, Any]] = {}
@@ -79,6 +80,10 @@ class StandInHub:
                     self._answer(200, hub.seat())
                     return
                 hub.received.append(body)
+                if hub.unsigned:
+                    self._answer(401, {"ok": False, "error": "the request was signed 600 s "
+                                                             "before the hub's time"})
+                    return
                 if body["group"][0] == "Refused":
                     self._answer(400, {"ok": False, "error": "the evening seats others"})
                     return
@@ -205,6 +210,30 @@ def test_a_table_of_another_evening_stops_sending_and_says_why(tmp_path: Path,
         sent = hub.headers[0]
         assert sent["X-Dicecam-Table"] == "1-T3" and len(sent["X-Dicecam-Signature"]) == 64
         assert not any("ABCDEFGHJK" in value for value in sent.values())
+    finally:
+        link.stop()
+        hub.close()
+
+
+def test_a_result_refused_for_its_signature_waits_and_goes_once_it_is_taken(
+        tmp_path: Path) -> None:
+    port = private.free_port()
+    hub = StandInHub(port)
+    hub.unsigned = True
+    outbox = Outbox(tmp_path / "games.sqlite")
+    link = HubLink(f"http://127.0.0.1:{port}", key(1), outbox, lambda *_: None,
+                   retry_most=0.2)
+    assert outbox.add("good", "prelim/pass1", {"kind": "pass", "group": GROUP,
+                                               "action_id": "good"})
+    link.start()
+    try:
+        wait_until(lambda: len(hub.received) >= 2)  # asked again: not marked refused
+        status = link.status()
+        assert status["waiting"] == 1 and status["refused"] == []
+        assert "before the hub's time" in status["error"]
+        hub.unsigned = False  # the clock set right
+        wait_until(lambda: link.status()["delivered"] == 1)
+        assert list(hub.stored) == ["good"] and link.status()["error"] is None
     finally:
         link.stop()
         hub.close()

@@ -41,6 +41,9 @@ RETRY_MOST = 5.0  # ... up to this
 STATUS_EVERY = 2.0  # the status goes to the tablets this often (a new tablet learns it)
 HTTP_TIMEOUT = 5.0
 ASSIGNMENT_EVERY = 5.0  # seconds between asking the hub what this table plays (the final)
+#: answers that say nothing about the result (401: the signature, say a clock more than
+#: 5 minutes off; 429: too many requests): it stays waiting and is sent again later
+AGAIN_LATER = (401, 429)
 
 
 class HubLink:
@@ -145,7 +148,8 @@ class HubLink:
                 self._wake.clear()
 
     def _step(self) -> bool:
-        """Join (once) and send the oldest waiting result; True when one was sent."""
+        """Join (once) and send the oldest waiting result; True to go on at once (one was
+        sent, or the pause before sending it again is over)."""
         if self.stopped is not None:
             return False
         if self.assignment is None:
@@ -170,6 +174,11 @@ class HubLink:
         answer, status = self._post("/api/results", row.report)
         if self._stops(answer, status):  # the result stays waiting, for the referee
             return False
+        if status in AGAIN_LATER:  # the key, the clock or a flood, not this result's fault
+            self._set_online(True, str(answer.get("error", f"refused ({status})")))
+            self._publish_status()
+            self._stop.wait(self._retry_most)
+            return True  # try again now that the pause is over
         if status == 200:
             self.outbox.mark(row.id, OutboxState.DELIVERED)
             self._set_online(True, None)
