@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("dicecam.commands.read",
              "read the dice in images, folders of images or video files (values, colours, boxes)"),
     "hub": ("dicecam.commands.hub",
-            "run a tournament evening's hub: tables join with a code, one standings board"),
+            "run a tournament evening's hub: tables sign with their keys, one standings board"),
     "doctor": ("dicecam.commands.doctor",
                "check the camera, models, colour profiles, zone maps and database; say what "
                "to fix"),

@@ -8,17 +8,22 @@ and the tables' API with N processes on one port, their emits joined through Red
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import socket
+import urllib.error
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.hub import config as hub_config
 from dicecam.hub.app import create_hub_app
 from dicecam.hub.server import serve_worker, supervise
-from dicecam.hub.store import HubStore, create_database
+from dicecam.hub.store import ORGANISER, HubStore, create_database
 from dicecam.scorer.registry import tournament_game
+from dicecam.webapp.hub_link.signing import parse_key, sign
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +52,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
                       "this computer's LAN address)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    organiser = parser.add_argument_group(
+        "the organiser", "dicecam hub result list | remove ID | restore ID --reason TEXT "
+        "--organiser-key KEY: list the evening's results, remove or restore one (every open "
+        "board shows the new standings; the reason is shown to the referee)")
+    organiser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
+    organiser.add_argument("--reason", help="why the result is removed or restored")
+    organiser.add_argument("--organiser-key", metavar="KEY", help="the organiser's key "
+                           "that --init printed")
+    organiser.add_argument("--hub", metavar="URL", help="the running hub (default: "
+                           "http://127.0.0.1:PORT)")
 
 
 def _settings(args: argparse.Namespace) -> hub_config.HubConfig:
@@ -77,6 +92,8 @@ def _players(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
+    if args.command:
+        return _organiser(args, settings)
     if args.init:
         return _init(args, settings)
     if args.worker:
@@ -141,10 +158,68 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
           f"{evening.id} '{evening.name}' with {len(players)} players at {tables} tables; "
           f"settings saved in {path}")
     print("Start the hub with:  dicecam hub")
+    organiser = next(k for k in keys if k.table == ORGANISER)
+    print(f"The organiser's key (keep it; shown here once): {organiser.text()}")
+    print("  remove or restore a result:  dicecam hub result remove ID --reason \"...\" "
+          "--organiser-key KEY  (dicecam hub result list shows the IDs)")
     print("Then, at each table (each key is that table's secret: give it to that table "
           "only; it is shown here once, never on a page):")
-    for number, key in enumerate(keys, start=1):
+    for number, key in enumerate([k for k in keys if k.table != ORGANISER], start=1):
         group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
         print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
               f"--game {game.name} --hub {url} --table-key {key.text()}")
     return 0
+
+
+def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
+    """``dicecam hub result list | remove ID | restore ID``: through the running hub's
+    organiser API, signed with the organiser's key."""
+    words = list(args.command)
+    if words[:1] != ["result"] or len(words) < 2 or words[1] not in ("list", "remove",
+                                                                        "restore"):
+        raise InputError("say `dicecam hub result list`, `dicecam hub result remove ID "
+                         "--reason TEXT` or `dicecam hub result restore ID --reason TEXT`")
+    if not args.organiser_key:
+        raise InputError("--organiser-key KEY: the organiser's key `dicecam hub --init` "
+                         "printed")
+    key = parse_key(args.organiser_key)
+    url = (args.hub or f"http://127.0.0.1:{settings.port}").rstrip("/")
+    if words[1] == "list":
+        path = "/api/organiser/results"
+        answer = _call(url, path, sign(key, "GET", path), None)
+        removed = {c["result"]: c["reason"] for c in answer["changes"]
+                   if c["action"] == "remove"}
+        for row in answer["results"]:
+            state = f"removed ({removed.get(row['id'], '')})" if row["removed"] else "counts"
+            print(f"{row['id']:>5}  {row['table']:<4} {row['round']:<14} {row['received'][11:19]}"
+                  f"  {state}")
+        return 0
+    if len(words) != 3 or not words[2].isdigit():
+        raise InputError(f"dicecam hub result {words[1]} ID: the result's number (dicecam hub "
+                         "result list shows them)")
+    if not args.reason:
+        raise InputError("--reason TEXT: why (it is shown to the referee on the board)")
+    path = f"/api/organiser/results/{int(words[2])}"
+    body = json.dumps({"action": words[1], "reason": args.reason}).encode()
+    answer = _call(url, path, sign(key, "POST", path, body), body)
+    print(f"result {words[2]} {'removed' if words[1] == 'remove' else 'restored'}; the board "
+          f"counts {answer['counted']} results (version {answer['version']})")
+    return 0
+
+
+def _call(url: str, path: str, headers: dict[str, str], body: bytes | None) -> Any:
+    request = urllib.request.Request(url + path, data=body, method="GET" if body is None
+                                     else "POST",
+                                     headers={"Content-Type": "application/json", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            reason = json.loads(exc.read()).get("error", exc.reason)
+        except ValueError:
+            reason = exc.reason
+        raise InputError(f"the hub refused ({exc.code}): {reason}") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"the hub at {url} does not answer ({exc}); is `dicecam hub` "
+                         "running? (--hub URL)") from None

@@ -27,8 +27,14 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from dicecam.errors import InputError
-from dicecam.hub.store import Evening, HubStore, TableSeat
-from dicecam.jsoncheck import parse_json, require_object
+from dicecam.hub.store import ORGANISER, Evening, HubStore, TableSeat
+from dicecam.jsoncheck import (
+    parse_json,
+    reject_unknown_keys,
+    require_choice,
+    require_object,
+    require_str,
+)
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.webapp import static as webapp_static
 from dicecam.webapp.api.payload import check_payload
@@ -117,7 +123,39 @@ class HubServices:
         if board.final and evening.id not in self._final_saved:
             self.store.save_final_groups(evening, board.final, board.final_tables)
             self._final_saved.add(evening.id)
-        return standings_json(evening, board, version, self.store.joined(evening.id))
+        out = standings_json(evening, board, version, self.store.joined(evening.id))
+        out["changes"] = [f"{c['table']} {c['round']}: "
+                          f"{'removed' if c['action'] == 'remove' else 'restored'} by the "
+                          f"organiser ({c['reason']})" for c in self.store.changes(evening.id)]
+        return out
+
+    def authenticate_organiser(self) -> Evening:
+        """The evening whose organiser signed this request (a key ``7-ORG-...``, printed by
+        ``--init``); a Refusal otherwise, as for a table."""
+        client = request.remote_addr or "?"
+        if not self.failures.available(client):
+            raise Refusal(429, "too many refused signatures from this address; wait a minute")
+        try:
+            claim = signing.read_headers(request.headers)
+            secret = self.store.organiser_secret(claim.evening)
+            if claim.table != ORGANISER or not secret:
+                raise InputError("only the organiser's key (EVENING-ORG-...) may change "
+                                 "results")
+            signing.verify(claim, secret, request.method, request.path,
+                           request.get_data(cache=True), window=self.clock_window)
+        except InputError as exc:
+            self.failures.take(client)
+            raise Refusal(401, str(exc)) from None
+        if request.method != "GET" and not self.store.first_use(claim.signature,
+                                                                2 * self.clock_window):
+            self.failures.take(client)
+            raise Refusal(401, "this signed request was received before: a replay is refused")
+        current = self.evening()
+        if current.id != claim.evening:
+            raise Refusal(409, f"that is the organiser's key of evening {claim.evening}; the "
+                          f"hub now runs evening {current.id} ('{current.name}')",
+                          other_evening=True)
+        return current
 
     def authenticate(self, *, replay_check: bool = True) -> TableSeat:
         """The table that signed this request (``signing``), of the evening running now;
@@ -271,6 +309,37 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
             board["received"] = received
             socketio.emit(STANDINGS, board)
         return {"ok": True, "stored": result_id is not None, "id": result_id}
+
+    @app.get("/api/organiser/results")
+    def api_organiser_results() -> Any:
+        """Every result of the evening (removed ones too) and the organiser's changes."""
+        evening = hub().authenticate_organiser()
+        return {"ok": True, "results": hub().store.result_rows(evening.id),
+                "changes": hub().store.changes(evening.id)}
+
+    @app.post("/api/organiser/results/<int:result_id>")
+    def api_organiser_change(result_id: int) -> Any:
+        """Remove or restore a result, with the reason: ``{"action": "remove"|"restore",
+        "reason": "..."}``; every open board gets the new standings (a newer version)."""
+        evening = hub().authenticate_organiser()
+        try:
+            body = require_object(json_body(), "the body")
+            reject_unknown_keys(body, "the body", ("action", "reason"))
+            action = require_choice(body.get("action"), "action", ("remove", "restore"))
+            reason = require_str(body.get("reason"), "reason", max_len=200).strip()
+            if not reason:
+                raise InputError("reason: say why (it is shown to the referee)")
+            version = hub().store.change_result(evening.id, result_id, action, reason)
+        except InputError as exc:
+            status = 404 if "has no result" in str(exc) else 409 if "already" in str(exc) \
+                else 400
+            raise Refusal(status, str(exc)) from None
+        log.warning("the organiser %s result %d of evening %d: %s",
+                    "removed" if action == "remove" else "restored", result_id, evening.id,
+                    reason)
+        board = hub().board(evening)
+        socketio.emit(STANDINGS, board)
+        return {"ok": True, "version": version, "counted": board["counted"]}
 
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> None:

@@ -77,7 +77,21 @@ CREATE TABLE signatures (
 );
 CREATE INDEX signatures_seen ON signatures (seen);
 """),
+    (3, "the organiser's key; results removed and restored, with the reason", """
+ALTER TABLE evenings ADD COLUMN organiser_secret TEXT;
+ALTER TABLE results ADD COLUMN removed BOOLEAN NOT NULL DEFAULT false;
+CREATE TABLE result_changes (
+    -- the results' own sequence: a change is a newer board than every result before it
+    id BIGINT PRIMARY KEY DEFAULT nextval('results_id_seq'),
+    evening_id BIGINT NOT NULL REFERENCES evenings(id),
+    result_id BIGINT NOT NULL REFERENCES results(id),
+    action TEXT NOT NULL CHECK (action IN ('remove', 'restore')),
+    reason TEXT NOT NULL,
+    at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+"""),
 )
+ORGANISER = "ORG"  # the organiser's key names this instead of a table: 7-ORG-SECRET
 MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
 
 
@@ -170,17 +184,26 @@ class HubStore:
         names = [table_name(i) for i in range(table_count)]
         plan = v6_tables.plan_evening(players, names, seed, qualify)  # checks before storing
         hidden = [new_secret() for _ in names]
+        organiser = new_secret()
         with self._pool.connection() as conn, conn.transaction():
             (evening_id,) = conn.execute(
-                "INSERT INTO evenings (name, seed, players, qualify) VALUES (%s, %s, %s, %s) "
-                "RETURNING id", (name, seed, Jsonb(list(players)), qualify)).fetchone()
+                "INSERT INTO evenings (name, seed, players, qualify, organiser_secret) VALUES "
+                "(%s, %s, %s, %s, %s) RETURNING id",
+                (name, seed, Jsonb(list(players)), qualify, organiser)).fetchone()
             for position, (table, secret) in enumerate(zip(names, hidden, strict=True)):
                 conn.execute("INSERT INTO tables (code, evening_id, position, secret) "
                              "VALUES (%s, %s, %s, %s)", (table, evening_id, position, secret))
             self._save_groups(conn, evening_id, v6_tables.PRELIM, plan.groups, names)
         keys = [TableKey(int(evening_id), table, secret)
                 for table, secret in zip(names, hidden, strict=True)]
+        keys.append(TableKey(int(evening_id), ORGANISER, organiser))
         return Evening(int(evening_id), name, plan), keys
+
+    def organiser_secret(self, evening_id: int) -> str | None:
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT organiser_secret FROM evenings WHERE id = %s",
+                               (evening_id,)).fetchone()
+        return None if row is None else row[0]
 
     def evening_count(self) -> tuple[Evening | None, int]:
         """(the current evening or None, how many results it has)."""
@@ -266,12 +289,57 @@ class HubStore:
         return None if row is None else int(row[0])
 
     def results(self, evening_id: int) -> tuple[int, list[v6_tables.Report]]:
-        """(the newest result's id, every result in the order received)."""
+        """(the board's version: the newest result's or change's id, every result that
+        counts (not removed) in the order received)."""
         with self._pool.connection() as conn:
             rows = conn.execute("SELECT id, report FROM results WHERE evening_id = %s "
-                                "ORDER BY id", (evening_id,)).fetchall()
+                                "AND NOT removed ORDER BY id", (evening_id,)).fetchall()
+            (version,) = conn.execute(
+                "SELECT GREATEST((SELECT max(id) FROM results WHERE evening_id = %s), "
+                "(SELECT max(id) FROM result_changes WHERE evening_id = %s))",
+                (evening_id, evening_id)).fetchone()
         reports = [v6_tables.report_from_json(report) for _, report in rows]
-        return (rows[-1][0] if rows else 0), reports
+        return int(version or 0), reports
+
+    def result_rows(self, evening_id: int) -> list[dict[str, Any]]:
+        """Every result of the evening, removed ones too, for the organiser."""
+        with self._pool.connection() as conn:
+            rows = conn.execute("SELECT id, table_code, round_key, action_id, removed, "
+                                "received FROM results WHERE evening_id = %s ORDER BY id",
+                                (evening_id,)).fetchall()
+        return [{"id": int(r[0]), "table": r[1], "round": r[2], "action_id": r[3],
+                 "removed": bool(r[4]), "received": r[5].isoformat()} for r in rows]
+
+    def change_result(self, evening_id: int, result_id: int, action: str,
+                      reason: str) -> int:
+        """Remove or restore a result (the organiser), with the reason; the change's id
+        (the board's new version). InputError: no such result, or nothing to change."""
+        remove = action == "remove"
+        with self._pool.connection() as conn, conn.transaction():
+            found = conn.execute("SELECT removed FROM results WHERE id = %s AND "
+                                 "evening_id = %s FOR UPDATE",
+                                 (result_id, evening_id)).fetchone()
+            if found is None:
+                raise InputError(f"the evening has no result {result_id}")
+            if bool(found[0]) == remove:
+                raise InputError(f"result {result_id} is "
+                                 f"{'removed' if remove else 'counted'} already")
+            conn.execute("UPDATE results SET removed = %s WHERE id = %s", (remove, result_id))
+            (change_id,) = conn.execute(
+                "INSERT INTO result_changes (evening_id, result_id, action, reason) VALUES "
+                "(%s, %s, %s, %s) RETURNING id",
+                (evening_id, result_id, action, reason)).fetchone()
+        return int(change_id)
+
+    def changes(self, evening_id: int) -> list[dict[str, Any]]:
+        """The organiser's changes, oldest first."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT c.id, c.result_id, c.action, c.reason, c.at, r.table_code, "
+                "r.round_key FROM result_changes c JOIN results r ON r.id = c.result_id "
+                "WHERE c.evening_id = %s ORDER BY c.id", (evening_id,)).fetchall()
+        return [{"id": int(r[0]), "result": int(r[1]), "action": r[2], "reason": r[3],
+                 "at": r[4].isoformat(), "table": r[5], "round": r[6]} for r in rows]
 
     def result_count(self, evening_id: int) -> int:
         with self._pool.connection() as conn:

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from werkzeug.serving import make_server
 
 from dicecam.cli import main
-from dicecam.hub.app import create_hub_app
+from dicecam.hub.app import create_hub_app, socketio
 from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
@@ -263,3 +265,57 @@ def test_a_database_away_answers_503_at_once_and_the_hub_carries_on_after(
         wait_until(lambda: evening.client.get("/api/standings").status_code == 200)
         assert evening.post("/api/results", result(evening, "T1", 1), t1)[0] == 200
         assert evening.board()["counted"] == 2
+
+
+def test_an_organisers_removal_reaches_every_open_board(evening: Evening2, caplog: Any,
+                                                        capsys: Any) -> None:
+    t1, organiser = evening.keys["T1"], evening.keys["ORG"]
+    ids = [evening.post("/api/results", result(evening, "T1", i), t1)[1]["id"]
+           for i in range(len(evening.reports["T1"]))]
+    phone = socketio.test_client(evening.app)  # an open board
+    phone.get_received()
+    before = evening.board()
+    assert before["counted"] == 4
+
+    def change(result_id: int, body: Any, key: TableKey = organiser) -> tuple[int, Any]:
+        return evening.post(f"/api/organiser/results/{result_id}", body, key)
+
+    # only the organiser's key may
+    assert change(ids[1], {"action": "remove", "reason": "x"}, t1)[0] == 401
+    forged = TableKey(organiser.evening, "ORG", "ABCDEFGHJKLMNPQRSTUV")
+    assert change(ids[1], {"action": "remove", "reason": "x"}, forged)[0] == 401
+    assert evening.post("/api/results", result(evening, "T1", 0), organiser)[0] == 401
+    assert change(ids[1], {"action": "remove", "reason": " "})[0] == 400
+    assert change(ids[1], {"action": "erase", "reason": "x"})[0] == 400
+    assert change(999_999, {"action": "remove", "reason": "x"})[0] == 404
+    with caplog.at_level("WARNING"):
+        status, answer = change(ids[1], {"action": "remove", "reason": "wrong dice read"})
+    assert status == 200 and "the organiser removed result" in caplog.text
+    boards = [m["args"][0] for m in phone.get_received() if m["name"] == "standings"]
+    assert boards and boards[-1]["version"] > before["version"]  # newer: no page drops it
+    assert boards[-1]["counted"] == 2  # pass 2 gone, the group's table waits for it
+    assert "T1 prelim/pass2: removed by the organiser (wrong dice read)" in \
+        boards[-1]["changes"]
+    assert change(ids[1], {"action": "remove", "reason": "again"})[0] == 409
+    # restored by the command, through the running hub
+    server = make_server("127.0.0.1", 0, evening.app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}"
+        command = ["hub", "--organiser-key", organiser.text(), "--hub", url]
+        assert main(["hub", "result", "list", *command[1:]]) == 0
+        listed = capsys.readouterr().out
+        assert f"{ids[1]:>5}  T1   prelim/pass2" in listed and "removed (wrong dice read)" \
+            in listed
+        assert main(["hub", "result", "restore", str(ids[1]), "--reason", "read right",
+                     *command[1:]]) == 0
+        assert "the board counts 4 results" in capsys.readouterr().out
+        assert main(["hub", "result", "remove", str(ids[1]), *command[1:]]) == 2
+        assert "--reason TEXT" in capsys.readouterr().err
+    finally:
+        server.shutdown()
+        thread.join(5)
+    boards = [m["args"][0] for m in phone.get_received() if m["name"] == "standings"]
+    assert boards[-1]["counted"] == 4 and boards[-1]["version"] > before["version"]
+    phone.disconnect()

@@ -34,8 +34,9 @@ SIGNATURE = "X-Dicecam-Signature"
 CLOCK_WINDOW = 300.0  # seconds between the table's clock and the hub's, either way
 SECRET_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: typed at a table
 SECRET_LENGTH = 20  # 100 bits
-_KEY = re.compile(rf"^(\d{{1,12}})-(T\d{{1,3}})-([A-Z2-9]{{{SECRET_LENGTH}}})$")
-_TABLE_ID = re.compile(r"^(\d{1,12})-(T\d{1,3})$")
+# a table's key names its table (T3); the organiser's names ORG
+_KEY = re.compile(rf"^(\d{{1,12}})-(T\d{{1,3}}|ORG)-([A-Z2-9]{{{SECRET_LENGTH}}})$")
+_TABLE_ID = re.compile(r"^(\d{1,12})-(T\d{1,3}|ORG)$")
 
 
 @dataclass(frozen=True)
