@@ -11,6 +11,8 @@ process.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import os
 import resource
@@ -48,6 +50,8 @@ STANDINGS = "standings"  # server -> screens: the board (standings_json), with i
 SOCKET_IO_CLIENT = "socket.io-4.8.4.min.js"  # the tablet page's copy, served from here too
 WEBAPP_STATIC = Path(webapp_static.__file__).parent
 MAX_REPORT_BYTES = 64 * 1024
+ORGANISER_COOKIE = "dicecam_organiser"
+ORGANISER_HOURS = 12
 
 DEFAULTS: dict[str, Any] = {
     "DB_URL": None,  # postgresql://...
@@ -135,6 +139,8 @@ class HubServices:
         client = request.remote_addr or "?"
         if not self.failures.available(client):
             raise Refusal(429, "too many refused signatures from this address; wait a minute")
+        if signing.SIGNATURE not in request.headers and ORGANISER_COOKIE in request.cookies:
+            return self._organiser_by_cookie(client)
         try:
             claim = signing.read_headers(request.headers)
             secret = self.store.organiser_secret(claim.evening)
@@ -154,6 +160,29 @@ class HubServices:
         if current.id != claim.evening:
             raise Refusal(409, f"that is the organiser's key of evening {claim.evening}; the "
                           f"hub now runs evening {current.id} ('{current.name}')",
+                          other_evening=True)
+        return current
+
+    def _organiser_by_cookie(self, client: str) -> Evening:
+        """The organiser's page: the cookie its login set (the evening, its expiry and an
+        HMAC of both with the organiser's secret, so every worker can check it); a change
+        also needs the page's own header, which another site's form cannot send."""
+        try:
+            evening_id, expires, _ = request.cookies[ORGANISER_COOKIE].split(".", 2)
+            secret = self.store.organiser_secret(int(evening_id)) or ""
+            good = hmac.compare_digest(
+                request.cookies[ORGANISER_COOKIE].encode(),
+                organiser_cookie(int(evening_id), secret, int(expires)).encode())
+        except ValueError:
+            good = False
+        if not good or not secret or int(expires) < time.time():
+            self.failures.take(client)
+            raise Refusal(401, "log in again with the organiser's key")
+        if request.method != "GET" and request.headers.get("X-Requested-With") != "dicecam":
+            raise Refusal(403, "a change comes from the organiser's page only")
+        current = self.evening()
+        if current.id != int(evening_id):
+            raise Refusal(409, "the hub runs another evening now: log in with its key",
                           other_evening=True)
         return current
 
@@ -184,6 +213,12 @@ class HubServices:
                           "sending; start it with its key for the new evening",
                           other_evening=True)
         return seat
+
+
+def organiser_cookie(evening_id: int, secret: str, expires: int) -> str:
+    mac = hmac.new(secret.encode(), f"organiser\n{evening_id}\n{expires}".encode(),
+                   hashlib.sha256).hexdigest()
+    return f"{evening_id}.{expires}.{mac}"
 
 
 def hub(app: Flask | None = None) -> HubServices:
@@ -309,6 +344,41 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
             board["received"] = received
             socketio.emit(STANDINGS, board)
         return {"ok": True, "stored": result_id is not None, "id": result_id}
+
+    @app.get("/organiser")
+    def organiser_page() -> str:
+        return render_template("organiser.html")
+
+    @app.post("/organiser/login")
+    def organiser_login() -> Any:
+        """The organiser's page logs in with the key (once); a cookie for 12 hours."""
+        client = request.remote_addr or "?"
+        if not hub().failures.available(client):
+            raise Refusal(429, "too many refused keys from this address; wait a minute")
+        try:
+            body = require_object(json_body(), "the body")
+            key = signing.parse_key(require_str(body.get("key"), "key", max_len=80))
+        except InputError:
+            key = None
+        evening = hub().evening()
+        secret = hub().store.organiser_secret(evening.id) if key else None
+        if key is None or key.table != ORGANISER or key.evening != evening.id or not secret \
+                or not hmac.compare_digest(secret, key.secret):
+            hub().failures.take(client)
+            raise Refusal(401, f"that is not the organiser's key of evening {evening.id} "
+                          f"('{evening.name}')")
+        expires = int(time.time() + ORGANISER_HOURS * 3600)
+        answer = current_app.make_response({"ok": True, "evening": evening.name})
+        answer.set_cookie(ORGANISER_COOKIE, organiser_cookie(evening.id, secret, expires),
+                          max_age=ORGANISER_HOURS * 3600, httponly=True, samesite="Strict",
+                          path="/")
+        return answer
+
+    @app.post("/organiser/logout")
+    def organiser_logout() -> Any:
+        answer = current_app.make_response({"ok": True})
+        answer.delete_cookie(ORGANISER_COOKIE, path="/")
+        return answer
 
     @app.get("/api/organiser/results")
     def api_organiser_results() -> Any:

@@ -5,6 +5,7 @@ PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -22,6 +23,7 @@ from dicecam.tools import services as private
 from dicecam.tools.hub_harness import private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.hub_link.signing import sign
 from tests.support.browsers import BROWSER_MARKS, wait
 
 MISSING = private.missing()
@@ -133,6 +135,66 @@ def test_the_board_says_when_its_standings_are_from_while_the_database_is_away(
             assert re.fullmatch(r"standings as of \d\d:\d\d, hub reconnecting", text), text
             cluster.start()
             wait(browser, lambda b: b.find_element(By.ID, "status").text == "live")
+        finally:
+            server.shutdown()
+            thread.join(5)
+
+
+@pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
+def test_the_organisers_page_removes_a_result_and_every_open_board_shows_it(
+        browser: Any) -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    with private.postgres_server() as db:
+        store = HubStore(db)
+        try:
+            store.migrate()
+            evening, keys = store.create_evening("org", NAMES, 2, "org")
+        finally:
+            store.close()
+        t1 = keys[0]
+        organiser = next(k for k in keys if k.table == "ORG")
+        app = create_hub_app({"DB_URL": db, "REDIS_URL": None})
+        client = app.test_client()
+        played = play_group(evening.plan.groups[0], "org")
+        for report in v6_tables.reports_from_state("T1", "g", played.states[-1]):
+            data = json.dumps(v6_tables.report_to_json(report)).encode()
+            answer = client.post("/api/results", data=data, content_type="application/json",
+                                 headers=sign(t1, "POST", "/api/results", data))
+            assert answer.status_code == 200, answer.get_json()
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            url = f"http://127.0.0.1:{server.server_port}"
+            browser.get(url + "/")
+            wait(browser, lambda b: "4 results counted" in b.find_element(By.ID, "tables").text)
+            board = browser.current_window_handle
+            browser.switch_to.new_window("tab")
+            browser.get(url + "/organiser")
+            key = wait(browser, lambda b: b.find_element(By.ID, "key")
+                       if b.find_element(By.ID, "key").is_displayed() else None)
+            key.send_keys(t1.text())  # a table's key is not the organiser's
+            browser.find_element(By.CSS_SELECTOR, "#login button").click()
+            wait(browser, lambda b: "not the organiser's key" in
+                 b.find_element(By.ID, "status").text)
+            key.clear()
+            key.send_keys(organiser.text())
+            browser.find_element(By.CSS_SELECTOR, "#login button").click()
+            rows = wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
+            assert len(rows) == 4
+            second = rows[1]
+            assert second.find_elements(By.TAG_NAME, "td")[2].text == "prelim/pass2"
+            second.find_element(By.CSS_SELECTOR, "input.reason").send_keys("dice misread")
+            second.find_element(By.CSS_SELECTOR, "button.change").click()
+            wait(browser, lambda b: "removed; the board counts 2 results" in
+                 b.find_element(By.ID, "status").text)
+            wait(browser, lambda b: b.find_element(
+                By.CSS_SELECTOR, "#results tbody tr:nth-child(2) td.state").text == "removed")
+            assert "removed (dice misread)" in browser.find_element(By.ID, "changes").text
+            browser.switch_to.window(board)  # the board open all along shows it
+            wait(browser, lambda b: "2 results counted" in b.find_element(By.ID, "tables").text)
+            assert "T1 prelim/pass2: removed by the organiser (dice misread)" in \
+                browser.find_element(By.ID, "note-list").text
         finally:
             server.shutdown()
             thread.join(5)

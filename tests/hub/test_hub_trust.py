@@ -319,3 +319,29 @@ def test_an_organisers_removal_reaches_every_open_board(evening: Evening2, caplo
     boards = [m["args"][0] for m in phone.get_received() if m["name"] == "standings"]
     assert boards[-1]["counted"] == 4 and boards[-1]["version"] > before["version"]
     phone.disconnect()
+
+
+def test_the_organisers_page_logs_in_with_the_key_and_changes_only_from_itself(
+        evening: Evening2) -> None:
+    t1, organiser = evening.keys["T1"], evening.keys["ORG"]
+    result_id = evening.post("/api/results", result(evening, "T1", 0), t1)[1]["id"]
+    client = evening.client
+    assert client.get("/api/organiser/results").status_code == 401
+    assert client.post("/organiser/login", json={"key": t1.text()}).status_code == 401
+    login = client.post("/organiser/login", json={"key": organiser.text()})
+    assert login.status_code == 200
+    cookie = login.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert organiser.secret not in cookie
+    assert client.get("/api/organiser/results").get_json()["results"][0]["id"] == result_id
+    body = {"action": "remove", "reason": "test"}
+    # another site's form cannot add the page's header
+    answer = client.post(f"/api/organiser/results/{result_id}", json=body)
+    assert answer.status_code == 403 and answer.is_json
+    answer = client.post(f"/api/organiser/results/{result_id}", json=body,
+                         headers={"X-Requested-With": "dicecam"})
+    assert answer.status_code == 200 and answer.get_json()["counted"] == 0
+    client.set_cookie("dicecam_organiser", f"{organiser.evening}.9999999999.{'0' * 64}")
+    assert client.get("/api/organiser/results").status_code == 401
+    client.post("/organiser/logout")
+    assert client.get("/api/organiser/results").status_code == 401
