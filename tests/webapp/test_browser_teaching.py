@@ -122,13 +122,13 @@ def test_a_table_of_unseen_dice_learns_as_the_players_confirm_and_asks_less(
     table = MarbledTable(seed=31)
     camera = TableCamera("marbled", frames=table.frames, table=TABLE, realtime=False)
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": camera,
-                            "TEACH_EVERY": 12, "TEACH_STEPS": 20})
+                            "TEACH_EVERY": 24, "TEACH_STEPS": 20})
     try:
         open_on_live_frame(browser, running)
         wait(browser, lambda b: "dicecam learns your dice" in css(b, "#teach-status").text)
         store = TableStore(TABLE)
         last = None
-        for _ in range(30):
+        for _ in range(40):
             wait(browser, lambda b, seen=last: (r := page_roll(b)) is not None
                  and r["roll_id"] != seen, timeout=2 * WAIT_SECONDS)
             answer_roll(browser, table.labels)
@@ -138,6 +138,12 @@ def test_a_table_of_unseen_dice_learns_as_the_players_confirm_and_asks_less(
             shown = wait(browser, lambda b: (t := b.execute_script(
                 "return DicecamPage.app.teach")) and t["taught"] == store.status()["taught"]
                 and t)
+            if shown["taught"] >= 48 and shown["version"] is None:
+                # the first run (from 48 dice, two rolls held back to judge it) learns at
+                # the lowest priority: on a busy machine it may take a while
+                shown = wait(browser, lambda b: (t := b.execute_script(
+                    "return DicecamPage.app.teach")) and t["version"] is not None and t,
+                    timeout=6 * WAIT_SECONDS)
             read_by_it = [d for d in store.dice() if d.how in ("confirmed", "corrected")
                           and d.reader_version is not None
                           and d.reader_version == shown["version"]]

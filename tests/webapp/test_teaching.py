@@ -295,8 +295,14 @@ def test_the_table_learns_beside_the_live_view_and_reads_with_what_it_learnt(
     in_use = TableStore(TABLE).reader_in_use()
     assert in_use is not None and camera.readers == [in_use]
     assert camera.opened == 1  # the live view was never reopened
-    status = teach_events(client)[-1]
-    assert status["version"] == status["reading_with"] == "reader-v1"
+    seen: list[dict[str, Any]] = []
+
+    def told() -> dict[str, Any] | None:  # the tablets hear of it after the camera
+        seen.extend(teach_events(client))
+        return next((s for s in reversed(seen) if s["version"] == "reader-v1"), None)
+
+    status = wait_until(told, message="the tablets were not told of the new reader")
+    assert status["reading_with"] == "reader-v1"
     assert not status["learning"] and status["taught"] == 48
     # the next roll is read by the learnt version, and its dice say so
     teach_rolls(app, camera, client, range(9, 10))
