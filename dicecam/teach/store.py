@@ -125,7 +125,7 @@ class TableStore:
     def __init__(self, name: str) -> None:
         self.name = name
         self.folder = table_dir(name)
-        self._next_crop: int | None = None
+        self._next: dict[Path, int] = {}  # folder -> the next free file number
 
     # -- examples ----------------------------------------------------------------------------
 
@@ -145,13 +145,7 @@ class TableStore:
                              f"got {value}")
         dice = self.folder / "dice"
         dice.mkdir(parents=True, exist_ok=True)
-        if self._next_crop is None:
-            self._next_crop = sum(1 for _ in dice.glob("*.png")) + 1
-        number = self._next_crop
-        while (dice / f"{number:06d}.png").exists():
-            number += 1
-        self._next_crop = number + 1
-        crop_file = dice / f"{number:06d}.png"
+        crop_file = self._new_file(dice, ".png")
         if not cv2.imwrite(str(crop_file), crop):
             raise InputError(f"cannot write {crop_file}")
         record = {"crop": f"dice/{crop_file.name}", "box": [round(float(v), 2) for v in box],
@@ -161,6 +155,14 @@ class TableStore:
                   else round(float(reader_confidence), 4), "reader_version": reader_version,
                   "roll": roll, "time": round(time.time(), 3)}
         _append_line(self._log, json.dumps(record))
+
+    def _new_file(self, folder: Path, suffix: str) -> Path:
+        """The next unused NNNNNN file name in ``folder`` (counted once per store)."""
+        number = self._next.get(folder) or sum(1 for _ in folder.glob(f"*{suffix}")) + 1
+        while (folder / f"{number:06d}{suffix}").exists():
+            number += 1
+        self._next[folder] = number + 1
+        return folder / f"{number:06d}{suffix}"
 
     def dice(self) -> list[StoredDie]:
         """Every stored example in the order taught (a torn last line is skipped: a
@@ -182,10 +184,7 @@ class TableStore:
         """Keep a frame in which dice were taught, with all of its taught boxes."""
         folder = self.folder / "frames"
         folder.mkdir(parents=True, exist_ok=True)
-        number = sum(1 for _ in folder.glob("*.jpg")) + 1
-        while (folder / f"{number:06d}.jpg").exists():
-            number += 1
-        path = folder / f"{number:06d}.jpg"
+        path = self._new_file(folder, ".jpg")
         if not cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 92]):
             raise InputError(f"cannot write {path}")
         record = {"frame": f"frames/{path.name}", "complete": bool(complete),
@@ -319,4 +318,4 @@ class TableStore:
             shutil.rmtree(self.folder / part, ignore_errors=True)
         self._log.unlink(missing_ok=True)
         (self.folder / "frames.jsonl").unlink(missing_ok=True)
-        self._next_crop = None
+        self._next.clear()
