@@ -28,13 +28,15 @@ def entered(*dice: tuple[int, str]) -> EnterRoll:
 
 def test_dice_party_parties_are_thrown_by_themselves_one_after_another(
         session: GameSession) -> None:
-    director = DemoDirector(session)
+    demo = DemoDirector(session)
+    director = demo.opening("diceparty")
     assert director() is None  # no game, nothing to throw
     session.new_game(NewGame("diceparty", {"players": ["Anna", "Ben"]}))
-    assert director.waiting() == "auto"
+    director = demo.opening("diceparty")
+    assert demo.waiting() == "auto"
     throw = director()
     assert throw is not None and Counter(throw.colours) == {"yellow": 2, "orange": 2}
-    assert director() is None and director.waiting() is None  # thrown once, not again
+    assert director() is None and demo.waiting() is None  # thrown once, not again
     session.enter_roll(entered((6, "yellow"), (6, "yellow"), (5, "orange"), (5, "orange")))
     assert director() is not None  # Ben's preparty throw
     session.enter_roll(entered((1, "yellow"), (1, "yellow"), (1, "orange"), (1, "orange")))
@@ -46,34 +48,58 @@ def test_dice_party_parties_are_thrown_by_themselves_one_after_another(
 
 
 def test_v6_throws_again_only_when_a_tablet_asks(session: GameSession) -> None:
-    director = DemoDirector(session)
+    demo = DemoDirector(session)
     with pytest.raises(InputError, match="waits for no dice"):
-        director.request()
+        demo.request()
     session.new_game(NewGame("v6", {"players": ["Ann", "Bo"], "seating": "in_order"}))
+    director = demo.opening("v6")
     session.act(Act({"type": "jokers", "jokers": []}))
     assert director() == DemoThrow((None,), (None,))  # the croupier's free throw
     session.enter_roll(entered((4, "white")))
-    assert director.waiting() == "ask" and director() is None  # go on, stop or a joker
-    assert director.request() == {"throwing": True}
-    assert director.waiting() == "auto"
+    assert demo.waiting() == "ask" and director() is None  # go on, stop or a joker
+    assert demo.request() == {"throwing": True}
+    assert demo.waiting() == "auto"
     assert director() == DemoThrow((None,), (None,))
     with pytest.raises(InputError, match="has thrown"):
-        director.request()
+        demo.request()
 
 
 def test_charidice_keeps_the_kept_dice_as_they_lie(session: GameSession) -> None:
-    director = DemoDirector(session)
+    demo = DemoDirector(session)
     session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    director = demo.opening("charidice")
     assert director() == DemoThrow((None,) * 6, (None,) * 6)
     colours = ["red", "blue", "green", "purple", "black", "grey"]
     session.enter_roll(entered(*zip([1, 2, 3, 4, 5, 6], colours, strict=True)))
     session.act(Act({"type": "keep", "kept": [1, 4]}))
     assert director() is None
-    director.request()
+    demo.request()
     throw = director()
     assert throw is not None
     assert throw.colours[:2] == ("blue", "black") and throw.values[:2] == (2, 5)
     assert throw.colours[2:] == (None,) * 4
+
+
+def test_only_the_latest_opening_throws_and_only_for_its_own_game(
+        session: GameSession) -> None:
+    """The camera opens the demo anew for each game. The Dice Party game's source is read
+    a few frames ahead on its pump thread until the live reader gives it up: it must not
+    take the Charidice game's first throw, or that throw is drawn where nobody looks and
+    the new game waits for ever (issue 29, point 2)."""
+    demo = DemoDirector(session)
+    session.new_game(NewGame("diceparty", {"players": ["Anna", "Ben"]}))
+    party = demo.opening("diceparty")
+    assert party() is not None  # Anna's preparty throw
+    session.new_game(NewGame("charidice", {"players": ["Anna", "Ben"]}))
+    assert party() is None  # the Dice Party source, read ahead: nothing for it
+    assert demo.waiting() == "auto"  # the new game's throw is still to come
+    charidice = demo.opening("charidice")
+    assert party() is None  # given up: a later opening was made
+    assert charidice() == DemoThrow((None,) * 6, (None,) * 6)
+    assert charidice() is None and demo.waiting() is None
+    # a new game of the same kind goes on in the same opening, with its own first throw
+    session.new_game(NewGame("charidice", {"players": ["Cleo", "Dan"]}))
+    assert charidice() == DemoThrow((None,) * 6, (None,) * 6)
 
 
 def test_the_directed_demo_throws_what_it_is_told_and_lies_still_between() -> None:

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         sv = services(app)
         # a Dice Party game shows the demo's Dice Party dice; the bench's own director
         # throws once (the game then waits with the roll on the table, as a still table)
-        outputs.direct_demo(director)
+        outputs.direct_demo(lambda _game: director)
         sv.session.new_game(NewGame("diceparty", {"players": ["Ann", "Bo"]}))
         sv.start_reader()
         try:

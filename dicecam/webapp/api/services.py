@@ -66,7 +66,7 @@ class Services:
         self.teacher: TableTeacher | None = None
         if self.camera is not None:
             director = DemoDirector(self.session)
-            if self.camera.direct_demo(director):
+            if self.camera.direct_demo(director.opening):
                 self.demo = director
                 self.session.demo_status = director.waiting
             self.reader = LiveReader(

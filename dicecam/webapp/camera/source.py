@@ -54,6 +54,9 @@ LIVE_PREFIXES = ("camera:", "http://", "https://", "rtsp://")
 OpenOutputs = Callable[[str | None], Iterable[LiveOutput]]
 #: (source, dice set, on_error[, director=, dice_per_roll= for the demo]) -> the frames
 OpenFrames = Callable[..., Iterable[Any]]
+#: game name -> the director of one opening of the demo for that game (the demo opened
+#: for a game asks it what to throw; ``session.demo_table.DemoDirector.opening``)
+DirectorFor = Callable[[str], Director]
 
 
 #: (dice set, zones[, empty table][, reader_path=, detector_path=]) -> the table reader
@@ -130,8 +133,9 @@ class Camera(ABC):
     def open(self, game: str | None) -> Iterable[LiveOutput]:
         """The live outputs for ``game``."""
 
-    def direct_demo(self, director: Director) -> bool:
-        """Let the demo play the game: True when this camera is the demo and takes it."""
+    def direct_demo(self, director_for: DirectorFor) -> bool:
+        """Let the demo play the game, each opening asking the director ``director_for``
+        makes for its game: True when this camera is the demo and takes it."""
         return False
 
     def use_profile(self, profile: ColourProfile) -> bool:
@@ -175,7 +179,7 @@ class TableCamera(Camera):
         self._frames = frames
         self._make_pipeline = pipeline
         self._reported: set[str] = set()
-        self._director: Director | None = None
+        self._director_for: DirectorFor | None = None
         #: the table reader now reading, and its dice set
         self._running: tuple[TablePipeline, str] | None = None
 
@@ -213,14 +217,16 @@ class TableCamera(Camera):
         if self.source != DEMO or game is None:  # (with no game the demo rolls its own dice)
             return self._frames(self.source, dice_set, self._skip_image)
         # the demo throws the game's dice: it plays a game that says what it waits to see
-        # thrown, and rolls the others' dice by itself
-        director = self._director if game.throw_due is not None else None
+        # thrown (asking a director made for this opening), and rolls the others' dice by
+        # itself
+        director = None if game.throw_due is None or self._director_for is None \
+            else self._director_for(game.name)
         return self._frames(self.source, dice_set, self._skip_image, director=director,
                             dice_per_roll=game.demo_dice_per_roll)
 
-    def direct_demo(self, director: Director) -> bool:
+    def direct_demo(self, director_for: DirectorFor) -> bool:
         """Let the demo play the game (True when the source is the demo)."""
-        self._director = director
+        self._director_for = director_for
         return self.source == DEMO
 
     def use_profile(self, profile: ColourProfile) -> bool:

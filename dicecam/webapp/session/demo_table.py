@@ -1,13 +1,20 @@
 """The demo table plays the game: it throws what the game waits for, when it waits for it.
 
-``DemoDirector`` is the demo source's director (``dicecam.vision.demo``): before each
-throw the demo asks it what to throw. It answers from the active game's ``throw_due``
+``DemoDirector`` directs the demo source (``dicecam.vision.demo``): before each throw the
+demo asks it what to throw. It answers from the active game's ``throw_due``
 (``dicecam.scorer``): the thrower's whole party in Dice Party, six dice (the kept ones as
 they lie) in Charidice, one die in V6. A throw the game waits for by itself comes at once;
 one the players choose (V6's "throw again", a Charidice re-throw) waits until a tablet
 asks for it (``request``). Each throw is made once: the next comes only after the game
 has taken it (its action count changed), so a throw the tablet must correct first is
 not thrown again over it.
+
+The camera opens the demo anew for each game played (its dice set), and each opening asks
+through a director of its own (``opening(game)``). Only the latest opening, and only while
+its game is the one played, may throw: the source of the game before is read a few frames
+ahead on its pump thread (``camera/pump.py``) until the live reader gives it up, and a
+throw it took for the new game would be drawn there, never seen, and never thrown again
+(a Charidice game started right after a Dice Party game then waited for ever).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import threading
 from typing import Any
 
 from dicecam.errors import InputError
-from dicecam.vision.demo import DemoThrow
+from dicecam.vision.demo import DemoThrow, Director
 from dicecam.webapp.session.game_session import GameSession
 
 
@@ -26,10 +33,26 @@ class DemoDirector:
         self._lock = threading.Lock()
         self._thrown_at: tuple[Any, ...] | None = None
         self._asked_at: tuple[Any, ...] | None = None
+        #: the latest opening of the demo source (the only one that may throw)
+        self._latest: object | None = None
 
-    def __call__(self) -> DemoThrow | None:
+    def opening(self, game: str) -> Director:
+        """The director of one opening of the demo source, made for ``game``: it throws
+        only while ``game`` is played and no later opening was made."""
+        token = object()
+        with self._lock:
+            self._latest = token
+
+        def direct() -> DemoThrow | None:
+            return self._throw(token, game)
+
+        return direct
+
+    def _throw(self, token: object, game: str) -> DemoThrow | None:
         key, due = self._session.throw_due()
         with self._lock:
+            if token is not self._latest or key[0] != game:
+                return None  # a source given up, or one made for the game before
             if due is None or key == self._thrown_at:
                 return None
             if not due.by_itself and self._asked_at != key:

@@ -28,11 +28,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dicecam.calibration.zones import Zone, ZoneMap, load_zone_map, save_zone_map
+from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_zone_map, save_zone_map
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.scorer.colour_counts import fit_groups
-from dicecam.scorer.descriptor import GameDescriptor, ThrowDue
+from dicecam.scorer.descriptor import GameDescriptor, TableDue, ThrowDue
 from dicecam.scorer.registry import game_names, get_game
 from dicecam.teach.layout import ROWS, layout_values
 from dicecam.webapp import events
@@ -156,12 +156,14 @@ class GameSession:
 
     def throw_due(self) -> tuple[tuple[Any, ...], ThrowDue | None]:
         """The throw the active game waits for (or None), with a key that changes whenever
-        the game takes an action (the demo table throws each throw once)."""
+        the game takes an action (the demo table throws each throw once): (the game's
+        name, its id, its action count)."""
         with self._lock:
             active = self._active
             if active is None or active.game.throw_due is None:
                 return (None,), None
-            return (active.game_id, len(active.actions)), active.game.throw_due(active.state)
+            return ((active.game.name, active.game_id, len(active.actions)),
+                    active.game.throw_due(active.state))
 
     def roll_payload(self) -> dict[str, Any] | None:
         with self._lock:
@@ -432,8 +434,10 @@ class GameSession:
     def set_zones(self, command: SetZones) -> dict[str, Any]:
         """Areas drawn on the camera's picture, one per player: saved as the table's zone
         map for this game (``$DICECAM_HOME/zones/game-N.json``), and from now on a settled
-        die lying in one counts for that player; none drawn: no zones again. The roll on
-        the table is judged again with its dice in the new areas."""
+        die lying in one counts for that player; none drawn: no zones again. An area the
+        game names a printed board (``drawn_boards``: Dicetopia's city map) places that
+        board's zones with its corners. The roll on the table is judged again with its
+        dice in the new areas."""
         with self._scoring():
             active = self._require_active()
             key = ZONES_KEY.format(active.game_id)
@@ -445,13 +449,18 @@ class GameSession:
                 def clamp(v: float, top: int) -> float:
                     return min(max(v, 0.0), float(top))
 
-                drawn = []
+                drawn, boards = [], []
                 for name, (left, top, right, bottom) in command.zones:
                     x0, x1 = clamp(left, command.width), clamp(right, command.width)
                     y0, y1 = clamp(top, command.height), clamp(bottom, command.height)
-                    drawn.append(Zone(name, ((x0, y0), (x1, y0), (x1, y1), (x0, y1))))
+                    corners = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+                    board = active.game.drawn_boards.get(name)
+                    if board is None:
+                        drawn.append(Zone(name, corners))
+                    else:  # a printed board: its own zones, placed by the rectangle
+                        boards.append(PlacedBoard(board, corners, name))
                 zones = ZoneMap(f"game-{active.game_id}", command.width, command.height,
-                                drawn=tuple(drawn))
+                                boards=tuple(boards), drawn=tuple(drawn))
                 save_zone_map(zones)
                 self.store.set_setting(key, zones.name)
                 active.zones = zones
@@ -651,12 +660,17 @@ class GameSession:
                           active.state, len(active.actions), self._roll)
         if self.demo_status is not None:
             view["demo_throw"] = self.demo_status()
-        zones = active.zones
-        view["zones"] = None if zones is None else {
-            "width": zones.width, "height": zones.height,
-            "zones": [{"name": z.name, "polygon": [list(p) for p in z.polygon]}
-                      for z in zones.drawn]}
+        view["zones"] = None if active.zones is None else zones_view(active.zones)
         return view
+
+    def table_due(self) -> tuple[Any, TableDue | None]:
+        """The table the active game is read from where its dice lie (for the demo table,
+        which lays it out), with the game it is for: (game name, game id), or None."""
+        with self._lock:
+            active = self._active
+            if active is None or active.game.table_due is None:
+                return None, None
+            return (active.game.name, active.game_id), active.game.table_due(active.state)
 
     def publish_state(self) -> None:
         """Tell every tablet the state again (something beside the game changed: the demo
@@ -682,6 +696,19 @@ class GameSession:
             active.standing_of = active.state
         self._version += 1
         self._publish(events.STATE, self._state_payload())
+
+
+def zones_view(zones: ZoneMap) -> dict[str, Any]:
+    """The areas drawn for a game, as tablets draw them: each drawn area, and each board
+    placed by a drawn rectangle with its corners and its own zones (``parts``)."""
+    def polygon(points: Sequence[tuple[float, float]]) -> list[list[float]]:
+        return [[round(x, 1), round(y, 1)] for x, y in points]
+
+    areas = [{"name": b.label, "polygon": polygon(b.corners),
+              "parts": [{"name": z.name, "polygon": polygon(z.polygon)} for z in b.zones()]}
+             for b in zones.boards]
+    areas += [{"name": z.name, "polygon": polygon(z.polygon)} for z in zones.drawn]
+    return {"width": zones.width, "height": zones.height, "zones": areas}
 
 
 def dice_record(dice: Sequence[DieReading]) -> list[dict[str, Any]]:
