@@ -13,6 +13,9 @@ pure rules module:
   hold (Dicetopia: 2N + 2 of each in the whole game), so the colours are decided together
   with those counts (``dicecam.scorer.colour_counts``) before the adapter reads them;
 * ``scorers``: ``dicecam score NAME`` functions, JSON object in, JSON object out;
+* ``table_due`` and ``drawn_boards`` (optional): for a game read where its dice lie at the
+  end (Dicetopia), the table the demo lays out, and the printed boards a rectangle drawn
+  on the tablet's picture places;
 * ``dice_marks`` and ``roll_summary`` (optional): the verdict tied to a roll's dice, and
   one sentence saying what the dice just seen count as, for the tablet.
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -75,6 +78,33 @@ class ThrowDue:
     @classmethod
     def of(cls, colours: tuple[str | None, ...], by_itself: bool) -> ThrowDue:
         return cls(colours, (None,) * len(colours), by_itself)
+
+
+@dataclass(frozen=True)
+class ZoneDue:
+    """A zone of a laid-out table (``TableDue``): ``dice`` dice lie on its fields, then one
+    marker (a player's agent, no die) per entry of ``markers``, each the index of its owner
+    in seating order."""
+
+    zone: str
+    dice: int
+    markers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableDue:
+    """The table a game is scored from once play is over, as the demo table lays it out
+    (Dicetopia's end: the city map and the faction boards with dice on their fields, agents
+    in the districts), where a game is not thrown but read where its dice lie.
+
+    ``boards`` are the printed boards (``calibration/boards/*.json``) as (layout, label),
+    the first one the big board; ``zones`` their zones' dice and markers; ``colours`` how
+    many dice of each colour lie on the table in all (the demo deals them out and throws
+    their values)."""
+
+    boards: tuple[tuple[str, str], ...]
+    zones: tuple[ZoneDue, ...]
+    colours: tuple[tuple[str, int], ...]
 
 
 class VariantKind(StrEnum):
@@ -186,6 +216,13 @@ class GameDescriptor:
     colour_groups: ColourGroupsOf | None = None
     #: state -> the throw the game waits for now, if any (``ThrowDue``)
     throw_due: Callable[[Any], ThrowDue | None] | None = None
+    #: state -> the table the demo lays out for the game to be read from (``TableDue``),
+    #: for a game scored from where its dice lie rather than from throws
+    table_due: Callable[[Any], TableDue | None] | None = None
+    #: areas the players may draw on the camera's picture that are printed boards: the
+    #: area's name -> the board's layout (``calibration/boards``), whose zones the drawn
+    #: rectangle places (Dicetopia's city map: its six districts)
+    drawn_boards: Mapping[str, str] = field(default_factory=dict)
     #: state -> each player's score and the winners (``Standing``), for the games list
     standing: Callable[[Any], Standing] | None = None
     #: (state, dice) -> the verdict tied to the roll's dice as JSON (each die's part: a

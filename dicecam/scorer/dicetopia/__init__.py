@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dicecam.scorer.descriptor import GameDescriptor
-from dicecam.scorer.dicetopia import adapter, codec, model, rules_help
+from dicecam.scorer.dicetopia import adapter, codec, endgame, model, rules_help
 
 GAME = GameDescriptor(
     name="dicetopia",
@@ -23,4 +23,7 @@ GAME = GameDescriptor(
     standing=codec.standing,
     catalogue=codec.catalogue,
     missions=codec.mission_cards,
+    table_due=endgame.table_due,
+    drawn_boards=endgame.DRAWN_BOARDS,
+    roll_summary=endgame.roll_summary,
 )

@@ -1,6 +1,7 @@
 """A settled roll -> the dice of every Dicetopia zone it shows (a district, a faction board).
 
-Dice outside Dicetopia's zones (no zone, a tray) are ignored. A die in a zone that could
+Dice outside Dicetopia's zones (no zone, a tray) are ignored; a die in ``faction:NAME`` (a
+zone map's faction board) lies on NAME's board (``endgame.game_zone``). A die in a zone that could
 not be read must be corrected first, so that a misread never scores.
 
 ``colour_groups`` tells the colour decision what the game knows: a game of N players has
@@ -18,6 +19,7 @@ from dicecam.reading import DieReading
 from dicecam.scorer.colour_counts import ColourGroup
 from dicecam.scorer.dicetopia import rules
 from dicecam.scorer.dicetopia.codec import die_from_reading
+from dicecam.scorer.dicetopia.endgame import game_zone
 from dicecam.scorer.dicetopia.messages import MESSAGES, district_name
 from dicecam.scorer.dicetopia.model import DISTRICTS, Colour, Die, dice_per_colour
 
@@ -27,14 +29,15 @@ def action_from_roll(state: rules.GameState, dice: Sequence[DieReading]) -> rule
     zones = set(rules.zone_names(state.position))
     found: dict[str, list[Die]] = {}
     for i, die in enumerate(dice):
-        if die.zone not in zones:
+        zone = game_zone(die.zone)
+        if zone is None or zone not in zones:
             continue
         if die.value is None or die.colour is None:
-            board = die.zone.removeprefix("board:")
-            where = (MESSAGES("dt.board_of", player=board) if die.zone.startswith("board:")
-                     else district_name(die.zone))
+            board = zone.removeprefix(rules.BOARD_ZONE_PREFIX)
+            where = (MESSAGES("dt.board_of", player=board)
+                     if zone.startswith(rules.BOARD_ZONE_PREFIX) else district_name(zone))
             raise InputError(MESSAGES("dt.unread", zone=where))
-        found.setdefault(die.zone, []).append(die_from_reading(die.colour, die.value,
+        found.setdefault(zone, []).append(die_from_reading(die.colour, die.value,
                                                                f"dice[{i}]"))
     if not found:
         return None
@@ -46,10 +49,10 @@ def colour_groups(state: rules.GameState, dice: Sequence[DieReading]) -> list[Co
     has left for those zones."""
     position = state.position
     zones = set(rules.zone_names(position))
-    indices = [i for i, die in enumerate(dice) if die.zone in zones]
+    indices = [i for i, die in enumerate(dice) if game_zone(die.zone) in zones]
     if not indices:
         return []
-    shown = {dice[i].zone for i in indices}
+    shown = {game_zone(dice[i].zone) for i in indices}
     kept: Counter[str] = Counter()
     for district, district_dice in zip(DISTRICTS, position.district_dice, strict=True):
         if district.value not in shown:
