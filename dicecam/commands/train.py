@@ -15,6 +15,7 @@ TRAINERS = {
     "detector": "dicecam.tools.train.detector_cli",
     "soup": "dicecam.tools.train.soup_cli",
     "quantize": "dicecam.tools.train.quantize_cli",
+    "render": "dicecam.tools.render.cli",
 }
 
 

@@ -25,6 +25,7 @@ from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops
+from dicecam.tools.train.rendered import rendered_crops
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
@@ -63,6 +64,10 @@ class TrainConfig:
     #: runtime cuts it (``detector_crops``); the detector model (None: the shipped one)
     detector_crops: bool = False
     crop_detector: Path | None = None
+    #: folders of Blender renders (``dicecam render crops``) and the share of each epoch
+    #: drawn from their crops
+    rendered: tuple[Path, ...] = ()
+    rendered_share: float = 0.0
 
 
 @dataclass
@@ -76,6 +81,7 @@ class TrainReport:
     real_tuning_by_source: dict[str, int] = field(default_factory=dict)
     left_out: tuple[str, ...] = ()
     hard_negatives: int = 0
+    rendered_crops: int = 0
     history: list[dict] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -246,19 +252,31 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         real_labels = np.concatenate([real_labels, np.zeros(len(negatives), np.int64)])
         report.hard_negatives = len(negatives)
 
+    rendered_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
+    rendered_labels = np.zeros(0, np.int64)
+    if config.rendered:
+        rendered_images, rendered_labels = rendered_crops(config.rendered, INPUT_PX,
+                                                          config.seed, log=log)
+        report.rendered_crops = len(rendered_labels)
+        log(f"{len(rendered_labels)} crops cut from the renders")
+
     net = ReaderNet()
     if config.init_onnx is not None:
         load_folded_onnx(net, config.init_onnx)
     generator = torch.Generator().manual_seed(config.seed)
     real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
-    steps_per_epoch = math.ceil((config.samples + real_per_epoch) / config.batch)
+    rendered_per_epoch = (int(round(config.samples * config.rendered_share))
+                          if len(rendered_labels) else 0)
+    steps_per_epoch = math.ceil((config.samples + real_per_epoch + rendered_per_epoch)
+                                / config.batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=config.lr, total_steps=steps_per_epoch * config.epochs,
         pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    all_images = torch.from_numpy(np.concatenate([images, real_images]))
-    all_labels = torch.from_numpy(np.concatenate([labels, real_labels]).astype(np.int64))
+    all_images = torch.from_numpy(np.concatenate([images, real_images, rendered_images]))
+    all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels])
+                                  .astype(np.int64))
     n_synth, n_real = len(labels), len(real_labels)
     for epoch in range(config.epochs):
         net.train()
@@ -270,6 +288,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                                 generator=generator)
             order = torch.cat([order, real_pick])[torch.randperm(len(order) + real_per_epoch,
                                                                  generator=generator)]
+        if rendered_per_epoch:  # drawn only when used: older recipes reproduce
+            rendered_pick = n_synth + n_real + torch.randint(
+                0, len(rendered_labels), (rendered_per_epoch,), generator=generator)
+            order = torch.cat([order, rendered_pick])[
+                torch.randperm(len(order) + rendered_per_epoch, generator=generator)]
         seen, loss_sum, tick = 0, 0.0, time.monotonic()
         for step in range(steps_per_epoch):
             index = order[step * config.batch:(step + 1) * config.batch]
@@ -297,6 +320,9 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         if n_real:
             real_acc, _ = _accuracy(torch, net, real_images, real_labels)
             entry["real_tuning_accuracy"] = round(real_acc, 4)
+        if len(rendered_labels):
+            rendered_acc, _ = _accuracy(torch, net, rendered_images, rendered_labels)
+            entry["rendered_accuracy"] = round(rendered_acc, 4)
         report.history.append(entry)
         log(f"epoch {epoch + 1}: {entry}")
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
@@ -310,6 +336,8 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "hard_negatives": str(report.hard_negatives),
                                          "warp": str(config.warp),
                                          "detector_crops": str(config.detector_crops),
+                                         "rendered_crops": str(report.rendered_crops),
+                                         "rendered_share": str(config.rendered_share),
                                          "fine_tuned_from": config.init_onnx.name
                                          if config.init_onnx else ""})
     report.seconds = time.monotonic() - started

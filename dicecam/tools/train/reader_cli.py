@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crop-detector", type=Path, default=None, metavar="ONNX",
                         help="the detector --detector-crops cuts with (default: the shipped "
                              "one; for leave-one-source-out, that source's own detector)")
+    parser.add_argument("--rendered", action="append", type=Path, default=[], metavar="DIR",
+                        help="a folder of Blender renders (`dicecam render crops`) whose "
+                             "dice are cut as the runtime cuts them (repeatable)")
+    parser.add_argument("--rendered-share", type=float, default=0.3, metavar="SHARE",
+                        help="share of each epoch drawn from the rendered crops (default 0.3)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -88,6 +93,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--real-share must be from 0 to 1")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
+    if not 0 <= args.rendered_share <= 1:
+        raise InputError("--rendered-share must be from 0 to 1")
+    for folder in args.rendered:
+        if not (folder / "labels.jsonl").is_file():
+            raise InputError(f"--rendered: no renders in {folder} (no labels.jsonl)")
     if args.crop_detector is not None and not args.crop_detector.is_file():
         raise InputError(f"--crop-detector: no model at {args.crop_detector}")
     out = args.out
@@ -99,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
                              real_sources=real_sources, leave_out=leave_out,
                              init_onnx=args.init_onnx, hard_negatives=args.hard_negatives,
                              warp=args.warp, detector_crops=args.detector_crops,
-                             crop_detector=args.crop_detector)
+                             crop_detector=args.crop_detector, rendered=tuple(args.rendered),
+                             rendered_share=args.rendered_share)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -109,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
                              leave_out=leave_out, init_onnx=args.init_onnx,
                              hard_negatives=args.hard_negatives, real_share=args.real_share,
                              warp=args.warp, detector_crops=args.detector_crops,
-                             crop_detector=args.crop_detector)
+                             crop_detector=args.crop_detector, rendered=tuple(args.rendered),
+                             rendered_share=args.rendered_share)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
@@ -117,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
                       "real_tuning_by_source": report.real_tuning_by_source,
                       "left_out": list(report.left_out),
                       "hard_negatives": report.hard_negatives,
+                      "rendered_crops": report.rendered_crops,
                       "seconds": round(report.seconds, 1), "history": report.history}))
     if Path(config.out).resolve() == TRAINED_MODEL.resolve():
         # the table reader runs the 8-bit copy: a new shipped model gets a new copy

@@ -1,0 +1,1 @@
+"""Training data rendered with Blender (``bpy``), in an environment of its own."""
