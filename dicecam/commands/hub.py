@@ -19,11 +19,14 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.hub import config as hub_config
-from dicecam.hub.app import create_hub_app
-from dicecam.hub.server import serve_worker, supervise
+from dicecam.hub.app import create_hub_app, hub
 from dicecam.hub.store import ORGANISER, HubStore, create_database
 from dicecam.scorer.registry import tournament_game
 from dicecam.webapp.hub_link.signing import parse_key, sign
+from dicecam.webapp.server import Built, ServerOptions, serve
+
+#: phones and tables one hub process serves at once (each open WebSocket holds a thread)
+CONNECTIONS = 500
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +54,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "the old evening's tables are refused)")
     init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
                       "this computer's LAN address)")
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     organiser = parser.add_argument_group(
         "the organiser", "dicecam hub result list | remove ID | restore ID --reason TEXT "
         "--organiser-key KEY: list the evening's results, remove or restore one (every open "
@@ -96,10 +98,6 @@ def run(args: argparse.Namespace) -> int:
         return _organiser(args, settings)
     if args.init:
         return _init(args, settings)
-    if args.worker:
-        app = create_hub_app({"DB_URL": settings.db, "REDIS_URL": settings.redis})
-        serve_worker(app, settings.host, settings.port)
-        return 0
     if args.processes < 1:
         raise InputError(f"--processes must be 1 or more, got {args.processes}")
     if args.processes > 1 and settings.redis is None:
@@ -119,15 +117,31 @@ def run(args: argparse.Namespace) -> int:
                          "--port")
     except OSError:
         pass
-    host = hub_config.lan_address() or "localhost"
     print(f"dicecam hub: evening '{evening.name}' ({len(evening.plan.players)} players, "
           f"{len(evening.plan.tables)} tables); {args.processes} processes on port "
-          f"{settings.port}; standings at http://{host}:{settings.port}/ (big screen and "
+          f"{settings.port}; standings at {board_url(settings)} (big screen and "
           "phones)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
-    worker = ["hub", "--worker", "--db", settings.db, "--redis", settings.redis or "none",
-              "--host", settings.host, "--port", str(settings.port)]
-    return supervise(worker, args.processes)
+    config = {"DB_URL": settings.db, "REDIS_URL": settings.redis, "DB_AT_START": False}
+
+    def build() -> Built:
+        """In each worker process (gunicorn forks them): the hub's app."""
+        app = create_hub_app(config)
+        return Built(app, hub(app).store.close)
+
+    def started(number: int, pid: int) -> None:  # a worker started again counts on
+        print(f"hub worker {number}: pid {pid}", flush=True)
+
+    return serve(build, ServerOptions(settings.host, settings.port, workers=args.processes,
+                                      threads=CONNECTIONS, reuse_port=True,
+                                      name="dicecam hub"), on_worker=started)
+
+
+def board_url(settings: hub_config.HubConfig) -> str:
+    """The board's address as this computer prints it: the LAN address when the hub
+    listens on every interface, else the address it listens on (127.0.0.1 answers here
+    only, and a LAN address would not answer at all)."""
+    return f"http://{hub_config.reachable_host(settings.host)}:{settings.port}/"
 
 
 def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
@@ -152,8 +166,7 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     finally:
         store.close()
     path = hub_config.save(settings)
-    url = args.public_url or (f"http://{hub_config.lan_address() or 'localhost'}:"
-                              f"{settings.port}")
+    url = args.public_url or board_url(settings).rstrip("/")
     print(f"dicecam hub: {'created the database, ' if created else ''}evening "
           f"{evening.id} '{evening.name}' with {len(players)} players at {tables} tables; "
           f"settings saved in {path}")

@@ -17,13 +17,19 @@ import argparse
 import errno
 import socket
 import sys
+from typing import Any
 
 from dicecam.calibration.tables import DEFAULT_TABLE, load_table_picture, saved_table_names
 from dicecam.errors import InputError
 from dicecam.hub.config import lan_address
 from dicecam.scorer.registry import game_names, get_game
-from dicecam.webapp.api.app import create_app, services, socketio
+from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.api.pairing import new_pin
 from dicecam.webapp.camera.source import DEMO, TableCamera, choose_source, is_live
+from dicecam.webapp.server import Built, ServerOptions, serve
+
+#: tablets and phones one table serves at once (each open WebSocket holds a thread)
+CONNECTIONS = 100
 
 DEFAULT_PORT = 8765
 
@@ -112,10 +118,9 @@ def run(args: argparse.Namespace) -> int:
         "TABLE_KEY": args.table_key,
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
-        "OUTPUTS": None if source is None else TableCamera(
-            source, zones=args.zones, empty_table=empty_table, table=table),
+        # chosen here, so a worker that gunicorn starts again keeps the PIN on the console
+        "PAIRING_PIN": new_pin(),
     }
-    app = create_app(config)
     try:
         listener = socket.create_server((args.host, args.port), reuse_port=False)
         listener.close()
@@ -124,6 +129,23 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"port {args.port} is in use (another dicecam serve?); stop it "
                              "or pass --port with a free port") from None
         raise InputError(f"cannot listen on {args.host}:{args.port} ({exc.strerror})") from None
+
+    def build() -> Built:
+        """In the server's worker process: the app, its camera reader and hub link."""
+        app = create_app({**config, "OUTPUTS": None if source is None else TableCamera(
+            source, zones=args.zones, empty_table=empty_table, table=table)})
+        _announce(app, args, source, table)
+        services(app).start_reader()
+        return Built(app, services(app).close)
+
+    status = serve(build, ServerOptions(args.host, args.port, threads=CONNECTIONS,
+                                        name="dicecam serve"))
+    sys.stdout.flush()
+    return status
+
+
+def _announce(app: Any, args: argparse.Namespace, source: str | None,
+              table: str | None) -> None:
     urls = addresses(args.host, args.port)
     what = "no camera (tap in the dice)" if source is None else (
         "the bundled demo" if source == "demo" else source)
@@ -142,11 +164,3 @@ def run(args: argparse.Namespace) -> int:
               f"{services(app).hub_link.table_id} (kept in the journal while the hub is "
               "unreachable)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
-    services(app).start_reader()
-    try:
-        socketio.run(app, host=args.host, port=args.port, allow_unsafe_werkzeug=True,
-                     log_output=False, use_reloader=False)
-    finally:
-        services(app).close()
-    sys.stdout.flush()
-    return 0

@@ -62,6 +62,10 @@ DEFAULTS: dict[str, Any] = {
     "RATE_BURST": 100.0,  # ... and at once
     "FAILURES_PER_MINUTE": 20.0,  # a client's refused signatures before it waits (429)
     "POLL_SECONDS": 15.0,  # a board asks for itself this often (a database away shows)
+    # connect to the database and migrate it when the app is made; a hub worker does
+    # neither (`dicecam hub` did both before starting them), so a worker started again
+    # while the database is away serves 503s instead of failing to start
+    "DB_AT_START": True,
 }
 
 
@@ -110,8 +114,10 @@ class HubServices:
         if not app.config["DB_URL"]:
             raise InputError("the hub needs its database: pass --db postgresql://... or run "
                              "`dicecam hub --init` first")
-        self.store = HubStore(app.config["DB_URL"], wait=app.config["DB_WAIT"])
-        self.store.migrate()
+        self.store = HubStore(app.config["DB_URL"], wait=app.config["DB_WAIT"],
+                              connect_now=app.config["DB_AT_START"])
+        if app.config["DB_AT_START"]:
+            self.store.migrate()
         self._final_saved: set[int] = set()  # evenings whose final groups are stored
         self.requests = RateLimit(app.config["RATE_PER_SECOND"], app.config["RATE_BURST"])
         self.failures = RateLimit(app.config["FAILURES_PER_MINUTE"] / 60.0,

@@ -59,3 +59,12 @@ def lan_address() -> str | None:
     finally:
         probe.close()
     return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def reachable_host(host: str) -> str:
+    """The host to print in an address others open: this computer's LAN address when
+    ``host`` is every interface (0.0.0.0, ::, empty), else ``host`` itself (a hub or table
+    bound to 127.0.0.1 answers on nothing else)."""
+    if host in ("0.0.0.0", "::", ""):
+        return lan_address() or "localhost"
+    return f"[{host}]" if ":" in host else host

@@ -136,18 +136,24 @@ def create_database(url: str) -> bool:
 
 
 class HubStore:
-    def __init__(self, url: str, *, max_connections: int = 8, wait: float = 10.0) -> None:
+    def __init__(self, url: str, *, max_connections: int = 8, wait: float = 10.0,
+                 connect_now: bool = True) -> None:
         """``wait``: the seconds a caller waits for a working connection before
-        psycopg_pool's PoolTimeout (the database away)."""
+        psycopg_pool's PoolTimeout (the database away). ``connect_now``: fail at once (an
+        InputError) when the database does not answer; without it (a hub worker started
+        again while the database is away) the pool connects in the background and each
+        request waits ``wait`` seconds for it, as when the database goes away later."""
         self.url = url
-        try:  # one direct connection first: a refused one fails at once, the pool retries
-            psycopg.connect(url, connect_timeout=5).close()
+        try:
+            if connect_now:  # one direct connection first: a refused one fails at once
+                psycopg.connect(url, connect_timeout=5).close()
             # check: a connection broken by a database restart is replaced when taken,
             # not discovered by the request that uses it
             self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
                                         kwargs={"connect_timeout": 5}, open=True, timeout=wait,
                                         check=ConnectionPool.check_connection)
-            self._pool.wait(timeout=10)
+            if connect_now:
+                self._pool.wait(timeout=10)
         except Exception as exc:  # psycopg_pool raises its own PoolTimeout
             raise InputError(f"cannot reach the hub's database {_safe(url)} "
                              f"({_first_line(exc)}); run `dicecam hub --init` first, and "

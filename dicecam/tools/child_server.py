@@ -48,13 +48,20 @@ class ChildServer:
                 self.kill()
 
     def rss_bytes(self) -> int | None:
-        """The child's resident memory (Linux); None where /proc is not there."""
+        """The server's resident memory (Linux): its process and the worker gunicorn forks
+        from it; None where /proc is not there."""
+        pids = [self.process.pid]
         try:
-            status = Path(f"/proc/{self.process.pid}/status").read_text()
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            pids += [int(pid) for pid in children.read_text().split()]
+            total = 0
+            for pid in pids:
+                status = Path(f"/proc/{pid}/status").read_text()
+                match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+                total += int(match.group(1)) * 1024 if match else 0
         except OSError:
             return None
-        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
-        return int(match.group(1)) * 1024 if match else None
+        return total
 
 
 def free_port() -> int:

@@ -129,8 +129,9 @@ def send_at_once(wsgi_app: Callable[..., Any]) -> Callable[..., Any]:
 
     An update is a few small WebSocket frames (the state, then the acknowledgement); with
     Nagle on, the second waits for the tablet's delayed ACK of the first: about 40 ms added
-    to every tap. Only the development server (werkzeug) hands the socket over; other
-    servers are left as they are."""
+    to every tap. werkzeug (the test server) hands the socket over; gunicorn, which
+    serves the app (``webapp/server.py``), sets it on its listening socket, and the
+    connections it accepts inherit it."""
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         sock = environ.get("werkzeug.socket")
