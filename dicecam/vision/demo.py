@@ -12,7 +12,11 @@ With a ``director`` the demo plays a game instead of rolling on its own: it asks
 director before every throw what to throw (``DemoThrow``: one die per colour, some with a
 fixed face), and while the director has nothing (the players are choosing), the table
 lies still. A hand clears the last throw before the next one rolls in. Big throws (a
-Dice Party party of 40-60 dice) are drawn with smaller dice, mostly in clusters.
+Dice Party party of 40-60 dice) are drawn with smaller dice, mostly in clusters. A game
+read where its dice lie at the end is laid out instead of thrown (``DemoLayout``,
+``demo_boards.py``: printed boards with dice and agents on their fields): a hand passes
+over the table and leaves the layout lying there, for as long as the director asks for
+that same layout.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from dicecam.synth.dicesets import DEFAULT_DICE_SET, DICE_SETS, DieLook, set_loo
 from dicecam.synth.die import render_die
 from dicecam.synth.light import light_gains_bgr
 from dicecam.synth.scene import SceneDie, SceneSpec, _table, draw_hand, paste_die, place_dice
+from dicecam.vision.demo_boards import DemoLayout, LaidTable, lay_out
 from dicecam.vision.sources import FrameSource
 
 ROLL_FRAMES = 14
@@ -55,7 +60,7 @@ class DemoThrow:
         return self.values[k] if k < len(self.values) else None
 
 
-Director = Callable[[], "DemoThrow | None"]
+Director = Callable[[], "DemoThrow | DemoLayout | None"]
 #: Share of the frame's area a throw's dice may cover at most (bigger throws, smaller dice).
 _THROW_AREA = 0.12
 
@@ -126,19 +131,33 @@ class DemoSource(FrameSource):
             index += 1
 
     def _directed_frames(self, director: Director) -> Iterator[np.ndarray]:
-        """Throws as the director asks for them; the still table while it asks for none."""
+        """Throws as the director asks for them; the still table while it asks for none;
+        a layout laid out once and left lying while it is asked for again."""
         still = self._table
         index = 0
+        laid: DemoLayout | None = None
         while True:
             request = director()
-            if request is None:
+            if request is None or request == laid:
                 yield still
                 continue
-            if index:
+            if isinstance(request, DemoLayout):
                 yield from self._hand_frames(still, index)
-            dice = self._plan_throw(index, request)
-            still = yield from self._throw_frames(dice, index)
+                still = self.laid_table(request, index).image
+                laid = request
+            else:
+                if index:
+                    yield from self._hand_frames(still, index)
+                dice = self._plan_throw(index, request)
+                still = yield from self._throw_frames(dice, index)
+                laid = None
             index += 1
+
+    def laid_table(self, layout: DemoLayout, index: int = 0) -> LaidTable:
+        """The table with ``layout`` laid out as the ``index``-th request of a directed demo
+        (the first thing asked for is 0): its picture, boards and dice (the truth)."""
+        return lay_out(self._table, layout, self.dice_set,
+                       np.random.default_rng([self._seed, index, 11]), self._tint)
 
     def roll(self, index: int) -> DemoRoll:
         """The settled dice of roll ``index`` (top-face boxes in frame pixels)."""

@@ -217,9 +217,10 @@ class TableCamera(Camera):
         if self.source != DEMO or game is None:  # (with no game the demo rolls its own dice)
             return self._frames(self.source, dice_set, self._skip_image)
         # the demo throws the game's dice: it plays a game that says what it waits to see
-        # thrown (asking a director made for this opening), and rolls the others' dice by
-        # itself
-        director = None if game.throw_due is None or self._director_for is None \
+        # thrown or the table it is read from (asking a director made for this opening),
+        # and rolls the others' dice by itself
+        plays = game.throw_due is not None or game.table_due is not None
+        director = None if not plays or self._director_for is None \
             else self._director_for(game.name)
         return self._frames(self.source, dice_set, self._skip_image, director=director,
                             dice_per_roll=game.demo_dice_per_roll)

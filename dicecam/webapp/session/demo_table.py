@@ -7,7 +7,8 @@ they lie) in Charidice, one die in V6. A throw the game waits for by itself come
 one the players choose (V6's "throw again", a Charidice re-throw) waits until a tablet
 asks for it (``request``). Each throw is made once: the next comes only after the game
 has taken it (its action count changed), so a throw the tablet must correct first is
-not thrown again over it.
+not thrown again over it. A game read where its dice lie at the end (``table_due``:
+Dicetopia) is laid out instead, and stays laid out while that game is played.
 
 The camera opens the demo anew for each game played (its dice set), and each opening asks
 through a director of its own (``opening(game)``). Only the latest opening, and only while
@@ -23,7 +24,9 @@ import threading
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.scorer.descriptor import TableDue
 from dicecam.vision.demo import DemoThrow, Director
+from dicecam.vision.demo_boards import DemoLayout, LaidZone
 from dicecam.webapp.session.game_session import GameSession
 
 
@@ -43,8 +46,8 @@ class DemoDirector:
         with self._lock:
             self._latest = token
 
-        def direct() -> DemoThrow | None:
-            return self._throw(token, game)
+        def direct() -> DemoThrow | DemoLayout | None:
+            return self._layout(token, game) or self._throw(token, game)
 
         return direct
 
@@ -59,6 +62,13 @@ class DemoDirector:
                 return None
             self._thrown_at = key
         return DemoThrow(due.colours, due.values)
+
+    def _layout(self, token: object, game: str) -> DemoLayout | None:
+        key, due = self._session.table_due()
+        with self._lock:
+            if token is not self._latest or key is None or key[0] != game or due is None:
+                return None
+        return demo_layout(due)
 
     def waiting(self) -> str | None:
         """"auto" when the demo throws by itself now, "ask" when it waits for a tablet to
@@ -79,3 +89,9 @@ class DemoDirector:
                 raise InputError("the demo has thrown: wait until the dice lie still")
             self._asked_at = key
         return {"throwing": True}
+
+
+def demo_layout(due: TableDue) -> DemoLayout:
+    """The demo's layout of a game's table (the same facts in the demo's own terms)."""
+    return DemoLayout(due.boards, tuple(LaidZone(z.zone, z.dice, z.markers) for z in due.zones),
+                      due.colours)

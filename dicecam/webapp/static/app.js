@@ -455,9 +455,11 @@
     // one sentence: what the game waits for now (whose throw) and what the dice just seen
     // count as, both from the server, so the panel cannot contradict the step shown
     let text = roll.layout ? t("roll_layout", { n: roll.dice.filter((d) => d.corrected).length })
-      : roll.summary && waiting
+      : roll.summary && waiting && !Array.isArray(waiting)
         ? t("roll_sentence", { now: I18N.message(waiting), roll: I18N.message(roll.summary) })
-        : t("roll_" + roll.status, { n: roll.dice.length });
+        // (a game scored from the whole table lists what it misses in its own view)
+        : roll.summary ? I18N.message(roll.summary) + "."
+          : t("roll_" + roll.status, { n: roll.dice.length });
     if ((roll.status === "pending" || roll.layout) && unsure) text += " " + t("roll_check", { n: unsure });
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
@@ -494,26 +496,40 @@
     $("zone-draw").hidden = !drawing;
     $("zone-offer").hidden = !usable || Boolean(drawing);
     $("overlay").style.touchAction = drawing ? "none" : "manipulation";
+    // a game may word the areas its own way (Dicetopia marks boards, not players' areas)
+    const zt = zoneWords(module);
     if (usable && !drawing) {
       const offer = module.zoneOffer ? module.zoneOffer(view, roll) : null;
       // the reason is said where zones would help now; otherwise the button says it on hover
-      $("zone-offer-text").textContent = view.zones ? t("zones_active")
+      $("zone-offer-text").textContent = view.zones ? t(zt("zones_active"))
         : offer ? t(offer.key, offer.params) : "";
-      $("draw-zones").title = t("zones_help");
+      $("draw-zones").dataset.i18n = zt("draw_zones");
+      $("draw-zones").textContent = t(zt("draw_zones"));
+      $("draw-zones").title = t(zt("zones_help"));
       $("zone-offer").dataset.offer = offer && !view.zones ? "1" : "0";
     }
     if (!drawing) return;
     const current = drawing.names[drawing.current];
     const allDrawn = drawing.names.every((n) => drawing.rects[n]);
-    $("zone-draw-text").textContent = allDrawn ? t("zones_draw_done") : t("zones_draw_text", { p: current });
+    $("zone-draw-text").textContent = allDrawn ? t(zt("zones_draw_done"))
+      : t(zt("zones_draw_text"), { p: zoneLabel(current) });
     $("zone-draw-names").replaceChildren(...drawing.names.map((name, i) => h("button", {
       type: "button", class: i === drawing.current ? "chosen" : "", "data-zone-name": name,
       style: `--swatch:${zoneColour(i)}`,
       onclick: () => { drawing.current = i; renderRoll(); },
-    }, drawing.rects[name] ? "✓ " : "", name)));
+    }, drawing.rects[name] ? "✓ " : "", zoneLabel(name))));
     $("zones-save").disabled = !Object.keys(drawing.rects).length;
     $("zones-clear").hidden = !(view && view.zones);
   }
+
+  const playedModule = () => (app.view && app.view.game ? GAMES[app.view.game] : null);
+  /* An area's name as the page shows it (the game view's zoneLabel: "board:Ann" is
+   * "Ann's board"), and the words a game gives the zone tools (zoneWords: key -> its key). */
+  function zoneLabel(name) {
+    const module = playedModule();
+    return module && module.zoneLabel ? module.zoneLabel(name, ctx) : name;
+  }
+  const zoneWords = (module) => (key) => (module && module.zoneWords && module.zoneWords[key]) || key;
 
   const ZONE_COLOURS = ["#00d1ff", "#ff4fd8", "#7cfc00", "#ffd700", "#b388ff", "#00e0a0", "#4da3ff", "#ffb3c7"];
   const zoneColour = (i) => ZONE_COLOURS[i % ZONE_COLOURS.length];
@@ -607,6 +623,17 @@
         const xs = z.polygon.map((p) => p[0]);
         const ys = z.polygon.map((p) => p[1]);
         areas.push({ name: z.name, i, r: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], solid: false });
+        // a printed board's own zones (Dicetopia's districts), thin inside its rectangle
+        for (const part of z.parts || []) {
+          g.beginPath();
+          part.polygon.forEach(([x, y], k) => (k ? g.lineTo(x * scale, y * scale) : g.moveTo(x * scale, y * scale)));
+          g.closePath();
+          g.setLineDash([4, 4]);
+          g.lineWidth = 1;
+          g.strokeStyle = zoneColour(i);
+          g.stroke();
+          g.setLineDash([]);
+        }
       });
     }
     for (const a of areas) {
@@ -619,11 +646,12 @@
       g.strokeRect(left, top, Math.abs(x1 - x0) * scale, Math.abs(y1 - y0) * scale);
       g.setLineDash([]);
       g.font = "bold 15px system-ui, sans-serif";
-      const labelWidth = g.measureText(a.name).width + 10;
+      const label = zoneLabel(a.name);
+      const labelWidth = g.measureText(label).width + 10;
       g.fillStyle = zoneColour(a.i);
       g.fillRect(left, top, labelWidth, 20);
       g.fillStyle = "#111";
-      g.fillText(a.name, left + 5, top + 15);
+      g.fillText(label, left + 5, top + 15);
     }
   }
 

@@ -1,6 +1,9 @@
 /* Dicetopia endgame scoring: the dice read in each zone (or entered per zone), agent counts
  * and mission cards entered by tapping, the breakdown per player, the winner and the
- * tie-breaks. Renders dicetopia_json.state_to_json; the pickers offer state.legal only. */
+ * tie-breaks. Renders dicetopia_json.state_to_json; the pickers offer state.legal only.
+ * The camera reads the endgame table once the boards are marked on its picture: one
+ * rectangle around the city map (the server places its six districts) and one around each
+ * player's faction board (zoneNames); each mission card shows its rule under its name. */
 (function () {
   "use strict";
   const COLOURS = ["purple", "white", "turquoise"];
@@ -9,7 +12,7 @@
       dt_winner: "Winner: {w}", dt_missing: "Still missing", dt_districts: "Districts",
       dt_dice: "dice", dt_agents: "agents", dt_control: "control", dt_stars: "★ each",
       dt_breakdown: "Breakdown", dt_loot: "loot", dt_missions: "missions", dt_rank: "rank",
-      dt_boards: "Faction boards", dt_enter_zone: "Dice in {z}", dt_set_dice: "Enter dice",
+      dt_boards: "Faction boards", dt_enter_zone: "Dice in {z}", dt_enter_board: "Dice on {p}'s board", dt_set_dice: "Enter dice",
       dt_missions_of: "{p}'s missions", dt_save: "Save missions", dt_risk: "Risk (RISIKO): the card drawn",
       dt_copy: "Free Rider (TRITTBRETTGÄNGER) copies", dt_faction: "Faction", dt_none: "none",
       dt_zone_hint: "Count the dice of each colour by their pips; an empty pad clears the zone.",
@@ -18,12 +21,19 @@
       dt_leading: "Leading so far: {w}", dt_nothing_yet: "No points yet",
       dt_if_ended_now: "If the game ended now: ",
       dt_agents_hint: "+ and − count each player's agents in a district as they stand at the end of the game: they score at the end only (control, some missions).",
+      dt_city: "City map", dt_board_of: "{p}'s board",
+      dt_draw_zones: "Mark the boards",
+      dt_zones_offer: "The camera places each die by the board it lies on: mark the city map and each faction board on the picture, once.",
+      dt_zones_help: "Drag a rectangle around the city map and one around each faction board: the camera then counts each die where it lies.",
+      dt_zones_active: "Boards marked: the camera places each die on its district or faction board. Agents and missions are entered below.",
+      dt_zones_draw_text: "Drag a rectangle around this board on the picture: {p}.",
+      dt_zones_draw_done: "Every board is marked. Save them, or drag again to redraw the one chosen.",
     },
     de: {
       dt_winner: "Sieger: {w}", dt_missing: "Es fehlt noch", dt_districts: "Bezirke",
       dt_dice: "Würfel", dt_agents: "Agenten", dt_control: "Kontrolle", dt_stars: "★ je",
       dt_breakdown: "Wertung", dt_loot: "Beute", dt_missions: "Missionen", dt_rank: "Platz",
-      dt_boards: "Fraktionstafeln", dt_enter_zone: "Würfel in {z}", dt_set_dice: "Würfel eingeben",
+      dt_boards: "Fraktionstafeln", dt_enter_zone: "Würfel in {z}", dt_enter_board: "Würfel auf der Tafel von {p}", dt_set_dice: "Würfel eingeben",
       dt_missions_of: "Missionen von {p}", dt_save: "Missionen speichern", dt_risk: "RISIKO: gezogene Karte",
       dt_copy: "TRITTBRETTGÄNGER kopiert", dt_faction: "Fraktion", dt_none: "keine",
       dt_zone_hint: "Zähle die Würfel jeder Farbe nach Augen; ein leeres Feld leert die Zone.",
@@ -32,6 +42,13 @@
       dt_leading: "Vorne liegt bisher: {w}", dt_nothing_yet: "Noch keine Punkte",
       dt_if_ended_now: "Wenn das Spiel jetzt endete: ",
       dt_agents_hint: "+ und − zählen die Agenten jedes Spielers in einem Bezirk, wie sie am Spielende stehen: sie zählen nur für die Schlusswertung (Kontrolle, manche Missionen).",
+      dt_city: "Stadtplan", dt_board_of: "Tafel von {p}",
+      dt_draw_zones: "Tafeln markieren",
+      dt_zones_offer: "Die Kamera ordnet jeden Würfel der Tafel zu, auf der er liegt: markiere den Stadtplan und jede Fraktionstafel einmal auf dem Bild.",
+      dt_zones_help: "Ziehe ein Rechteck um den Stadtplan und je eines um jede Fraktionstafel: dann zählt die Kamera jeden Würfel dort, wo er liegt.",
+      dt_zones_active: "Tafeln markiert: die Kamera ordnet jeden Würfel seinem Bezirk oder seiner Fraktionstafel zu. Agenten und Missionen werden unten eingegeben.",
+      dt_zones_draw_text: "Ziehe auf dem Bild ein Rechteck um diese Tafel: {p}.",
+      dt_zones_draw_done: "Jede Tafel ist markiert. Speichere sie, oder ziehe nochmal, um die gewählte neu zu zeichnen.",
     },
   });
 
@@ -48,7 +65,8 @@
 
   function openZone(ctx, zone) {
     ctx.openEntry({
-      title: ctx.t("dt_enter_zone", { z: zoneTitle(ctx, zone) }),
+      title: zone.startsWith("board:") ? ctx.t("dt_enter_board", { p: zone.slice(6) })
+        : ctx.t("dt_enter_zone", { z: zoneTitle(ctx, zone) }),
       hint: ctx.t("dt_zone_hint"),
       groups: COLOURS.map((c) => ({ zone, colour: c, label: window.DicecamI18n.colour(c) })),
       submit: (list) => window.DicecamPage.send(window.DICECAM_EVENTS.ACTION, {
@@ -187,12 +205,14 @@
     const paint = () => {
       box.replaceChildren(h("h3", {}, t("dt_missions_of", { p: item.player })),
         h("p", { class: "hint" }, Array.from(chosen).map(missionName).join(", ") || t("dt_none")),
-        h("div", { class: "actions mission-options" }, item.options.map((m) => h("button", {
-          type: "button", class: chosen.has(m) ? "chosen" : "", "data-mission": m,
-          title: missionText(ctx, m, "rules"),
+        // each card's rule written under its name: a tablet has no hover
+        h("div", { class: "mission-options" }, item.options.map((m) => h("button", {
+          type: "button", class: "mission-option" + (chosen.has(m) ? " chosen" : ""), "data-mission": m,
+          "aria-pressed": chosen.has(m) ? "true" : "false",
           disabled: !chosen.has(m) && chosen.size >= 3 ? true : null,
           onclick: () => { if (chosen.has(m)) chosen.delete(m); else chosen.add(m); paint(); },
-        }, missionName(m)))),
+        }, h("b", { class: "mission-name" }, missionName(m)),
+          h("span", { class: "mission-rule" }, missionText(ctx, m, "rules"))))),
         h("button", { type: "button", class: "primary", "data-action": "set_missions",
           onclick: () => ctx.act({ type: "set_missions", player: item.player, missions: Array.from(chosen) }) },
         t("dt_save")));
@@ -201,14 +221,39 @@
     return box;
   }
 
-  function zones(view, ctx) {
-    const legal = ctx.legalOf(view, "set_dice");
-    return legal ? legal.zones.map((zone) => ({ zone, label: zoneTitle(ctx, zone) })) : [];
+  /* The areas marked on the camera's picture: the city map (the server places its
+   * districts from the printed map) and each player's faction board. */
+  const CITY = "city";
+  function zoneNames(view) {
+    return [CITY].concat(view.state.table.players.map((p) => "board:" + p.name));
   }
+
+  function zoneLabel(name, ctx) {
+    if (name === CITY) return ctx.t("dt_city");
+    if (name.startsWith("board:")) return ctx.t("dt_board_of", { p: name.slice(6) });
+    return zoneTitle(ctx, name);
+  }
+
+  /* Marking the boards helps as soon as the camera has seen dice on none of them. */
+  function zoneOffer(view, roll) {
+    return roll && roll.dice.length && roll.dice.every((d) => d.zone === null)
+      ? { key: "dt_zones_offer", params: {} } : null;
+  }
+
+  const ZONE_WORDS = {
+    draw_zones: "dt_draw_zones", zones_help: "dt_zones_help", zones_active: "dt_zones_active",
+    zones_draw_text: "dt_zones_draw_text", zones_draw_done: "dt_zones_draw_done",
+  };
 
   window.DicecamGames.dicetopia = {
     render,
-    zones,
+    // the dice of one roll lie on many boards: no one-tap "these dice lie in" (the boards
+    // are marked instead, zoneNames)
+    zones: () => [],
+    zoneNames,
+    zoneLabel,
+    zoneOffer,
+    zoneWords: ZONE_WORDS,
     entry: () => null, // dice are entered per zone (the buttons in the districts and boards)
     perPlayer: (ctx) => ({
       key: "faction", label: "dt_faction",

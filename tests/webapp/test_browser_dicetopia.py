@@ -1,0 +1,207 @@
+"""Dicetopia scored from the demo camera in a real browser (issue 29, points 1 and 7).
+
+The demo lays out a two-player endgame table (the city map with dice and agents, a
+faction board per player with its six dice); the players mark the boards once on the
+picture (a rectangle around the city map, one around each faction board), the camera's
+roll is read through the full table reader (the shipped models) and every die is placed
+on its district or board. What the reader asks is answered as a player would, from what
+the demo drew (a die's value, or *Not a die* for an agent taken for one); agents and
+missions are entered by hand. The score on the page must be the engine's score of the
+table the demo drew. The mission cards show their rule text without hovering, in English
+and in German.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dicecam.scorer.dicetopia.endgame import game_zone
+from dicecam.scorer.registry import get_game
+from dicecam.vision.demo import DemoSource
+from dicecam.webapp.session.demo_table import demo_layout
+from tests.support.browsers import BROWSER_MARKS, wait
+from tests.support.waiting import WAIT_SECONDS
+
+pytestmark = BROWSER_MARKS
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from tests.webapp.test_browser import (  # noqa: E402
+    _visible,
+    css,
+    drag,
+    new_game,
+    open_on_live_frame,
+    start_server,
+    tap,
+    text_of,
+    wait_text,
+)
+
+PLAYERS = ["Ann", "Bo"]
+
+
+def _roll(browser: Any) -> dict[str, Any]:
+    return browser.execute_script("return DicecamPage.app.roll") or {}
+
+
+def _truth_of(roll_die: dict[str, Any], truth: list[Any]) -> Any:
+    """The die the demo drew under a box the camera read, or None (no die there)."""
+    for die in truth:
+        if abs(die.cx - roll_die["x"]) < die.w / 2 and abs(die.cy - roll_die["y"]) < die.h / 2:
+            return die
+    return None
+
+
+def _asked(roll: dict[str, Any]) -> int:
+    return 0 if roll.get("status") == "applied" else sum(
+        1 for d in roll.get("dice", []) if d["needs_check"])
+
+
+def _answer_asked(browser: Any, truth: list[Any]) -> int:
+    """Answer every die the reader asks about, as a player looking at the table: its value
+    and colour, or *Not a die*. Returns how many were asked."""
+    answered = 0
+    for _ in range(40):
+        left = _asked(_roll(browser))
+        if not left:
+            return answered
+        # the next asked die opens by itself once one is answered; else the panel's button
+        if not browser.find_element(By.ID, "die-dialog").get_attribute("open"):
+            tap(browser, "#check-asked")
+        css(browser, "#die-dialog[open]")
+        index = browser.execute_script("return DicecamPage.app.selectedDie")
+        die = _truth_of(_roll(browser)["dice"][index], truth)
+        if die is None:
+            tap(browser, "#die-not-a-die")
+        else:
+            tap(browser, f'#die-colours [data-colour="{die.colour}"]')
+            tap(browser, f'#die-values [data-value="{die.value}"]')
+        wait(browser, lambda b, n=left: _asked(_roll(b)) < n)
+        answered += 1
+    raise AssertionError("the asked dice never ran out")
+
+
+def _zone_dice(truth: list[Any]) -> dict[str, Counter]:
+    out: dict[str, Counter] = {}
+    for die in truth:
+        out.setdefault(game_zone(die.zone), Counter())[(die.colour, die.value)] += 1
+    return out
+
+
+def test_a_dicetopia_endgame_read_from_the_demo_camera_and_scored(browser: Any,
+                                                                   tmp_path: Path) -> None:
+    from dicecam.webapp.camera.source import TableCamera
+
+    game = get_game("dicetopia")
+    config = {"players": [{"name": name} for name in PLAYERS]}
+    due = game.table_due(game.codec.new_game(config))
+    laid = DemoSource(game.dice_set).laid_table(demo_layout(due), 0)
+    truth = list(laid.dice)
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": TableCamera("demo")})
+    try:
+        open_on_live_frame(browser, running)
+        new_game(browser, "dicetopia", PLAYERS)
+        # the laid-out table settles: its dice lie on no marked board yet
+        wait_text(browser, "#roll-text", "none on a marked board", 3 * WAIT_SECONDS)
+        wait_text(browser, "#zone-offer-text", "mark the city map and each faction board")
+        assert not browser.find_elements(By.CSS_SELECTOR, "#roll-zones button")
+        tap(browser, "#draw-zones")
+        wait_text(browser, "#zone-draw-text", "City map")
+        for board in laid.boards:  # the city map first, then Ann's and Bo's boards
+            xs = [x for x, _ in board.corners]
+            ys = [y for _, y in board.corners]
+            drag(browser, (min(xs) - 3, min(ys) - 3), (max(xs) + 3, max(ys) + 3), 960)
+        wait_text(browser, "#zone-draw-text", "Every board is marked")
+        tap(browser, "#zones-save")
+        wait_text(browser, "#zone-offer-text", "Boards marked")
+        # every die read where it lies: on a board or in a district, none left outside
+        wait(browser, lambda b: (r := _roll(b)).get("dice") and all(
+            d["zone"] for d in r["dice"]), WAIT_SECONDS)
+        asked = _answer_asked(browser, truth)
+        wait(browser, lambda b: _roll(b).get("status") == "applied", WAIT_SECONDS)
+        summary = text_of(browser, "#roll-text")
+        assert "6 on Ann's board" in summary and "6 on Bo's board" in summary, summary
+        assert "in the districts" in summary
+        # each zone holds what the demo laid there; a die the reader never saw is entered
+        # on the zone's pad, as a player would (none with the shipped models)
+        state = browser.execute_script("return DicecamPage.app.view.state")
+        expected = _zone_dice(truth)
+        for zone in set(expected) | set(state["table"]["zones"]):
+            seen = Counter((d["colour"], d["value"]) for d in state["table"]["zones"].get(zone, []))
+            assert seen == expected.get(zone, Counter()), (zone, seen, expected.get(zone))
+        # the agents, which the camera does not read: + per agent as it lies
+        agents: dict[str, Counter] = {}
+        for zone in due.zones:
+            for owner in zone.markers:
+                agents.setdefault(zone.zone, Counter())[PLAYERS[owner]] += 1
+        for district, counts in agents.items():
+            for player, n in counts.items():
+                for k in range(n):
+                    row = (f'[data-district="{district}"] .agent-row[data-player="{player}"]')
+                    tap(browser, f"{row} [data-agents=\"plus\"]")
+                    wait(browser, lambda b, r=row, k=k: b.find_element(
+                        By.CSS_SELECTOR, f"{r} b").text == str(k + 1))
+        # the missions: each card's rule is written under its name, no hover needed
+        catalogue = game.catalogue()["missions"]
+        picker = css(browser, '.mission-picker[data-player="Ann"]')
+        first = picker.find_elements(By.CSS_SELECTOR, "button[data-mission]")[0]
+        rule = first.find_element(By.CSS_SELECTOR, ".mission-rule")
+        assert rule.is_displayed() and rule.size["height"] > 0
+        assert rule.text == catalogue[first.get_attribute("data-mission")]["rules"]["en"]
+        assert not first.get_attribute("title")
+        chosen = {}
+        for k, player in enumerate(PLAYERS):
+            options = browser.find_elements(
+                By.CSS_SELECTOR, f'.mission-picker[data-player="{player}"] button[data-mission]')
+            picks = [o.get_attribute("data-mission") for o in options
+                     if o.get_attribute("data-mission") not in ("risiko", "trittbrettgaenger")
+                     ][2 * k:2 * k + 2]
+            for mission in picks:
+                tap(browser, f'.mission-picker[data-player="{player}"] '
+                             f'button[data-mission="{mission}"]')
+            tap(browser, f'.mission-picker[data-player="{player}"] [data-action="set_missions"]')
+            chosen[player] = picks
+            wait(browser, lambda b, p=player, m=picks: b.execute_script(
+                "return DicecamPage.app.view.state.table.players"
+                ".find(p => p.name === arguments[0]).missions", p) == m)
+        # complete: the winner, and the engine's score of the table the demo drew
+        wait_text(browser, "#dt-winner", "Winner:")
+        state = browser.execute_script("return DicecamPage.app.view.state")
+        assert state["complete"] and not state["waiting_for"]
+        codec = game.codec
+        reference = codec.new_game(config)
+        for action in (
+            {"type": "set_dice", "zones": {zone: [{"colour": c, "value": v}
+                                                  for (c, v), n in dice.items()
+                                                  for _ in range(n)]
+                                           for zone, dice in expected.items()}},
+            *({"type": "set_agents", "district": d, "agents": dict(c)}
+              for d, c in agents.items()),
+            *({"type": "set_missions", "player": p, "missions": m} for p, m in chosen.items()),
+        ):
+            reference = codec.apply(reference, codec.action_from_json(action))
+        scored = codec.state_to_json(reference)
+        assert [(p["name"], p["total"]) for p in state["players"]] == [
+            (p["name"], p["total"]) for p in scored["players"]]
+        for player in scored["players"]:
+            row = css(browser, f'#dt-breakdown tr[data-player="{player["name"]}"]')
+            assert row.find_elements(By.TAG_NAME, "td")[4].text == str(player["total"])
+        assert text_of(browser, "#dt-winner") == f"Winner: {scored['winner']}"
+        # in German too: the card's German rule under its name
+        tap(browser, '[data-set-lang="de"]')
+        wait(browser, lambda b: (e := _visible(b, '.mission-picker[data-player="Ann"] '
+                                                  ".mission-option .mission-rule")) is not None
+             and e.text == catalogue[e.find_element(By.XPATH, "..").get_attribute(
+                 "data-mission")]["rules"]["de"])
+        wait_text(browser, "#dt-winner", "Sieger:")
+        print(f"asked {asked} of {len(_roll(browser)['dice'])} boxes")
+    finally:
+        tap(browser, '[data-set-lang="en"]')
+        running.stop()
