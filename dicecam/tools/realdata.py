@@ -2,7 +2,7 @@
 
 The photos live outside the repository (``../shared/data/real_dice_dev`` next to it, or
 the folder named by ``DICECAM_REAL_DATA``); see its MANIFEST.md. Labels are YOLO boxes,
-class k meaning a top face of k+1 pips. Three sources (``SOURCES``):
+class k meaning a top face of k+1 pips. Four sources (``SOURCES``):
 
 * ``byler``: phone photos; a label box covers the whole top face, so the crop is cut from
   the box as ``cut_crop`` does at run time.
@@ -21,6 +21,11 @@ class k meaning a top face of k+1 pips. Three sources (``SOURCES``):
   is not a face box (``box_is_face`` False), so the detector learns no size from it.
   Dice in a neighbouring tray at the edge of a photo are sometimes unlabelled: a detection
   there counts as false although it is a die.
+* ``damiantab``: 80 phone photos (907x1209) of 1-5 cream dice with black pips on carpets,
+  wood, a white table and a patterned cloth, published without labels
+  (``../shared/data/real_unlabelled/damiantab``, or ``DICECAM_REAL_UNLABELLED``/damiantab).
+  Their labels live in this repository (``real_labels/damiantab/``, beside this module; its
+  README.md says how they were made): a box covers the top face, as byler's do.
 
 Each photo is either *held out* (never trained on) or *tuning* (may be used to fine-tune),
 fixed by its file name, so that near-duplicate shots never land on both sides:
@@ -33,7 +38,11 @@ fixed by its file name, so that near-duplicate shots never land on both sides:
   run starts where two consecutive shots are ``PXL_RUN_GAP_S`` (20) seconds or more apart
   (a run is one tray re-rolled every 2-9 s; runs are 20 s to 2 minutes apart: 12 runs of
   2-11 shots), and every third run is held out (the 3rd, 6th, 9th and 12th: 24 photos,
-  313 dice, one dense pile of 33-39 dice among them).
+  313 dice, one dense pile of 33-39 dice among them);
+* damiantab photos are numbered in shooting order (``dice01`` ... ``dice80``; a surface is
+  shot 5-20 times in a row, the dice re-rolled): in blocks of five consecutive numbers,
+  every fourth block is held out (dice16-20, 36-40, 56-60, 76-80: 20 photos, 60 dice; a
+  carpet, a carpet with a single 6, wood, the cloth).
 
 ``select_photos`` picks photos by source, held-out part, and a source left out (the
 leave-one-source-out figure: train without a source, read it).
@@ -66,8 +75,15 @@ _WEBCAM_PREFIXES = ("dice", "two", "three", "four", "five", "six")
 PXL_FACE_SHARE = 0.7
 #: Consecutive pxl shots this many seconds apart or more start a new run.
 PXL_RUN_GAP_S = 20.0
+#: damiantab photos go in blocks of this many consecutive numbers ...
+DAMIANTAB_BLOCK = 5
+#: ... and every this-many-th block is held out.
+DAMIANTAB_HELD_OUT_EVERY = 4
+#: The damiantab labels, made for this project (the photos stay outside the repository).
+DAMIANTAB_LABELS = Path(__file__).resolve().parent / "real_labels" / "damiantab"
+UNLABELLED_ENV_VAR = "DICECAM_REAL_UNLABELLED"
 #: Every real source, in the order photos are listed.
-SOURCES = ("byler", "webcam", "pxl")
+SOURCES = ("byler", "webcam", "pxl", "damiantab")
 _PXL_NAME = re.compile(r"^PXL_(\d{8})_(\d{2})(\d{2})(\d{2})(\d{3})$")
 
 
@@ -78,6 +94,30 @@ def real_data_dir() -> Path | None:
     path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "data" / \
         "real_dice_dev"
     return path if (path / "MANIFEST.md").is_file() else None
+
+
+def real_unlabelled_dir(root: Path | None = None) -> Path | None:
+    """The photos published without labels (``DICECAM_REAL_UNLABELLED``, or the folder
+    ``real_unlabelled`` beside the development set ``root``), or None where absent. Only
+    the sources labelled in this repository (damiantab) are read from it."""
+    configured = os.environ.get(UNLABELLED_ENV_VAR)
+    if configured:
+        path = Path(configured)
+    else:
+        root = root if root is not None else real_data_dir()
+        path = (root.parent if root is not None else REPO_ROOT.parent / "shared" / "data") \
+            / "real_unlabelled"
+    return path if path.is_dir() else None
+
+
+def damiantab_held_out(stem: str) -> bool:
+    """Whether a damiantab photo (``diceNN``) is held out: every fourth block of five
+    consecutive numbers (16-20, 36-40, ...). A name without a number is tuning."""
+    digits = "".join(c for c in stem if c.isdigit())
+    if not digits:
+        return False
+    block = (int(digits) - 1) // DAMIANTAB_BLOCK
+    return block % DAMIANTAB_HELD_OUT_EVERY == DAMIANTAB_HELD_OUT_EVERY - 1
 
 
 BACKGROUNDS_ENV_VAR = "DICECAM_REAL_BACKGROUNDS"
@@ -242,6 +282,12 @@ def real_photos(root: Path | None = None) -> list[LabelledPhoto]:
     for image in images:
         labels = root / "pxl" / "labels" / (image.stem + ".txt")
         photos.append(LabelledPhoto("pxl", image, labels, image.stem in held))
+    unlabelled = real_unlabelled_dir(root)
+    if unlabelled is not None:
+        for image in sorted((unlabelled / "damiantab").glob("*.jpg")):
+            labels = DAMIANTAB_LABELS / (image.stem + ".txt")
+            photos.append(LabelledPhoto("damiantab", image, labels,
+                                        damiantab_held_out(image.stem)))
     return [p for p in photos if p.labels.is_file()]
 
 

@@ -1,9 +1,9 @@
 """``dicecam bench real``: how the table reader does on every real source, held-out apart.
 
-Reads the labelled real photos (``dicecam.tools.realdata``: byler, webcam, pxl) through the
-table pipeline (``build_pipeline``, the shipped models or ``--detector`` / ``--reader``),
-matches detections to labels by centre as ``dicecam.tools.matching`` does, and prints per
-source, and per source's held-out part apart:
+Reads the labelled real photos (``dicecam.tools.realdata``: byler, webcam, pxl, damiantab)
+through the table pipeline (``build_pipeline``, the shipped models or ``--detector`` /
+``--reader``), matches detections to labels by centre as ``dicecam.tools.matching`` does,
+and prints per source, and per source's held-out part apart:
 
 - photos, dice (labels), recall, precision;
 - value accuracy of the found dice (an unreadable answer counts wrong);
@@ -27,8 +27,8 @@ dice (``dicecam.tools.bench.empty_tables``: printed boards, drawn tables with ca
 speckled carpets, patterned cloths; ``--rendered N`` frames, 0 skips them).
 
 The figure that generalises is a source read by models never tuned on it: the shipped
-models were tuned on byler's and webcam's tuning parts, so pxl (all of it) is
-leave-one-source-out for them, while byler and webcam held-out are in-domain.
+models were tuned on byler's and webcam's tuning parts, so pxl and damiantab (all of them)
+are leave-one-source-out for them, while byler and webcam held-out are in-domain.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ RENDERED_TABLES = 40
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", action="append", metavar="NAME", dest="sources",
                         help="read only this real source (repeatable; default: all of "
-                             "byler, webcam, pxl)")
+                             "byler, webcam, pxl, damiantab)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="read at most N photos of each source (and of each background "
                              "folder)")

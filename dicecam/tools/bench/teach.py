@@ -1,7 +1,7 @@
 """``dicecam bench teach``: what a table gains from learning its own dice.
 
-For each real source (``dicecam.tools.realdata``: byler, webcam, pxl), as a new table
-would be taught: every 5th photo in name order (at most ``TEACH_PHOTOS``) is taught
+For each real source (``dicecam.tools.realdata``: byler, webcam, pxl, damiantab), as a new
+table would be taught: every 5th photo in name order (at most ``TEACH_PHOTOS``) is taught
 through the same code as ``dicecam calibrate dice --labelled`` (each photo read by the
 table reader, its found dice confirmed or corrected by their labels, missed dice added,
 false boxes "not a die"), the table learns, and every other photo of the source is read
