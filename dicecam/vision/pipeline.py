@@ -148,6 +148,9 @@ class TablePipeline:
         #: how frames were read: "full", "changed" (only where the picture changed), "kept"
         #: (nothing changed: the last reading kept), and "dice_read" (crops read)
         self.counts: Counter[str] = Counter()
+        #: seconds spent in each stage since the last reset of this counter ("detect",
+        #: "crops", "values", "colours", "rest"): ``dicecam bench reader`` prints them
+        self.stage_seconds: Counter[str] = Counter()
         self._last: FrameReading | None = None
         self._last_full = 0.0
         self._frame_index = 0
@@ -157,7 +160,9 @@ class TablePipeline:
         moving: bool = False,
     ) -> FrameReading:
         """One frame's reading, without motion or settle state (what ``dicecam read`` uses)."""
+        started = time.perf_counter()
         found = self._detect(frame_bgr)
+        self.stage_seconds["detect"] += time.perf_counter() - started
         dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
         return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
                                    timestamp, moving)
@@ -195,9 +200,12 @@ class TablePipeline:
         dice: list[DieReading | None] = list(known)
         if not todo:
             return [d for d in dice if d is not None]
+        clock = time.perf_counter()
         crops = {i: self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]), float(b[3]))
                  for i, b in enumerate(boxes) if i in set(todo)}
+        clock = self._lap("crops", clock)
         values = list(self.read_values([crops[i] for i in todo]))
+        clock = self._lap("values", clock)
         if len(values) != len(todo):
             raise ValueError(f"value reader returned {len(values)} readings for "
                              f"{len(todo)} crops")
@@ -215,6 +223,7 @@ class TablePipeline:
             colours = list(self.read_colours([crops[i] for i in kept + company]))[:len(kept)]
         else:
             colours = [(None, 1.0)] * len(kept)
+        clock = self._lap("colours", clock)
         for i in todo:
             dice[i] = None
         for i, (colour, colour_conf, *scores_of) in zip(kept, colours, strict=True):
@@ -229,7 +238,14 @@ class TablePipeline:
                 value_confidence=value_conf, colour_confidence=colour_conf,
                 colour_scores=tuple(scores_of[0]) if scores_of else (),
             )
-        return without_parts_of_larger_dice([d for d in dice if d is not None])
+        found = without_parts_of_larger_dice([d for d in dice if d is not None])
+        self._lap("rest", clock)
+        return found
+
+    def _lap(self, stage: str, since: float) -> float:
+        now = time.perf_counter()
+        self.stage_seconds[stage] += now - since
+        return now
 
     def process(self, frame_bgr: np.ndarray, timestamp: float | None = None) -> PipelineOutput:
         """Read one frame of a sequence and update the settle state.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 import numpy as np
 import onnxruntime as ort
@@ -26,14 +27,46 @@ def _metadata(path) -> dict[str, str]:
                                 ).get_modelmeta().custom_metadata_map
 
 
-def test_the_table_reader_runs_the_quantized_model_where_the_cpu_has_8_bit_dot_products(
+def test_the_table_reader_runs_the_model_that_reads_faster_here(monkeypatch):
+    from dicecam.vision import die_reader
+
+    monkeypatch.setattr(die_reader, "_timed_choice", {})
+    chosen = die_reader.faster_model(1)
+    assert chosen in (QUANTIZED_MODEL, TRAINED_MODEL)
+    assert DieReader().model_path == chosen  # timed once a process, then kept
+    assert die_reader.faster_model(1) is chosen
+    # whichever runs slower is not chosen: make the float model's session slow
+    slow = die_reader._session
+
+    class Slowed:
+        def __init__(self, session):
+            self.session = session
+
+        def get_inputs(self):
+            return self.session.get_inputs()
+
+        def run(self, *args):
+            time.sleep(0.05)
+            return self.session.run(*args)
+
+    for slowed, expected in ((TRAINED_MODEL, QUANTIZED_MODEL), (QUANTIZED_MODEL, TRAINED_MODEL)):
+        def session(path, threads, slowed=slowed):
+            made = slow(path, threads)
+            return Slowed(made) if path == slowed else made
+
+        monkeypatch.setattr(die_reader, "_session", session)
+        monkeypatch.setattr(die_reader, "_timed_choice", {})
+        assert die_reader.faster_model(1) == expected
+
+
+def test_the_cpu_flags_suggest_the_quantized_model_where_the_cpu_has_8_bit_dot_products(
         tmp_path):
     assert model_for_cpu(frozenset({"sse2", "avx2", "avx512_vnni"})) == QUANTIZED_MODEL
     assert model_for_cpu(frozenset({"avx2", "avx_vnni"})) == QUANTIZED_MODEL
     assert model_for_cpu(frozenset({"fp", "asimd", "asimddp"})) == QUANTIZED_MODEL
     assert model_for_cpu(frozenset({"sse2", "avx2", "fma"})) == TRAINED_MODEL
     assert model_for_cpu(frozenset()) == TRAINED_MODEL
-    assert DieReader().model_path == DEFAULT_MODEL == model_for_cpu(cpu_flags())
+    assert DEFAULT_MODEL == model_for_cpu(cpu_flags())
     # /proc/cpuinfo as x86 and Arm Linux write it; a system without one lists no flags
     x86 = tmp_path / "x86"
     x86.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512_vnni\n\n"
