@@ -8,11 +8,15 @@ in the player's language from those tables, and the command line prints the Engl
 
 A template names its parameters in braces: ``"{player} holds {n} dice"``. A parameter is
 text, a number, another message (a district's name in the player's language), or a tuple
-of those, worded as a list ("Anna, Ben and Cleo" / "Anna, Ben und Cleo").
+of those, worded as a list ("Anna, Ben and Cleo" / "Anna, Ben und Cleo"). A word that
+follows a number names it as ``{n:one|other}``: the first form where the parameter ``n`` is
+1, the second otherwise (``"{n} {n:die|dice}"``: "1 die", "2 dice"; the page's own words
+in ``static/i18n.js`` read the same form).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Union
@@ -25,6 +29,8 @@ _TEMPLATES: dict[str, dict[str, str]] = {}
 
 #: how a list parameter ends, per language
 _AND = {"en": " and ", "de": " und "}
+#: a word in the form its number asks for: ``{n:one|other}``
+_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}|]*)\}")
 
 
 @dataclass(frozen=True)
@@ -127,9 +133,15 @@ def render(msg_id: str, params: Mapping[str, Any], lang: str = "en") -> str:
     if words is None:
         raise KeyError(f"no message {msg_id!r}; is its game's messages module imported?")
     text = words.get(lang) or words["en"]
+    text = _PLURAL.sub(lambda m: m.group(2) if _is_one(params.get(m.group(1)))
+                       else m.group(3), text)
     for name, value in params.items():
         text = text.replace("{" + name + "}", _word(value, lang))
     return text
+
+
+def _is_one(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and value == 1
 
 
 def english(value: Any) -> Any:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from dicecam.messages import Message
 from dicecam.reading import DieReading
+from dicecam.scorer.players import check_players
 
 Adapter = Callable[[Any, Sequence[DieReading]], Any]
 #: (state, dice) -> the throws the game knows the colours of: (dice indices, colour counts)
@@ -241,6 +242,10 @@ class GameDescriptor:
                 "options": [v.to_json() for v in self.variants]}
 
     def new_game(self, config: Mapping[str, Any]) -> Any:
+        """A new game from the page's or a hub's config: its players counted and their
+        names told apart first (``players.check_players``, in the players' language),
+        then the game's own codec. A stored game replays through the codec alone."""
+        check_players(config, self.min_players, self.max_players)
         return self.codec.new_game(config)
 
     def worked_examples(self, kind: str | None = None) -> list[dict[str, Any]]:

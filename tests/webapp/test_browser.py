@@ -453,7 +453,7 @@ def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) 
         wait_text(browser, "#cd-turn", "Bo plays")
         new_game(browser, "v6", ["Ann", "Bo"])
         tap(browser, '[data-action="jokers"]')
-        wait_text(browser, "#roll-text", "Roll of 1 dice scored", timeout=2 * WAIT_SECONDS)
+        wait_text(browser, "#roll-text", "Roll of 1 die scored", timeout=2 * WAIT_SECONDS)
         assert css(browser, "#v6-log li").text
     finally:
         running.stop()

@@ -24,7 +24,8 @@ MESSAGES = Catalogue({
     "cd.unread": {"en": "die {n} in the tray could not be read; tap it to correct it",
                   "de": "Würfel {n} in der Schale ist nicht lesbar; tippe ihn an, um ihn zu "
                         "korrigieren"},
-    "cd.thrown_out": {"en": "{player} has thrown {n} times; choose how to score this throw",
+    "cd.thrown_out": {"en": "{player} has thrown {n} {n:time|times}; choose how to score this "
+                           "throw",
                       "de": "{player} hat {n}-mal geworfen; wähle, wie dieser Wurf gewertet "
                             "wird"},
     "cd.too_many_colours": {"en": "the dice have only {n} colours, but this game has now seen "

@@ -25,7 +25,17 @@ from dicecam.reading import DieReading
 from dicecam.scorer.descriptor import ThrowDue
 from dicecam.scorer.diceparty import rules
 from dicecam.scorer.diceparty.messages import MESSAGES
-from dicecam.scorer.diceparty.verdict import COLOUR_OF, KIND_OF_COLOUR, KINDS, Die, Kind
+from dicecam.scorer.diceparty.verdict import (
+    COLOUR_OF,
+    KIND_OF_COLOUR,
+    KINDS,
+    MILLIONAIRE_UNCONTESTED,
+    Die,
+    Kind,
+)
+
+#: the level the demo's staged millionaire shows its VIPs at
+MILLIONAIRE_LEVEL = 6
 
 
 def action_from_roll(state: rules.State, dice: Sequence[DieReading]) -> rules.Action | None:
@@ -73,16 +83,28 @@ def thrown_dice(state: rules.State, dice: Sequence[DieReading]) -> dict[str, lis
 
 def throw_due(state: rules.State) -> ThrowDue | None:
     """The party the game waits to see thrown: the next preparty throw or the active
-    player's turn. A party is thrown whole, by itself: nothing to choose first."""
+    player's turn. A party is thrown whole, by itself: nothing to choose first.
+
+    Random dice seldom bring a millionaire, so the demo table would never show one: a
+    party thrown with at least four VIPs, by a player not yet rich, shows its VIPs at level
+    6 and its Mobs below it (the rulebook's "4 VIPs of one level and no Mob of it"); its
+    Party People still fall as they may. The demo is the only one throwing what this says."""
     if state.phase == rules.Phase.PREPARTY:
         name = rules.preparty_next(state)
     elif state.phase == rules.Phase.THROW and state.active is not None:
         name = state.players[state.active].name
     else:
         return None
-    party = next(p.party for p in state.players if p.name == name)
-    return ThrowDue.of(tuple(COLOUR_OF[kind] for kind in KINDS for _ in range(party[kind])),
-                       by_itself=True)
+    player = next(p for p in state.players if p.name == name)
+    party = player.party
+    colours = tuple(COLOUR_OF[kind] for kind in KINDS for _ in range(party[kind]))
+    if (state.phase != rules.Phase.THROW or party[Kind.VIP] < MILLIONAIRE_UNCONTESTED
+            or rules.Victory.MILLIONAIRE in player.wins):
+        return ThrowDue.of(colours, by_itself=True)
+    staged = {Kind.PARTY_PEOPLE: lambda k: None, Kind.VIP: lambda k: MILLIONAIRE_LEVEL,
+              Kind.MOB: lambda k: 1 + k % (MILLIONAIRE_LEVEL - 1)}
+    values = tuple(staged[kind](k) for kind in KINDS for k in range(party[kind]))
+    return ThrowDue(colours, values, by_itself=True)
 
 
 def colour_groups(state: rules.State, dice: Sequence[DieReading]

@@ -33,8 +33,8 @@ MESSAGES = Catalogue({
                            "de": "die Runde ist vorbei; starte die nächste Runde"},
     "dp.wait.game_over": {"en": "the game is over", "de": "das Spiel ist vorbei"},
     # what the dice just seen count as (the tablet's roll panel)
-    "dp.seen": {"en": "{n} dice", "de": "{n} Würfel"},
-    "dp.seen_in_zones": {"en": "{n} dice, {k} of them in the zone of {players}",
+    "dp.seen": {"en": "{n} {n:die|dice}", "de": "{n} Würfel"},
+    "dp.seen_in_zones": {"en": "{n} {n:die|dice}, {k} of them in the zone of {players}",
                          "de": "{n} Würfel, {k} davon in der Zone von {players}"},
     "dp.whose.party": {"en": "{players}'s party", "de": "Party von {players}"},
     "dp.whose.preparty": {"en": "the preparty throw of {players}",
@@ -45,11 +45,13 @@ MESSAGES = Catalogue({
     "dp.roll.refused": {"en": "{seen} for {whose}, not scored: the reason is below",
                         "de": "{seen} für {whose}, nicht gewertet: der Grund steht darunter"},
     # said of the last roll seen while the game moves on: "was", so it stays true
-    "dp.roll.ignored": {"en": "{n} dice, not counted: no throw was due",
+    "dp.roll.ignored": {"en": "{n} {n:die|dice}, not counted: no throw was due",
                         "de": "{n} Würfel, nicht gezählt: es war kein Wurf dran"},
     "dp.aside.counter_die": {
-        "en": "The yellow {value} is {player}'s counter die ({wallets} wallets): leave it out",
-        "de": "Die gelbe {value} ist der Zählwürfel von {player} ({wallets} Geldbörsen): "
+        "en": "The yellow {value} is {player}'s counter die ({wallets} {wallets:wallet|wallets}): "
+              "leave it out",
+        "de": "Die gelbe {value} ist der Zählwürfel von {player} ({wallets} "
+              "{wallets:Geldbörse|Geldbörsen}): "
               "weglassen"},
     # step 2's verdict, as the FAQ explains it
     "dp.no_mob": {"en": "No Mob is at the party, so it cannot escalate.",
@@ -106,19 +108,20 @@ MESSAGES = Catalogue({
                          "de": "Alle anderen Partys sind eskaliert: {player} gewinnt die Runde."},
     "dp.ev.steals_nothing": {"en": "{player} steals nothing.", "de": "{player} stiehlt nichts."},
     "dp.ev.steals": {
-        "en": "{player} steals {n} wallet(s); the counter die shows {counter}.",
-        "de": "{player} stiehlt {n} Geldbörse(n); der Zählwürfel zeigt {counter}."},
-    "dp.ev.wallets": {"en": "{player} has {n} wallets.", "de": "{player} hat {n} Geldbörsen."},
+        "en": "{player} steals {n} {n:wallet|wallets}; the counter die shows {counter}.",
+        "de": "{player} stiehlt {n} {n:Geldbörse|Geldbörsen}; der Zählwürfel zeigt {counter}."},
+    "dp.ev.wallets": {"en": "{player} has {n} {n:wallet|wallets}.",
+                      "de": "{player} hat {n} {n:Geldbörse|Geldbörsen}."},
     "dp.ev.provokes_nobody": {"en": "{player} provokes nobody.",
                               "de": "{player} provoziert niemanden."},
     "dp.ev.provokes": {"en": "{player} provokes {dice}.", "de": "{player} provoziert {dice}."},
     "dp.ev.gets": {"en": "{player} gets {mobs}.", "de": "{player} bekommt {mobs}."},
-    "dp.mobs": {"en": "{n} Mob(s)", "de": "{n} Mob(s)"},
-    "dp.mobs_short": {"en": "{n} Mob(s) of {due} (the stock ran out)",
-                      "de": "{n} von {due} Mob(s) (der Vorrat ist leer)"},
+    "dp.mobs": {"en": "{n} {n:Mob|Mobs}", "de": "{n} {n:Mob|Mobs}"},
+    "dp.mobs_short": {"en": "{n} of {due} {due:Mob|Mobs} (the stock ran out)",
+                      "de": "{n} von {due} {due:Mob|Mobs} (der Vorrat ist leer)"},
     "dp.mobs_short_leave": {
-        "en": "{n} Mob(s) of {due} (the stock ran out; {gone} leave instead)",
-        "de": "{n} von {due} Mob(s) (der Vorrat ist leer; dafür gehen {gone})"},
+        "en": "{n} of {due} {due:Mob|Mobs} (the stock ran out; {gone} leave instead)",
+        "de": "{n} von {due} {due:Mob|Mobs} (der Vorrat ist leer; dafür gehen {gone})"},
     "dp.count_kind": {"en": "{n} {kind}", "de": "{n} {kind}"},
     "dp.ev.grows": {
         "en": "{player}'s party grows by {n} {kind} ({points} {source} points){short}{mobs}.",

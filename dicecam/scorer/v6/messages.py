@@ -62,7 +62,8 @@ MESSAGES = Catalogue({
                                "{pips}"),
     "v6.why.go_on_runkelrueb": _m("go on: a six calls Runkelrüb",
                                   "weiter: eine Sechs ruft den Runkelrüb"),
-    "v6.why.stop": _m("stop and keep {pips} pips", "aufhören und {pips} Augen behalten"),
+    "v6.why.stop": _m("stop and keep {pips} {pips:pip|pips}",
+                      "aufhören und {pips} {pips:Auge|Augen} behalten"),
     "v6.why.end_fumo": _m("end Fumo: throws count single again",
                           "Fumo beenden: Würfe zählen wieder einfach"),
     "v6.why.kaelte_use": _m("use {n}: {rule}", "Einsatz {n}: {rule}"),
@@ -87,7 +88,8 @@ MESSAGES = Catalogue({
     "v6.note.announces": _m("{player} announces {joker}", "{player} sagt {joker} an"),
     "v6.note.kaelte_use": _m(" (use {n})", " (Einsatz {n})"),
     "v6.note.fumo_ends": _m(" (Fumo ends)", " (Fumo endet)"),
-    "v6.note.secured": _m("; {pips} pips secured", "; {pips} Augen gesichert"),
+    "v6.note.secured": _m("; {pips} {pips:pip|pips} secured",
+                           "; {pips} {pips:Auge|Augen} gesichert"),
     "v6.note.free_throw": _m("free throw {value}: +{value}; the auto-jokers are now active",
                              "Freiwurf {value}: +{value}; die Auto-Joker sind jetzt aktiv"),
     "v6.note.ventil_cannot_help": _m("the Ventil cannot help", "das Ventil hilft nicht"),
@@ -103,8 +105,10 @@ MESSAGES = Catalogue({
                                     "void",
                                     "die verflixte Sechs! Der Runkelrüb hat zwei Würfe, um sie "
                                     "ungültig zu machen"),
-    "v6.note.six_secured": _m("the verflixte Sechs: Elas' Ventil keeps {pips} pips; round over",
-                              "die verflixte Sechs: Elas' Ventil hält {pips} Augen; Runde "
+    "v6.note.six_secured": _m("the verflixte Sechs: Elas' Ventil keeps {pips} {pips:pip|pips}; "
+                              "round over",
+                              "die verflixte Sechs: Elas' Ventil hält {pips} "
+                              "{pips:Auge|Augen}; Runde "
                               "vorbei"),
     "v6.note.six_zombie": _m("the verflixte Sechs: every pip is lost, the player is a zombie",
                              "die verflixte Sechs: alle Augen sind weg, der Spieler ist ein "
@@ -112,8 +116,8 @@ MESSAGES = Catalogue({
     "v6.note.fumo_void": _m("Fumo's doublings are void (-{n}) and Fumo ends",
                             "Fumos Verdopplungen sind ungültig (-{n}) und Fumo endet"),
     "v6.note.duel_loses": _m("{opponent} loses {n}", "{opponent} verliert {n}"),
-    "v6.note.duel_zombie": _m(" and is a zombie: +{n} zombie pips",
-                              " und ist ein Zombie: +{n} Zombie-Augen"),
+    "v6.note.duel_zombie": _m(" and is a zombie: +{n} zombie {n:pip|pips}",
+                              " und ist ein Zombie: +{n} {n:Zombie-Auge|Zombie-Augen}"),
     "v6.note.duel_gains": _m("{opponent} gains {n}", "{opponent} bekommt {n}"),
     "v6.note.duel_zombie_stays": _m("zombie {opponent} stays at 0",
                                     "Zombie {opponent} bleibt bei 0"),
@@ -122,8 +126,8 @@ MESSAGES = Catalogue({
                             "{left})",
                             "{player} bestiehlt {victim} um {pips} ({victim} hatte {had}, "
                             "bleibt bei {left})"),
-    "v6.note.victim_zombie": _m("{victim} is a zombie: +{n} zombie pips",
-                                "{victim} ist ein Zombie: +{n} Zombie-Augen"),
+    "v6.note.victim_zombie": _m("{victim} is a zombie: +{n} zombie {n:pip|pips}",
+                                "{victim} ist ein Zombie: +{n} {n:Zombie-Auge|Zombie-Augen}"),
     "v6.note.pass_steal": _m("{player} passes up the theft: nobody is robbed, -{pips}",
                              "{player} verzichtet auf den Diebstahl: niemand wird bestohlen, "
                              "-{pips}"),
@@ -131,7 +135,8 @@ MESSAGES = Catalogue({
                                 "{player} lässt die Sechs gelten und behält den Runkelrüb"),
     "v6.note.fumo_ended": _m("Fumo ended: throws count single again",
                              "Fumo beendet: Würfe zählen wieder einfach"),
-    "v6.note.stops": _m("{player} stops with {pips} pips", "{player} hört mit {pips} Augen auf"),
+    "v6.note.stops": _m("{player} stops with {pips} {pips:pip|pips}",
+                         "{player} hört mit {pips} {pips:Auge|Augen} auf"),
     "v6.prompt.throw_under": _m("the throw under {joker}", "der Wurf unter {joker}"),
     # the jokers' own throws
     "v6.j.fumo": _m("Fumo doubles the {value}: +{n}", "Fumo verdoppelt die {value}: +{n}"),

@@ -1104,7 +1104,9 @@
       if (rows.length < setup.max && last.querySelector("input").value.trim()) {
         fieldset.append(row(rows.length));
       }
+      renderPlayersHint(game, setup);
     };
+    renderPlayersHint(game, setup);
     const options = $("new-game-options");
     options.replaceChildren(...(setup.options || []).map((opt) => h("label", { class: "option" },
       opt.type === "number"
@@ -1112,9 +1114,48 @@
         : h("input", { type: "checkbox", name: opt.key, checked: opt.value ? true : null }),
       " ", t(opt.label))));
   }
+
+  /* The names of the last game's players (the one played now, else the last stored). */
+  function lastPlayers() {
+    const byUpdate = [...app.games.stored].sort((a, b) => (b.updated || 0) - (a.updated || 0));
+    const config = app.view && app.view.game ? app.view.config : null;
+    const names = config && Array.isArray(config.players) ? config.players
+      : byUpdate.length ? byUpdate[0].players : [];
+    return names.map((p) => (p && typeof p === "object" ? p.name : p)).filter(Boolean);
+  }
+
+  /* Under the names: how many players the game takes (and that every field is in use
+   * once it has its most), and one tap to bring the last game's players back. */
+  function renderPlayersHint(game, setup) {
+    const inputs = Array.from($("new-game-players").querySelectorAll("input"));
+    const typed = inputs.filter((i) => i.value.trim()).length;
+    const title = gameTitle(game, (app.games.available.find((g) => g.game === game) || {}).title || game);
+    const full = inputs.length >= setup.max && typed >= setup.max;
+    const parts = [h("span", { id: "new-game-limits", "data-full": full ? "1" : "0" },
+      full ? t("players_full", { game: title, max: setup.max })
+        : t("players_range", { game: title, min: setup.min, max: setup.max }))];
+    const last = lastPlayers();
+    if (!typed && last.length >= setup.min && last.length <= setup.max) {
+      parts.push(h("button", { type: "button", id: "new-game-same", onclick: () => {
+        const fieldset = $("new-game-players");
+        last.forEach((name, i) => {
+          const rows = fieldset.querySelectorAll(".player-row input");
+          if (rows[i]) {
+            rows[i].value = name;
+            fieldset.oninput();
+          }
+        });
+      } }, t("same_players", { names: last.join(", ") })));
+    }
+    $("new-game-hint").replaceChildren(...parts);
+  }
+
   $("new-game-name").addEventListener("change", renderNewGameOptions);
   $("open-new-game").addEventListener("click", () => {
     $("new-game-error").textContent = "";
+    // a fresh form each time: the last game's names would start the next game unnoticed
+    // (they come back with one tap on "Same players")
+    for (const input of $("new-game-players").querySelectorAll("input")) input.value = "";
     renderNewGameOptions();
     $("new-game-dialog").showModal();
   });
@@ -1140,7 +1181,9 @@
     whenPaired().then(() => socket.timeout(10000).emit(E.NEW_GAME, { game, config: finish },
       (err, ack) => {
         if (err || !ack || !ack.ok) {
-          $("new-game-error").textContent = (ack && ack.error) || t("no_answer");
+          // the engines' refusals come as messages, said in the page's language
+          $("new-game-error").textContent = ack && ack.message ? I18N.message(ack.message)
+            : (ack && ack.error) || t("no_answer");
         } else {
           $("new-game-dialog").close();
         }

@@ -21,6 +21,9 @@
       open: "Open", end_game: "End game", delete: "Delete", delete_confirm: "Really delete?",
       ended: "ended", playing: "playing now", started: "started", last_move: "last move",
       player_optional: "(optional)", no_answer: "The server did not answer; try again.",
+      players_range: "{game}: {min} to {max} players.",
+      players_full: "{game} takes at most {max} players: every field is in use.",
+      same_players: "Same players: {names}",
       no_dice_entered: "Tap the values of the dice first.",
       camera_starting: "camera starting", camera_running: "camera live", camera_cpu: "CPU {n}%",
       camera_colours_fitted: "colours learnt at this table",
@@ -38,12 +41,12 @@
       zones_active: "Zones drawn: each throw counts only the dice in its thrower's area.",
       zones_draw_text: "Drag a rectangle around {p}'s party on the picture.",
       zones_draw_done: "Every player has an area. Save them, or drag again to redraw the one chosen.",
-      roll_pending: "Roll of {n} dice waits for a check.",
-      roll_applied: "Roll of {n} dice scored.",
-      roll_shown: "Roll of {n} dice seen: the game waits for no dice now.",
+      roll_pending: "Roll of {n} {n:die|dice} waits for a check.",
+      roll_applied: "Roll of {n} {n:die|dice} scored.",
+      roll_shown: "Roll of {n} {n:die|dice} seen: the game waits for no dice now.",
       roll_check: "Tap each die marked red to correct it ({n}).",
       confirm_teach: "Dice are right",
-      check_asked: "Check the asked dice ({n})",
+      check_asked: "Check the asked {n:die|dice} ({n})",
       asked_left: "{n} dice asked: each value you tap answers one and shows the next.",
       add_die_title: "A die here: what does it show?",
       add_die_hint: "The camera missed a die where you tapped; it joins the roll.",
@@ -64,8 +67,8 @@
         "tap it and say what it shows.",
       layout_teach: "Teach from this picture",
       layout_no_picture: "No dice lie still under the camera yet.",
-      layout_rows: "The camera sees {n} rows of dice: lay them out in six rows, the 1s at the top, the 6s at the bottom.",
-      roll_layout: "Teaching layout: {n} dice taught by their rows.",
+      layout_rows: "The camera sees {n} {n:row|rows} of dice: lay them out in six rows, the 1s at the top, the 6s at the bottom.",
+      roll_layout: "Teaching layout: {n} {n:die|dice} taught by their rows.",
       yellow: "yellow", orange: "orange", red: "red", purple: "purple", white: "white",
       turquoise: "turquoise", black: "black", grey: "grey", blue: "blue", green: "green",
       total: "Total", round: "Round", player: "Player", winner: "Winner",
@@ -76,6 +79,7 @@
         "shown on the computer where dicecam runs, in the window where it was started.",
       pair_submit: "Pair this tablet",
       pair_six_digits: "The PIN has 6 digits.",
+      pair_placeholder: "type the 6 digits",
       pair_wrong_pin: "That is not the PIN. Look again at the computer where dicecam runs: " +
         "it shows a new PIN each time it starts.",
       pair_too_many_tries: "Too many wrong PINs. Wait a minute, then try again.",
@@ -93,6 +97,9 @@
       open: "Öffnen", end_game: "Spiel beenden", delete: "Löschen", delete_confirm: "Wirklich löschen?",
       ended: "beendet", playing: "läuft gerade", started: "begonnen", last_move: "letzter Zug",
       player_optional: "(optional)", no_answer: "Der Server antwortet nicht; bitte nochmal.",
+      players_range: "{game}: {min} bis {max} Spieler.",
+      players_full: "{game} erlaubt höchstens {max} Spieler: alle Felder sind belegt.",
+      same_players: "Dieselben Spieler: {names}",
       no_dice_entered: "Tippe zuerst die Augenzahlen der Würfel an.",
       camera_starting: "Kamera startet", camera_running: "Kamera live", camera_cpu: "CPU {n} %",
       camera_colours_fitted: "Farben an diesem Tisch gelernt",
@@ -112,9 +119,9 @@
       zones_draw_text: "Ziehe auf dem Bild ein Rechteck um die Party von {p}.",
       zones_draw_done: "Jeder Spieler hat einen Bereich. Speichere sie, oder ziehe nochmal, um " +
         "den gewählten neu zu zeichnen.",
-      roll_pending: "Wurf mit {n} Würfeln wartet auf Prüfung.",
-      roll_applied: "Wurf mit {n} Würfeln gewertet.",
-      roll_shown: "Wurf mit {n} Würfeln gesehen: das Spiel erwartet gerade keine Würfel.",
+      roll_pending: "Wurf mit {n} {n:Würfel|Würfeln} wartet auf Prüfung.",
+      roll_applied: "Wurf mit {n} {n:Würfel|Würfeln} gewertet.",
+      roll_shown: "Wurf mit {n} {n:Würfel|Würfeln} gesehen: das Spiel erwartet gerade keine Würfel.",
       roll_check: "Tippe jeden rot markierten Würfel an, um ihn zu korrigieren ({n}).",
       confirm_teach: "Würfel stimmen",
       check_asked: "Gefragte Würfel prüfen ({n})",
@@ -139,7 +146,7 @@
         "aussieht, wird gefragt: tippt ihn an und sagt, was er zeigt.",
       layout_teach: "Von diesem Bild lernen",
       layout_no_picture: "Noch liegen keine Würfel still unter der Kamera.",
-      layout_rows: "Die Kamera sieht {n} Reihen Würfel: legt sie in sechs Reihen, die 1en oben, die 6en unten.",
+      layout_rows: "Die Kamera sieht {n} {n:Reihe|Reihen} Würfel: legt sie in sechs Reihen, die 1en oben, die 6en unten.",
       roll_layout: "Lernbild: {n} Würfel nach ihren Reihen gelernt.",
       yellow: "gelb", orange: "orange", red: "rot", purple: "lila", white: "weiß",
       turquoise: "türkis", black: "schwarz", grey: "grau", blue: "blau", green: "grün",
@@ -152,6 +159,7 @@
         "gestartet wurde).",
       pair_submit: "Tablet verbinden",
       pair_six_digits: "Die PIN hat 6 Ziffern.",
+      pair_placeholder: "6 Ziffern eintippen",
       pair_wrong_pin: "Das ist nicht die PIN. Schau noch einmal auf den Computer, auf dem " +
         "dicecam läuft: er zeigt bei jedem Start eine neue PIN.",
       pair_too_many_tries: "Zu viele falsche PINs. Warte eine Minute und versuche es dann nochmal.",
@@ -166,8 +174,17 @@
   }
   if (!WORDS[current]) current = WORDS[document.body.dataset.lang] ? document.body.dataset.lang : "en";
 
+  /* A word in the form its number asks for, {n:one|other}: the first where n is 1 ("1 die",
+   * "2 dice"), as dicecam/messages.py words the engines' sentences. */
+  const PLURAL = /\{(\w+):([^{}|]*)\|([^{}|]*)\}/g;
+  function plural(text, params) {
+    if (typeof text !== "string") return text;
+    return text.replace(PLURAL, (all, name, one, other) =>
+      (typeof (params || {})[name] === "number" && params[name] === 1 ? one : other));
+  }
+
   function t(key, params) {
-    let text = (WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key;
+    let text = plural((WORDS[current] && WORDS[current][key]) || WORDS.en[key] || key, params);
     for (const [name, value] of Object.entries(params || {})) {
       text = text.split("{" + name + "}").join(String(value));
     }
@@ -177,6 +194,9 @@
   function apply(root) {
     document.documentElement.lang = current;
     for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+      el.placeholder = t(el.dataset.i18nPlaceholder);
+    }
     for (const el of root.querySelectorAll("[data-i18n-title]")) {
       el.title = t(el.dataset.i18nTitle);
       el.setAttribute("aria-label", el.title);
@@ -205,7 +225,7 @@
     if (m === null || m === undefined) return "";
     if (typeof m === "string") return m;
     const table = (window.DICECAM_MESSAGES || {})[m.msg];
-    let text = table ? (table[current] || table.en) : m.msg;
+    let text = plural(table ? (table[current] || table.en) : m.msg, m.params);
     for (const [name, value] of Object.entries(m.params || {})) {
       text = text.split("{" + name + "}").join(word(value));
     }

@@ -5,7 +5,7 @@
   "use strict";
   window.DicecamI18n.add({
     en: {
-      title_v6: "V6 dice tournament", v6_group: "Group {g}, pass {p} of {n}", v6_player: "{p}'s round", v6_total: "pips",
+      title_v6: "V6 dice tournament", v6_group: "Group {g}, pass {p} of {n}", v6_player: "{p}'s round", v6_total: "{n} {n:pip|pips}",
       v6_choose_jokers: "{p} names up to {n} jokers", v6_free_choice: "Free-choice round (final)",
       v6_start_round: "Start the round", v6_threw: "Threw {v}", v6_throw: "The die shows:",
       v6_stop: "Stop and keep the pips", v6_end_fumo: "End Fumo", v6_steal: "Steal from {p}",
@@ -22,7 +22,7 @@
       retreat: "retreat", challenge: "challenge", pass: "pass",
     },
     de: {
-      title_v6: "V6-Würfelturnier", v6_group: "Gruppe {g}, Durchgang {p} von {n}", v6_player: "Runde von {p}", v6_total: "Augen",
+      title_v6: "V6-Würfelturnier", v6_group: "Gruppe {g}, Durchgang {p} von {n}", v6_player: "Runde von {p}", v6_total: "{n} {n:Auge|Augen}",
       v6_choose_jokers: "{p} wählt bis zu {n} Joker", v6_free_choice: "Freie-Wahl-Runde (Finale)",
       v6_start_round: "Runde beginnen", v6_threw: "{v} geworfen", v6_throw: "Der Würfel zeigt:",
       v6_stop: "Aufhören und Augen behalten", v6_end_fumo: "Fumo beenden", v6_steal: "Von {p} stehlen",
@@ -91,7 +91,7 @@
     if (round) {
       el.append(h("div", { class: "card", id: "v6-round" },
         h("h3", {}, t("v6_player", { p: round.player })),
-        h("div", { class: "banner", id: "v6-total" }, `${round.total} ${t("v6_total")}`),
+        h("div", { class: "banner", id: "v6-total" }, t("v6_total", { n: round.total })),
         round.in_play ? h("p", {}, h("b", {}, jokerNames[round.in_play.joker] || round.in_play.joker), ": ",
           ctx.msg(round.in_play.prompt)) : null,
         h("ul", { id: "v6-jokers" }, round.jokers.map((j) => h("li", {
@@ -164,14 +164,14 @@
         h("tbody", {}, s.standing.map((o) => h("tr", { class: o.name === s.player ? "active" : "" },
           h("td", {}, o.name, o.zombie ? h("span", { class: "hint", title: t("v6_zombie_why") },
             ` (${t("v6_zombie")})`) : ""),
-          h("td", { class: "num" }, `${o.total} ${t("v6_total")}`),
+          h("td", { class: "num" }, t("v6_total", { n: o.total })),
           h("td", { class: "num" }, `${s.points[o.name] || 0} ${t("v6_points")}`)))))));
     }
     if (s.results.length) {
       card.append(h("div", {}, h("h3", {}, t("v6_results")), h("table", { id: "v6-results" },
         h("tbody", {}, s.results.slice(-12).reverse().map((r) => h("tr", {},
           h("td", {}, `${r.group}/${r.pass}`), h("td", {}, r.player),
-          h("td", { class: "num" }, `${r.total} ${t("v6_total")}`), h("td", {}, t("v6_outcome_" + r.outcome))))))));
+          h("td", { class: "num" }, t("v6_total", { n: r.total })), h("td", {}, t("v6_outcome_" + r.outcome))))))));
     }
     const ranking = Object.entries(s.points).sort((a, b) => b[1] - a[1]);
     card.append(h("div", {}, h("h3", {}, t("v6_standings")), h("table", { id: "v6-standings" },
