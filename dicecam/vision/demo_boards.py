@@ -32,6 +32,11 @@ from dicecam.synth.scene import paste_die
 MARKER_BGR = ((40, 40, 200), (200, 90, 30), (50, 150, 40), (30, 200, 230))
 #: a die's top face as a share of a field's side
 DIE_SHARE = 0.85
+#: how far a die lies from its field's centre towards the middle of its zone, as a share
+#: of the way (players push dice in from a board's edge)
+INWARD = 0.12
+#: an agent figure's half height as a share of a field's side
+MARKER_SHARE = 0.32
 _LIGHT = (0.3, -0.3, 1.0)
 
 
@@ -134,13 +139,14 @@ def lay_out(table: np.ndarray, layout: DemoLayout, dice_set: str, rng: np.random
     dice: list[LaidDie] = []
     for laid in layout.zones:
         points = list(fields.get(laid.zone, ()))
+        middle = np.mean(points, axis=0) if points else np.zeros(2)
         if laid.dice + len(laid.markers) > len(points):
             raise ValueError(f"zone {laid.zone!r} has {len(points)} fields, not "
                              f"{laid.dice + len(laid.markers)}")
         order = [int(i) for i in rng.permutation(laid.dice + len(laid.markers))]
         side = field_px[laid.zone]
         for k, slot in enumerate(order):
-            x, y = points[slot]
+            x, y = np.asarray(points[slot]) + INWARD * (middle - np.asarray(points[slot]))
             x += rng.uniform(-0.08, 0.08) * side
             y += rng.uniform(-0.08, 0.08) * side
             if k < laid.dice:
@@ -155,7 +161,7 @@ def lay_out(table: np.ndarray, layout: DemoLayout, dice_set: str, rng: np.random
                 dice.append(LaidDie(cx, cy, w, h, rendered.top_value, look.colour_name,
                                     laid.zone))
             else:
-                _marker(image, x, y, side * 0.32, MARKER_BGR[laid.markers[k - laid.dice]
+                _marker(image, x, y, side * MARKER_SHARE, MARKER_BGR[laid.markers[k - laid.dice]
                                                            % len(MARKER_BGR)], tint)
     return LaidTable(image, placed, tuple(dice))
 

@@ -94,4 +94,4 @@ def roll_summary(state: rules.GameState, dice: Sequence[DieReading], status: str
     outside = len(dice) - sum(placed.values())
     if outside:
         parts.append(MESSAGES("dt.roll_outside", n=outside))
-    return MESSAGES("dt.roll_zones", n=sum(placed.values()), parts=parts)
+    return MESSAGES("dt.roll_zones", n=sum(placed.values()), parts=tuple(parts))
