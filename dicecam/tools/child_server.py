@@ -48,20 +48,39 @@ class ChildServer:
                 self.kill()
 
     def rss_bytes(self) -> int | None:
-        """The server's resident memory (Linux): its process and the worker gunicorn forks
-        from it; None where /proc is not there."""
-        pids = [self.process.pid]
-        try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-            pids += [int(pid) for pid in children.read_text().split()]
-            total = 0
-            for pid in pids:
-                status = Path(f"/proc/{pid}/status").read_text()
-                match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
-                total += int(match.group(1)) * 1024 if match else 0
-        except OSError:
-            return None
-        return total
+        """The server's memory (Linux): its process and the worker gunicorn forks from it,
+        each page shared between them counted once (``memory_kb``); None where /proc is not
+        there."""
+        pids = [self.process.pid, *children(self.process.pid)]
+        kb = memory_kb(pids)
+        return None if kb == 0 else kb * 1024
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux), e.g. gunicorn's workers."""
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def memory_kb(pids: Sequence[int]) -> int:
+    """The memory of these processes together, in kB: the sum of their proportional set
+    sizes (Pss: a page shared by two processes counts half in each, so a forked worker's
+    pages shared with its arbiter count once), VmRSS where Pss is not readable; 0 for
+    processes gone."""
+    total = 0
+    for pid in pids:
+        for name, field_name in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
+            try:
+                text = Path(f"/proc/{pid}/{name}").read_text()
+            except OSError:
+                continue
+            found = [line for line in text.splitlines() if line.startswith(field_name)]
+            if found:
+                total += int(found[0].split()[1])
+                break
+    return total
 
 
 def free_port() -> int:

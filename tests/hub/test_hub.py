@@ -393,6 +393,13 @@ def test_an_evening_of_real_tables_survives_kills_and_an_absent_hub() -> None:
     assert len(check.events) == 3, check.events
     assert check.mismatches == []
     assert check.results_stored == check.results_expected == 4 * 4 + 2 * 5
+    assert check.stored_twice == 0
+    # every stored result's way from its table's outbox to the hub is timed, and the
+    # processes' memory read: the hub's two workers and each table's server
+    assert len(check.latencies_ms) == check.results_stored
+    assert all(ms >= 0 for ms in check.latencies_ms)
+    assert len(check.hub_memory_kb) == 2 and all(kb > 0 for kb in check.hub_memory_kb.values())
+    assert set(check.table_memory_kb) == set(running.tables)
 
 
 def test_the_hub_command_says_what_is_missing(capsys: Any) -> None:

@@ -22,12 +22,14 @@ import multiprocessing
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ import socketio
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools.bench.web import percentile
-from dicecam.tools.child_server import ChildServer, start_child_server
+from dicecam.tools.child_server import ChildServer, children, memory_kb, start_child_server
 from dicecam.tools.hub_harness import Hub, private_hub
 from dicecam.tools.services import missing
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
@@ -70,10 +72,17 @@ class EveningCheck:
     events: list[str] = field(default_factory=list)
     seconds: float = 0.0
     winner: str | None = None
+    stored_twice: int = 0  # (table, action id) stored more than once by the hub
+    resent: int = 0  # results a table sent again that the hub counted once (the board's)
+    #: each result: queued in the table's outbox -> stored by the hub (same clock)
+    latencies_ms: list[float] = field(default_factory=list)
+    hub_memory_kb: dict[int, int] = field(default_factory=dict)  # hub worker pid -> RSS
+    table_memory_kb: dict[str, int] = field(default_factory=dict)  # table -> its peak RSS
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches and self.results_stored == self.results_expected
+        return not self.mismatches and self.results_stored == self.results_expected \
+            and self.stored_twice == 0
 
 
 class _Nodes:
@@ -100,6 +109,10 @@ class _Nodes:
         self.procs[code].wait()
         time.sleep(pause)
         self.procs[code] = subprocess.Popen(self.args[code])
+
+    def pids(self) -> dict[str, list[int]]:
+        return {code: [proc.pid] for code, proc in self.procs.items()
+                if proc.poll() is None}
 
     def wait(self) -> list[str]:
         failed = []
@@ -143,6 +156,13 @@ class _ServeTables:
             code, evening.actions, sorted(evening.config["players"]), final, start_at, delay))
         self.threads[code] = thread
         thread.start()
+
+    def pids(self) -> dict[str, list[int]]:
+        """Each table's processes: gunicorn's arbiter and the worker that serves."""
+        with self._lock:
+            servers = dict(self.servers)
+        return {code: [server.process.pid, *children(server.process.pid)]
+                for code, server in servers.items() if server.process.poll() is None}
 
     def kill_and_restart(self, code: str, pause: float) -> None:
         with self._lock:
@@ -203,6 +223,26 @@ class _ServeTables:
             server.stop()
 
 
+class _MemorySampler:
+    """Each table's peak memory (its processes together, shared pages once), every half
+    second."""
+
+    def __init__(self, nodes: _Nodes | _ServeTables, peaks: dict[str, int]) -> None:
+        self.nodes, self.peaks = nodes, peaks
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            for code, pids in self.nodes.pids().items():
+                self.peaks[code] = max(self.peaks.get(code, 0), memory_kb(pids))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
                 hub_down: float, kill_worker: bool = True, kill_table: bool = True,
                 chaos_seed: int = 18, real_tables: bool = False) -> EveningCheck:
@@ -215,6 +255,7 @@ def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
     with tempfile.TemporaryDirectory(prefix="dicecam-nodes-") as folder:
         nodes: _Nodes | _ServeTables = (_ServeTables if real_tables else _Nodes)(
             hub, Path(folder))
+        sampler = _MemorySampler(nodes, check.table_memory_kb)
         try:
             played = [play_group(g, f"{seed}/{i}") for i, g in enumerate(plan.groups)]
             _play_stage(hub, nodes, plan.tables, played, 1, stage_seconds, hub_down,
@@ -226,9 +267,14 @@ def run_evening(hub: Hub, names: list[str], seed: str, *, stage_seconds: float,
             _play_stage(hub, nodes, board["final_tables"], finals, 2, stage_seconds / 2, 0.0,
                         False, False, rng, check)
             board = _wait_board(hub, lambda b: b["over"], "the final's end")
+            check.hub_memory_kb = {pid: h["rss_kb"] for pid, h in hub.worker_health().items()}
         finally:
+            sampler.stop()
             if isinstance(nodes, _ServeTables):
                 nodes.stop()
+        check.latencies_ms = _delivery_ms(hub.db, Path(folder), set(plan.tables))
+    check.resent = int(board["duplicates"])
+    check.stored_twice = _stored_twice(hub.db)
     check.results_expected = sum(passes_and_table(p) for p in played + finals)
     check.results_stored = _stored_results(hub.db)
     prelim = reference_points(plan.groups, played)
@@ -298,6 +344,34 @@ def _wait_board(hub: Hub, ready: Any, what: str, seconds: float = 60.0) -> dict[
         if time.monotonic() > deadline:
             raise RuntimeError(f"the hub's standings never showed {what}: {board['problems']}")
         time.sleep(0.2)
+
+
+def _delivery_ms(db: str, folder: Path, tables: set[str]) -> list[float]:
+    """Each stored result's time from its table's outbox (queued when the pass settled)
+    to the hub's database (stored), in ms: the hub away shows here as its 30 s."""
+    with psycopg.connect(db) as conn:
+        stored = {(table, action): float(at) for table, action, at in conn.execute(
+            "SELECT table_code, action_id, extract(epoch FROM received) FROM results")}
+    out = []
+    for table in sorted(tables):
+        path = folder / f"{table}.sqlite"
+        if not path.is_file():
+            continue
+        with closing(sqlite3.connect(path)) as outbox:
+            for action, created in outbox.execute("SELECT action_id, created FROM hub_outbox"):
+                if (table, action) in stored:
+                    out.append((stored[(table, action)] - created) * 1000.0)
+    return sorted(out)
+
+
+def _stored_twice(db: str) -> int:
+    """Results the hub holds more than once: the same table's same action id, or the same
+    report under two ids (its content sent as two results)."""
+    with psycopg.connect(db) as conn:
+        (twice,) = conn.execute(
+            "SELECT count(*) - count(DISTINCT (evening_id, table_code, round_key, report)) "
+            "FROM results").fetchone()
+    return int(twice)
 
 
 def _stored_results(db: str) -> int:
@@ -496,8 +570,23 @@ def run_evening_command(args: argparse.Namespace) -> int:
           f"{check.seconds:.0f} s")
     for event in check.events:
         print(f"  {event}")
+    once = check.results_stored == check.results_expected and check.stored_twice == 0
     print(f"results stored {check.results_stored} of {check.results_expected} "
-          f"({'exactly once each' if check.results_stored == check.results_expected else 'WRONG'})")
+          f"({'exactly once each' if once else 'WRONG'}); stored twice: "
+          f"{check.stored_twice}; sent again by a table and counted once: {check.resent}")
+    lat = check.latencies_ms
+    if lat:
+        print(f"result latency (queued in the table's outbox -> stored by the hub), "
+              f"{len(lat)} results: median {percentile(lat, 0.5):.0f} ms, p95 "
+              f"{percentile(lat, 0.95):.0f} ms, max {lat[-1]:.0f} ms (the hub away "
+              f"{args.hub_down:.0f} s shows in the tail)")
+    for pid, kb in sorted(check.hub_memory_kb.items()):
+        print(f"hub worker pid {pid}: {kb / 1024:.0f} MB resident at the end")
+    if check.table_memory_kb:
+        peaks = sorted(check.table_memory_kb.values())
+        print(f"tables' peak memory ({kind}; Pss, a page shared by a table's arbiter and "
+              f"worker counted once): {peaks[0] / 1024:.0f} to "
+              f"{peaks[-1] / 1024:.0f} MB each, {sum(peaks) / 1024:.0f} MB in all")
     print(f"standings equal to the single-process reference: "
           f"{'yes' if not check.mismatches else 'NO'}; winner {check.winner}")
     for line in check.mismatches:
