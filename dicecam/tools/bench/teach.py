@@ -32,6 +32,7 @@ from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
 from dicecam.tools.bench.real import print_table, read_sources
+from dicecam.tools.bench.teach_live import live_cost
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
 from dicecam.vision.pipeline import build_pipeline
 
@@ -51,6 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", type=int, default=LearnSettings.steps,
                         help=f"learning steps (default {LearnSettings.steps})")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--live-cost", action="store_true",
+                        help="instead: teach a table from the first source, then time the "
+                             "live view's full reads before, while and after it learns "
+                             "(budget: +10%%)")
 
 
 def split_for_teaching(photos: list) -> tuple[list, list]:
@@ -121,7 +126,11 @@ def run(args: argparse.Namespace) -> int:
         previous = os.environ.get("DICECAM_HOME")
         os.environ["DICECAM_HOME"] = home  # the bench's tables, never the user's
         try:
-            for source in sources:
+            if args.live_cost:
+                taught, _ = split_for_teaching(list(iter_photos(root, source=sources[0])))
+                figures = live_cost(sources[0], taught, steps=args.steps,
+                                    log=lambda m: None if args.json else print(m))
+            for source in () if args.live_cost else sources:
                 figures[source] = bench_source(source, root, settings, args.curve,
                                                log=lambda m: None if args.json else print(m))
         finally:
@@ -129,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                 os.environ.pop("DICECAM_HOME", None)
             else:
                 os.environ["DICECAM_HOME"] = previous
-    if args.json:
+    if args.json or args.live_cost:
         print(json.dumps(figures))
         return 0
     rows = {}
