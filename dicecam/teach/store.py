@@ -166,18 +166,23 @@ class TableStore:
 
     def dice(self) -> list[StoredDie]:
         """Every stored example in the order taught (a torn last line is skipped: a
-        learner or server killed mid-write loses at most that one die)."""
-        found = []
-        for data in _read_lines(self._log):
+        learner or server killed mid-write loses at most that one die). A die taught again
+        in the same roll (confirmed, then corrected; or struck, then given a value) counts
+        once, as the players said last: the log keeps both, the learning sees the last."""
+        found: dict[Any, StoredDie] = {}
+        for index, data in enumerate(_read_lines(self._log)):
             try:
-                found.append(StoredDie(self.folder / data["crop"], tuple(data["box"]),
-                                       int(data["value"]), data["how"], data.get("colour"),
-                                       data.get("reader_value"),
-                                       data.get("reader_confidence"),
-                                       data.get("reader_version"), data.get("roll")))
-            except (ValueError, KeyError, TypeError):
+                die = StoredDie(self.folder / data["crop"], tuple(data["box"]),
+                                int(data["value"]), data["how"], data.get("colour"),
+                                data.get("reader_value"), data.get("reader_confidence"),
+                                data.get("reader_version"), data.get("roll"))
+                key = (index if die.roll is None
+                       else (die.roll, round(float(die.box[0])), round(float(die.box[1]))))
+            except (ValueError, KeyError, TypeError, IndexError):
                 continue
-        return found
+            found.pop(key, None)  # the later word goes where it was said, in order
+            found[key] = die
+        return list(found.values())
 
     def add_frame(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]],
                   not_dice: list[tuple[float, float, float, float]], *, complete: bool) -> None:

@@ -31,6 +31,20 @@ def test_taught_dice_come_back_in_order_with_what_the_reader_had_read() -> None:
     assert store.counts() == {"dice": 3, "not_a_die": 1}
 
 
+def test_a_die_taught_again_in_its_roll_counts_once_as_said_last() -> None:
+    store = TableStore("kitchen")
+    store.add(CROP, (10, 20, 30, 30), (640, 480), 3, "confirmed", roll="r1")
+    store.add(CROP, (50, 60, 30, 30), (640, 480), 6, "confirmed", roll="r1")
+    store.add(CROP, (10.2, 19.9, 30, 30), (640, 480), 5, "corrected", roll="r1")
+    store.add(CROP, (10, 20, 30, 30), (640, 480), 2, "confirmed", roll="r2")  # a new roll
+    store.add(CROP, (50, 60, 30, 30), (640, 480), 0, "not_a_die", roll="r1")
+    dice = TableStore("kitchen").dice()
+    assert [(d.value, d.how, d.roll) for d in dice] == [
+        (5, "corrected", "r1"), (2, "confirmed", "r2"), (0, "not_a_die", "r1")]
+    assert store.counts() == {"dice": 2, "not_a_die": 1}
+    assert len((store.folder / "dice.jsonl").read_text().splitlines()) == 5  # all kept
+
+
 @pytest.mark.parametrize("value,how", [(7, "confirmed"), (0, "confirmed"), (3, "not_a_die"),
                                        (3, "guessed")])
 def test_a_die_that_makes_no_sense_is_refused(value, how) -> None:

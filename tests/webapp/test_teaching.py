@@ -160,6 +160,18 @@ def test_taps_teach_the_die_tapped_as_confirmed_or_corrected(table: Any) -> None
     assert status["asked_shipped"] == 1.0 and not status["learning"]
 
 
+def test_a_die_corrected_again_is_taught_as_said_last(table: Any) -> None:
+    app, camera, client = table
+    labels, _ = throw(app, camera, 1, seed=3, unsure=(0,))
+    right = labels[0][0]
+    for value in (right, right % 6 + 1, right):  # a slip of the finger, put right
+        ask(client, events.CORRECT_DIE, {"roll_id": 1, "index": 0, "value": value,
+                                         "colour": "red"})
+    dice = TableStore(TABLE).dice()
+    assert [(d.value, d.how) for d in dice] == [(right, "confirmed")]
+    assert TableStore(TABLE).counts()["dice"] == 1
+
+
 def test_dice_are_right_teaches_every_die_once(table: Any) -> None:
     app, camera, client = table
     labels, _ = throw(app, camera, 1, seed=2, unsure=(3,))

@@ -56,7 +56,9 @@ class _Picture:
     frame: np.ndarray
     dice: tuple[DieReading, ...]  # as the reader read them
     version: str | None  # the reader version that read them (None: the shipped one)
-    taught: set[tuple[int, int, int]] = field(default_factory=set)  # (x, y, value) kept
+    #: (x, y) of each die kept -> the value kept last (the store counts a die said again in
+    #: its roll once, as said last)
+    taught: dict[tuple[int, int], int] = field(default_factory=dict)
     struck: list[tuple[float, float, float, float]] = field(default_factory=list)  # no dice
     frame_kept: bool = False  # the whole frame was kept (a roll accepted as a whole)
     #: names the roll among everything the table keeps, across restarts: its dice are held
@@ -97,7 +99,8 @@ class TableTeacher:
 
     def taught(self, said: list[TaughtDie]) -> int:
         """Keep the dice the players said something about (dice of a roll whose picture is
-        gone, or said again with the same value, are passed over); how many were kept."""
+        gone, or said again with the value kept last, are passed over; a new value for a
+        die replaces its earlier one); how many were kept."""
         chosen = []
         frames = []
         with self._lock:  # (the live view's remember waits only for this choice)
@@ -111,10 +114,10 @@ class TableTeacher:
                     continue  # (the session never says a value it lacks)
                 if item.said is Said.NOT_A_DIE:
                     picture.struck.append((die.x, die.y, die.w, die.h))
-                key = (round(die.x), round(die.y), value)
-                if key in picture.taught:
+                key = (round(die.x), round(die.y))
+                if picture.taught.get(key) == value:
                     continue
-                picture.taught.add(key)
+                picture.taught[key] = value
                 chosen.append((picture, item.said, die, value))
             for roll_id in {i.roll_id for i in said if i.said is Said.ACCEPTED}:
                 picture = self._pictures.get(roll_id)
