@@ -11,6 +11,7 @@ import argparse
 import json
 import secrets
 import socket
+import sys
 import urllib.error
 import urllib.request
 from dataclasses import replace
@@ -55,11 +56,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
                       "this computer's LAN address)")
     organiser = parser.add_argument_group(
-        "the organiser", "dicecam hub result list | remove ID | restore ID --reason TEXT "
-        "--organiser-key KEY: list the evening's results, remove or restore one (every open "
-        "board shows the new standings; the reason is shown to the referee)")
+        "the organiser", "dicecam hub result list | show ID | remove ID | restore ID | "
+        "override ID --report FILE, each change with --reason TEXT, and --organiser-key KEY: "
+        "list the evening's results, print one's report, remove or restore one, or replace "
+        "it with a corrected report (checked like a table's before it counts); every open "
+        "board shows the new standings, the reason is shown to the referee")
     organiser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
-    organiser.add_argument("--reason", help="why the result is removed or restored")
+    organiser.add_argument("--reason", help="why the result is removed, restored or "
+                           "overridden")
+    organiser.add_argument("--report", metavar="FILE", help="override: the corrected "
+                           "report, JSON ('-': standard input), e.g. what `dicecam hub "
+                           "result show ID` printed, edited")
     organiser.add_argument("--organiser-key", metavar="KEY", help="the organiser's key "
                            "that --init printed")
     organiser.add_argument("--hub", metavar="URL", help="the running hub (default: "
@@ -188,36 +195,74 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     """``dicecam hub result list | remove ID | restore ID``: through the running hub's
     organiser API, signed with the organiser's key."""
     words = list(args.command)
-    if words[:1] != ["result"] or len(words) < 2 or words[1] not in ("list", "remove",
-                                                                        "restore"):
-        raise InputError("say `dicecam hub result list`, `dicecam hub result remove ID "
-                         "--reason TEXT` or `dicecam hub result restore ID --reason TEXT`")
+    verbs = ("list", "show", "remove", "restore", "override")
+    if words[:1] != ["result"] or len(words) < 2 or words[1] not in verbs:
+        raise InputError("say `dicecam hub result list`, `dicecam hub result show ID`, "
+                         "`dicecam hub result remove ID --reason TEXT`, `dicecam hub result "
+                         "restore ID --reason TEXT` or `dicecam hub result override ID "
+                         "--report FILE --reason TEXT`")
     if not args.organiser_key:
         raise InputError("--organiser-key KEY: the organiser's key `dicecam hub --init` "
                          "printed")
     key = parse_key(args.organiser_key)
     url = (args.hub or f"http://127.0.0.1:{settings.port}").rstrip("/")
-    if words[1] == "list":
+    if words[1] in ("list", "show"):
         path = "/api/organiser/results"
         answer = _call(url, path, sign(key, "GET", path), None)
-        removed = {c["result"]: c["reason"] for c in answer["changes"]
-                   if c["action"] == "remove"}
+        if words[1] == "show":
+            wanted = _result_id(words)
+            row = next((r for r in answer["results"] if r["id"] == wanted), None)
+            if row is None:
+                raise InputError(f"the evening has no result {wanted} (dicecam hub result "
+                                 "list shows them)")
+            print(json.dumps(row["report"], indent=2))
+            return 0
+        why = {c["result"]: c["reason"] for c in answer["changes"]}
+        replaced = {r["corrects"]: r["id"] for r in answer["results"] if r["corrects"]}
         for row in answer["results"]:
-            state = f"removed ({removed.get(row['id'], '')})" if row["removed"] else "counts"
+            state = f"removed ({why.get(row['id'], '')})" if row["removed"] else "counts"
+            if row["id"] in replaced:
+                state = f"overridden by {replaced[row['id']]} ({why.get(row['id'], '')})"
+            elif row["corrects"]:
+                state += f", overrides {row['corrects']}"
             print(f"{row['id']:>5}  {row['table']:<4} {row['round']:<14} {row['received'][11:19]}"
                   f"  {state}")
         return 0
+    result_id = _result_id(words)
+    if not args.reason:
+        raise InputError("--reason TEXT: why (it is shown to the referee on the board)")
+    change: dict[str, Any] = {"action": words[1], "reason": args.reason}
+    if words[1] == "override":
+        change["report"] = _report(args.report)
+    path = f"/api/organiser/results/{result_id}"
+    body = json.dumps(change).encode()
+    answer = _call(url, path, sign(key, "POST", path, body), body)
+    done = {"remove": "removed", "restore": "restored",
+            "override": f"overridden by result {answer.get('id')}"}[words[1]]
+    print(f"result {result_id} {done}; the board counts {answer['counted']} results "
+          f"(version {answer['version']})")
+    return 0
+
+
+def _result_id(words: list[str]) -> int:
     if len(words) != 3 or not words[2].isdigit():
         raise InputError(f"dicecam hub result {words[1]} ID: the result's number (dicecam hub "
                          "result list shows them)")
-    if not args.reason:
-        raise InputError("--reason TEXT: why (it is shown to the referee on the board)")
-    path = f"/api/organiser/results/{int(words[2])}"
-    body = json.dumps({"action": words[1], "reason": args.reason}).encode()
-    answer = _call(url, path, sign(key, "POST", path, body), body)
-    print(f"result {words[2]} {'removed' if words[1] == 'remove' else 'restored'}; the board "
-          f"counts {answer['counted']} results (version {answer['version']})")
-    return 0
+    return int(words[2])
+
+
+def _report(source: str | None) -> Any:
+    """The corrected report for an override, from a JSON file or standard input."""
+    if not source:
+        raise InputError("--report FILE: the corrected report as JSON (dicecam hub result "
+                         "show ID prints the one it replaces)")
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        return json.loads(text)
+    except OSError as exc:
+        raise InputError(f"cannot read {source} ({exc.strerror})") from None
+    except ValueError as exc:
+        raise InputError(f"{source} is not JSON ({exc})") from None
 
 
 def _call(url: str, path: str, headers: dict[str, str], body: bytes | None) -> Any:

@@ -11,8 +11,10 @@ process.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
+import json
 import logging
 import os
 import resource
@@ -52,6 +54,8 @@ WEBAPP_STATIC = Path(webapp_static.__file__).parent
 MAX_REPORT_BYTES = 64 * 1024
 ORGANISER_COOKIE = "dicecam_organiser"
 ORGANISER_HOURS = 12
+#: how the board words each of the organiser's changes, for the referee
+CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden"}
 
 DEFAULTS: dict[str, Any] = {
     "DB_URL": None,  # postgresql://...
@@ -134,8 +138,7 @@ class HubServices:
             self.store.save_final_groups(evening, board.final, board.final_tables)
             self._final_saved.add(evening.id)
         out = standings_json(evening, board, version, self.store.joined(evening.id))
-        out["changes"] = [f"{c['table']} {c['round']}: "
-                          f"{'removed' if c['action'] == 'remove' else 'restored'} by the "
+        out["changes"] = [f"{c['table']} {c['round']}: {CHANGED[c['action']]} by the "
                           f"organiser ({c['reason']})" for c in self.store.changes(evening.id)]
         return out
 
@@ -395,33 +398,75 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.post("/api/organiser/results/<int:result_id>")
     def api_organiser_change(result_id: int) -> Any:
-        """Remove or restore a result, with the reason: ``{"action": "remove"|"restore",
-        "reason": "..."}``; every open board gets the new standings (a newer version)."""
+        """Remove, restore or override a result with a reason: ``{"action": "remove" |
+        "restore", "reason": "..."}``, or ``{"action": "override", "reason": "...",
+        "report": {...}}`` (a new result for the same table and round that corrects this
+        one, checked against the seating and the rules before it counts); every open
+        board gets the new standings (a newer version)."""
         evening = hub().authenticate_organiser()
+        replacement = None
         try:
             body = require_object(json_body(), "the body")
-            reject_unknown_keys(body, "the body", ("action", "reason"))
-            action = require_choice(body.get("action"), "action", ("remove", "restore"))
+            reject_unknown_keys(body, "the body", ("action", "reason", "report"))
+            action = require_choice(body.get("action"), "action",
+                                    ("remove", "restore", "override"))
             reason = require_str(body.get("reason"), "reason", max_len=200).strip()
             if not reason:
                 raise InputError("reason: say why (it is shown to the referee)")
-            version = hub().store.change_result(evening.id, result_id, action, reason)
+            if action == "override":
+                replacement, version = _override(evening, result_id, body.get("report"),
+                                                 reason)
+            else:
+                if "report" in body:
+                    raise InputError("report: only an override takes one")
+                version = hub().store.change_result(evening.id, result_id, action, reason)
         except InputError as exc:
-            status = 404 if "has no result" in str(exc) else 409 if "already" in str(exc) \
-                else 400
-            raise Refusal(status, str(exc)) from None
-        log.warning("the organiser %s result %d of evening %d: %s",
-                    "removed" if action == "remove" else "restored", result_id, evening.id,
-                    reason)
+            text = str(exc)
+            status = 404 if "has no result" in text else 409 if (
+                "already" in text or text.startswith("refused")
+                or "no longer counts" in text) else 400
+            raise Refusal(status, text) from None
+        log.warning("the organiser %s result %d of evening %d%s: %s", PAST[action],
+                    result_id, evening.id, "" if replacement is None else
+                    f" with result {replacement}", reason)
         board = hub().board(evening)
         socketio.emit(STANDINGS, board)
-        return {"ok": True, "version": version, "counted": board["counted"]}
+        return {"ok": True, "version": version, "counted": board["counted"],
+                **({} if replacement is None else {"id": replacement})}
 
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> None:
         emit(STANDINGS, hub().board(hub().evening()))
 
     return app
+
+
+PAST = {"remove": "removed", "restore": "restored", "override": "overrode"}
+
+
+def _override(evening: Evening, result_id: int, data: Any, reason: str) -> tuple[int, int]:
+    """Check the organiser's report that replaces result ``result_id`` and store it: (the
+    new result's id, the board's new version). InputError (nothing stored) when it is not
+    for that result's table and round, when a newer result replaced that one already, or
+    when the seating or the rules refuse it, exactly as a table's correction is refused."""
+    old, replaced = hub().store.result(evening.id, result_id)
+    report = v6_tables.report_from_json(data, "report")
+    if (report.table, report.round_key) != (old.table, old.round_key):
+        raise InputError(f"report: an override of result {result_id} is for "
+                         f"{old.table} {old.round_key}, not {report.table} "
+                         f"{report.round_key}")
+    if replaced:
+        raise InputError(f"result {result_id} no longer counts for {old.table} "
+                         f"{old.round_key}: a newer result replaced it already; override "
+                         "that one (dicecam hub result list)")
+    content = json.dumps(v6_tables.report_to_json(report), sort_keys=True).encode()
+    report = dataclasses.replace(  # the hub names the override; what it says is hashed
+        report, action_id=f"organiser-{result_id}-{hashlib.sha256(content).hexdigest()[:12]}")
+    _, reports = hub().store.results(evening.id)
+    why = v6_tables.refusal(evening.plan, reports, report)
+    if why is not None:
+        raise InputError(f"refused, nothing changed: {why}")
+    return hub().store.override_result(evening.id, result_id, report, reason)
 
 
 def assignment(evening: Evening, table: str, board: Mapping[str, Any]) -> dict[str, Any]:

@@ -90,6 +90,13 @@ CREATE TABLE result_changes (
     at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 """),
+    (4, "the organiser overrides a result: a new result that names the one it corrects", """
+ALTER TABLE results ADD COLUMN corrects BIGINT REFERENCES results(id);
+ALTER TABLE result_changes DROP CONSTRAINT result_changes_action_check;
+ALTER TABLE result_changes ADD CONSTRAINT result_changes_action_check
+    CHECK (action IN ('remove', 'restore', 'override'));
+ALTER TABLE result_changes ADD COLUMN replacement BIGINT REFERENCES results(id);
+"""),
 )
 ORGANISER = "ORG"  # the organiser's key names this instead of a table: 7-ORG-SECRET
 MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
@@ -308,13 +315,29 @@ class HubStore:
         return int(version or 0), reports
 
     def result_rows(self, evening_id: int) -> list[dict[str, Any]]:
-        """Every result of the evening, removed ones too, for the organiser."""
+        """Every result of the evening, removed ones too, with its report, for the
+        organiser; ``corrects``: the result an organiser's override replaces."""
         with self._pool.connection() as conn:
             rows = conn.execute("SELECT id, table_code, round_key, action_id, removed, "
-                                "received FROM results WHERE evening_id = %s ORDER BY id",
-                                (evening_id,)).fetchall()
+                                "received, corrects, report FROM results WHERE evening_id = %s "
+                                "ORDER BY id", (evening_id,)).fetchall()
         return [{"id": int(r[0]), "table": r[1], "round": r[2], "action_id": r[3],
-                 "removed": bool(r[4]), "received": r[5].isoformat()} for r in rows]
+                 "removed": bool(r[4]), "received": r[5].isoformat(),
+                 "corrects": None if r[6] is None else int(r[6]), "report": r[7]}
+                for r in rows]
+
+    def result(self, evening_id: int, result_id: int) -> tuple[v6_tables.Report, bool]:
+        """One result of the evening: (its report, whether a newer result of its table and
+        round replaced it); InputError when the evening has no such result."""
+        with self._pool.connection() as conn:
+            row = conn.execute("SELECT report, EXISTS (SELECT 1 FROM results n WHERE "
+                               "n.evening_id = r.evening_id AND n.table_code = r.table_code "
+                               "AND n.round_key = r.round_key AND n.id > r.id AND NOT "
+                               "n.removed) FROM results r WHERE r.id = %s AND "
+                               "r.evening_id = %s", (result_id, evening_id)).fetchone()
+        if row is None:
+            raise InputError(f"the evening has no result {result_id}")
+        return v6_tables.report_from_json(row[0]), bool(row[1])
 
     def change_result(self, evening_id: int, result_id: int, action: str,
                       reason: str) -> int:
@@ -337,15 +360,40 @@ class HubStore:
                 (evening_id, result_id, action, reason)).fetchone()
         return int(change_id)
 
+    def override_result(self, evening_id: int, result_id: int, report: v6_tables.Report,
+                        reason: str) -> tuple[int, int]:
+        """Store the organiser's ``report`` as a new result that corrects ``result_id``
+        (checked by the caller), with the reason: (the new result's id, the change's id,
+        which is the board's new version). The replaced result stays stored, as does every other;
+        the newer one counts for its round, as a table's correction does. InputError: the
+        same override stored already."""
+        with self._pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "INSERT INTO results (evening_id, table_code, round_key, action_id, report, "
+                "corrects) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING "
+                "RETURNING id", (evening_id, report.table, report.round_key,
+                                 report.action_id, Jsonb(v6_tables.report_to_json(report)),
+                                 result_id)).fetchone()
+            if row is None:
+                raise InputError(f"result {result_id} is overridden by this report already")
+            (change_id,) = conn.execute(
+                "INSERT INTO result_changes (evening_id, result_id, action, reason, "
+                "replacement) VALUES (%s, %s, 'override', %s, %s) RETURNING id",
+                (evening_id, result_id, reason, row[0])).fetchone()
+        return int(row[0]), int(change_id)
+
     def changes(self, evening_id: int) -> list[dict[str, Any]]:
-        """The organiser's changes, oldest first."""
+        """The organiser's changes, oldest first (``replacement``: an override's new
+        result)."""
         with self._pool.connection() as conn:
             rows = conn.execute(
                 "SELECT c.id, c.result_id, c.action, c.reason, c.at, r.table_code, "
-                "r.round_key FROM result_changes c JOIN results r ON r.id = c.result_id "
-                "WHERE c.evening_id = %s ORDER BY c.id", (evening_id,)).fetchall()
+                "r.round_key, c.replacement FROM result_changes c JOIN results r ON "
+                "r.id = c.result_id WHERE c.evening_id = %s ORDER BY c.id",
+                (evening_id,)).fetchall()
         return [{"id": int(r[0]), "result": int(r[1]), "action": r[2], "reason": r[3],
-                 "at": r[4].isoformat(), "table": r[5], "round": r[6]} for r in rows]
+                 "at": r[4].isoformat(), "table": r[5], "round": r[6],
+                 "replacement": None if r[7] is None else int(r[7])} for r in rows]
 
     def result_count(self, evening_id: int) -> int:
         with self._pool.connection() as conn:

@@ -195,6 +195,32 @@ def test_the_organisers_page_removes_a_result_and_every_open_board_shows_it(
             wait(browser, lambda b: "2 results counted" in b.find_element(By.ID, "tables").text)
             assert "T1 prelim/pass2: removed by the organiser (dice misread)" in \
                 browser.find_element(By.ID, "note-list").text
+            # an override of the third pass: a report of another group is refused, the
+            # stored one saved again as the organiser's counts and every board says so
+            browser.switch_to.window(browser.window_handles[-1])
+            third = browser.find_element(By.CSS_SELECTOR, "#results tbody tr:nth-child(3)")
+            third.find_element(By.CSS_SELECTOR, "input.reason").send_keys("recounted")
+            third.find_element(By.CSS_SELECTOR, "button.override").click()
+            report = third.find_element(By.CSS_SELECTOR, "textarea.report")
+            stored = report.get_attribute("value")
+            stranger = evening.plan.groups[1][0]
+            report.clear()
+            report.send_keys(stored.replace(json.dumps(evening.plan.groups[0][0]),
+                                            json.dumps(stranger)))
+            third.find_element(By.CSS_SELECTOR, "button.save-override").click()
+            wait(browser, lambda b: "refused, nothing changed" in
+                 b.find_element(By.ID, "status").text)
+            report.clear()
+            report.send_keys(stored)
+            third.find_element(By.CSS_SELECTOR, "button.save-override").click()
+            wait(browser, lambda b: "overridden by result" in
+                 b.find_element(By.ID, "status").text)
+            wait(browser, lambda b: b.find_element(
+                By.CSS_SELECTOR, "#results tbody tr:nth-child(3) td.state").text.startswith(
+                "overridden by"))
+            browser.switch_to.window(board)
+            wait(browser, lambda b: "T1 prelim/pass3: overridden by the organiser (recounted)"
+                 in b.find_element(By.ID, "note-list").text)
         finally:
             server.shutdown()
             thread.join(5)

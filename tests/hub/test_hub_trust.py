@@ -345,3 +345,87 @@ def test_the_organisers_page_logs_in_with_the_key_and_changes_only_from_itself(
     assert client.get("/api/organiser/results").status_code == 401
     client.post("/organiser/logout")
     assert client.get("/api/organiser/results").status_code == 401
+
+
+def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_corrects(
+        evening: Evening2, caplog: Any, capsys: Any, tmp_path: Path) -> None:
+    t1, organiser = evening.keys["T1"], evening.keys["ORG"]
+    ids = [evening.post("/api/results", result(evening, "T1", i), t1)[1]["id"]
+           for i in range(len(evening.reports["T1"]))]
+    phone = socketio.test_client(evening.app)  # an open board
+    phone.get_received()
+    before = evening.board()
+    path = f"/api/organiser/results/{ids[1]}"
+    # the same group's second pass as another throw of the dice played it
+    plan = evening.evening.plan
+    other = v6_tables.reports_from_state("T1", "g0", play_group(
+        plan.groups[0], "trust/other").states[-1])
+    corrected = v6_tables.report_to_json(other[1])
+    assert corrected["pass"] == 2 and corrected != result(evening, "T1", 1)
+
+    def override(report: Any, key: TableKey = organiser, reason: str = "scored by hand",
+                 where: str = path) -> tuple[int, Any]:
+        return evening.post(where, {"action": "override", "reason": reason,
+                                    "report": report}, key)
+
+    assert override(corrected, t1)[0] == 401  # a table's key changes no result
+    wrong_group = json.loads(json.dumps(corrected))
+    stranger = plan.groups[1][0]
+    wrong_group["group"][0] = stranger
+    wrong_group["players"][0]["player"] = stranger
+    status, answer = override(wrong_group)
+    assert status == 409 and answer["error"].startswith("refused, nothing changed")
+    assert override({**corrected, "pass": 3})[0] == 400  # not the round it corrects
+    assert override(corrected, reason=" ")[0] == 400
+    assert evening.board() == before  # nothing refused changed anything
+
+    with caplog.at_level("WARNING"):
+        status, answer = override(corrected)
+    assert status == 200, answer
+    assert f"overrode result {ids[1]} of evening" in caplog.text
+    new_id = answer["id"]
+    boards = [m["args"][0] for m in phone.get_received() if m["name"] == "standings"]
+    assert boards and boards[-1]["version"] > before["version"]
+    assert "T1 prelim/pass2: overridden by the organiser (scored by hand)" in \
+        boards[-1]["changes"]
+    # the board counts the override in the place of the pass it corrects, as the rules
+    # count those reports (the group's table, which no longer matches, is for the referee)
+    reports = [r for i, r in enumerate(evening.reports["T1"]) if i != 1]
+    expected = v6_tables.standings(plan, [*reports, v6_tables.report_from_json(
+        {**corrected, "action_id": "x"})])
+    points = {row["player"]: row["points"] for row in boards[-1]["rows"]}
+    assert points == {row.player: row.points for row in expected.rows}
+    assert points != {row["player"]: row["points"] for row in before["rows"]}
+    # both kept; the new one names the one it corrects, which cannot be overridden again
+    rows = {r["id"]: r for r in evening.client.get(
+        "/api/organiser/results", headers=sign(organiser, "GET", "/api/organiser/results")
+    ).get_json()["results"]}
+    assert rows[new_id]["corrects"] == ids[1] and not rows[ids[1]]["removed"]
+    assert override(corrected, reason="again")[0] == 409
+    # a table sending the replaced pass again changes nothing
+    assert evening.post("/api/results", result(evening, "T1", 1), t1)[1]["stored"] is False
+    assert evening.board()["version"] == boards[-1]["version"]
+    # the command lists and shows it, through the running hub
+    server = make_server("127.0.0.1", 0, evening.app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        common = ["--organiser-key", organiser.text(), "--hub",
+                  f"http://127.0.0.1:{server.server_port}"]
+        assert main(["hub", "result", "list", *common]) == 0
+        listed = capsys.readouterr().out
+        assert f"overridden by {new_id} (scored by hand)" in listed
+        assert f"counts, overrides {ids[1]}" in listed
+        assert main(["hub", "result", "show", str(ids[2]), *common]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        assert shown == result(evening, "T1", 2)
+        # the organiser corrects the third pass from the file `show` printed
+        (tmp_path / "pass3.json").write_text(json.dumps(shown), encoding="utf-8")
+        assert main(["hub", "result", "override", str(ids[2]), "--report",
+                     str(tmp_path / "pass3.json"), "--reason", "same again", *common]) == 0
+        assert f"result {ids[2]} overridden by result" in capsys.readouterr().out
+    finally:
+        server.shutdown()
+        thread.join(5)
+    phone.disconnect()
+
