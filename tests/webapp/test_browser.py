@@ -391,48 +391,6 @@ def test_live_frame_and_tap_to_correct(browser: Any, tmp_path: Path) -> None:
         running.stop()
 
 
-def test_the_last_roll_is_dimmed_once_the_table_moves_again(browser: Any, tmp_path: Path) -> None:
-    dice = (DieReading(x=200.0, y=200.0, w=80.0, h=80.0, value=4, colour="red",
-                       confidence=0.98),)
-    frame = np.full((400, 640, 3), 60, np.uint8)
-    still = FrameReading(width=640, height=400, dice=dice)
-    rolling = FrameReading(width=640, height=400, dice=(), moving=True)
-    settle, move = threading.Event(), threading.Event()
-
-    def outputs(game: str | None) -> Iterator[Output]:
-        while not settle.is_set():
-            yield Output(frame, still)
-            time.sleep(0.05)
-        yield Output(frame, still, SettledRoll(roll_id=1, width=640, height=400, dice=dice))
-        while not move.is_set():
-            yield Output(frame, still)
-            time.sleep(0.05)
-        while True:
-            yield Output(frame, rolling)
-            time.sleep(0.05)
-
-    def edge_alpha(b: Any) -> int:
-        # alpha of the roll's box on its left edge (x = 160 frame pixels), mid-height
-        return b.execute_script("""
-            const c = document.getElementById("overlay");
-            const r = c.width / 640;
-            return c.getContext("2d").getImageData(Math.round(160 * r), Math.round(200 * r),
-                                                   1, 1).data[3];""")
-
-    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
-    try:
-        open_on_live_frame(browser, running)
-        new_game(browser, "charidice", ["Ann", "Bo"])
-        settle.set()
-        wait(browser, lambda b: b.execute_script("return DicecamPage.app.roll !== null"))
-        wait(browser, lambda b: edge_alpha(b) > 200)  # the settled roll drawn in full
-        move.set()
-        wait(browser, lambda b: b.execute_script("return DicecamPage.app.movedSinceRoll"))
-        wait(browser, lambda b: 0 < edge_alpha(b) < 150)  # still drawn, dimmed
-    finally:
-        running.stop()
-
-
 # --- on the demo source --------------------------------------------------------------------
 
 

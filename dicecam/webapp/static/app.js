@@ -33,7 +33,9 @@
     frameShown: false,
     selectedDie: null,
     paired: false,
-    movedSinceRoll: false, // the table moved after the roll settled: dim its boxes
+    movedSinceRoll: false, // the table moved after the roll settled: gone dice lose their boxes
+    drawnDice: null, // the roll's dice whose boxes are drawn (the ones a tap may pick)
+    labels: [], // where the dice's value labels were drawn (canvas pixels)
     camera: null, // the camera's last status payload
     teach: null, // what the camera's table learnt of its dice (null: it learns none)
     adding: null, // "a die here": the frame point tapped where the camera saw no die
@@ -232,8 +234,9 @@
   });
 
   socket.on(E.ROLL, (roll) => {
+    // a roll corrected is the same roll: whether the table moved since it settled stays
+    if (!app.roll || app.roll.roll_id !== roll.roll_id) app.movedSinceRoll = false;
     app.roll = roll;
-    app.movedSinceRoll = false;
     renderRoll();
     drawOverlay();
     // Measured once the browser has painted the new roll (the bench reads these).
@@ -663,6 +666,43 @@
   const cssColour = (name) => CSS_COLOURS[name] || "#bbb";
   window.DicecamPage.cssColour = cssColour;
 
+  const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x))
+    * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
+  /* Where each value label goes ({w, h} -> rect {x, y, w, h}, canvas pixels): above its
+   * die, else above its right edge, below, left, right, or in its own box's corner,
+   * whichever covers no label placed before and no other die or tag (a label over a label
+   * counts most); where every place covers something, the one that covers least. Asked dice
+   * are placed first. Touching dice on a phone keep every value readable. */
+  function placeLabels(labels, boxes, tags, width, height) {
+    labels.sort((a, b) => Number(b.asked) - Number(a.asked));
+    const placed = [];
+    for (const label of labels) {
+      const box = boxes.get(label.index);
+      const { w, h: lh } = label;
+      const places = [[box.x, box.y - lh - 2], [box.x + box.w - w, box.y - lh - 2],
+        [box.x, box.y + box.h + 2], [box.x - w - 2, box.y], [box.x + box.w + 2, box.y],
+        [box.x + box.w - w, box.y + box.h + 2], [box.x, box.y]];
+      let best = null;
+      let bestCost = Infinity;
+      for (const [px, py] of places) {
+        const rect = { x: Math.min(Math.max(px, 0), Math.max(0, width - w)),
+          y: Math.min(Math.max(py, 0), Math.max(0, height - lh)), w, h: lh };
+        let cost = 0;
+        for (const other of placed) cost += 4 * overlap(rect, other);
+        for (const [index, other] of boxes) if (index !== label.index) cost += overlap(rect, other);
+        for (const tag of tags) cost += overlap(rect, tag);
+        if (cost < bestCost) {
+          best = rect;
+          bestCost = cost;
+        }
+        if (!cost) break;
+      }
+      label.rect = best;
+      placed.push(best);
+    }
+  }
+
   /* The frame and the overlay share one coordinate system: the reading's frame pixels. */
   function drawOverlay() {
     const canvas = $("overlay");
@@ -700,20 +740,33 @@
     // dice typed in lie in the pad's rows: over the camera picture they would stand on
     // dice they are not (the game view shows them); without a picture they are the view
     if (!roll || (roll.typed && app.frameShown)) return;
-    // Once the table has moved since the roll settled (the next roll, a hand), its boxes
-    // float over dice that are gone: dim them so they read as "the last roll", still
-    // tappable, until the next roll settles.
-    g.globalAlpha = app.frameShown && app.movedSinceRoll ? 0.35 : 1;
+    // The roll's boxes stand on its dice only while they lie there: while the table moves
+    // (the next throw, a hand over it) none is drawn, and once it is still again only the
+    // dice the camera still sees in their places (dice taken away leave no box behind).
+    // Only the dice drawn can be tapped; the asked ones stay a tap away in the panel.
     const rollScale = width / roll.width;
+    const live = app.frameShown && reading && app.movedSinceRoll;
+    const stillThere = (d) => {
+      if (!live) return true;
+      const sx = reading.width / roll.width;
+      const sy = reading.height / roll.height;
+      const near = 0.5 * Math.max(d.w * sx, d.h * sy);
+      return reading.dice.some((r) => Math.hypot(r.x - d.x * sx, r.y - d.y * sy) < near);
+    };
+    const drawn = live && reading.moving ? []
+      : roll.dice.map((d, index) => index).filter((index) => stillThere(roll.dice[index]));
+    app.drawnDice = new Set(drawn);
+    const boxOf = (d) => ({ x: (d.x - d.w / 2) * rollScale, y: (d.y - d.h / 2) * rollScale,
+      w: d.w * rollScale, h: d.h * rollScale });
     // the game's verdict drawn on its dice (Dice Party: each covering group in its own
     // colour and number, uncovered Mobs crossed out), from the game view's dieMarks
     const module = app.view && app.view.game ? GAMES[app.view.game] : null;
     const marks = module && module.dieMarks ? module.dieMarks(roll, ctx) : null;
-    roll.dice.forEach((d, index) => {
-      const x = (d.x - d.w / 2) * rollScale;
-      const y = (d.y - d.h / 2) * rollScale;
-      const w = d.w * rollScale;
-      const hh = d.h * rollScale;
+    const tags = [];
+    const labels = [];
+    for (const index of drawn) {
+      const d = roll.dice[index];
+      const { x, y, w, h: hh } = boxOf(d);
       const mark = marks ? marks[index] : null;
       if (mark && mark.fill) {
         g.fillStyle = mark.fill;
@@ -755,26 +808,35 @@
         g.fillRect(x + w - tagWidth, tagTop, tagWidth, tagSize + 4);
         g.fillStyle = mark.ink || "#111";
         g.fillText(mark.tag, x + w - tagWidth + 3, tagTop + tagSize);
+        tags.push({ x: x + w - tagWidth, y: tagTop, w: tagWidth, h: tagSize + 4 });
       }
       // a small die with its verdict drawn: the tag says enough, the value label would
       // cover the neighbours (a phone showing a party of dozens)
       if (!(mark && w < 24 && !d.needs_check)) {
-        const label = d.value === null ? "?" : String(d.value);
-        const size = Math.max(14, Math.min(28, w * 0.55));
+        const text = d.value === null ? "?" : String(d.value);
+        const size = Math.max(12, Math.min(28, w * 0.55));
         g.font = `bold ${size}px system-ui, sans-serif`;
-        // above the die, or inside its box where the picture ends above it
-        const labelTop = y - size - 4 < 0 ? y : y - size - 4;
-        g.fillStyle = "rgba(0,0,0,0.65)";
-        g.fillRect(x, labelTop, size + 8, size + 4);
-        g.fillStyle = d.needs_check ? "#ff2d55" : "#fff";
-        g.fillText(label, x + 4, labelTop + size - 2);
+        labels.push({ index, text, size, asked: Boolean(d.needs_check),
+          w: Math.ceil(g.measureText(text).width) + 8, h: size + 4 });
       }
       if (index === app.selectedDie) {
         g.strokeStyle = "#00d1ff";
         g.lineWidth = 3;
         g.strokeRect(x - 4, y - 4, w + 8, hh + 8);
       }
-    });
+    }
+    // the value labels last, each where it covers no other label and no other die
+    const boxes = new Map(drawn.map((index) => [index, boxOf(roll.dice[index])]));
+    placeLabels(labels, boxes, tags, width, height);
+    for (const label of labels) {
+      const r = label.rect;
+      g.font = `bold ${label.size}px system-ui, sans-serif`;
+      g.fillStyle = "rgba(0,0,0,0.7)";
+      g.fillRect(r.x, r.y, r.w, r.h);
+      g.fillStyle = label.asked ? "#ff2d55" : "#fff";
+      g.fillText(label.text, r.x + 4, r.y + label.size - 1);
+    }
+    app.labels = labels.map((l) => ({ index: l.index, text: l.text, ...l.rect }));
     if (app.adding) {
       // "a die here": where the tap said the camera missed one
       const [ax, ay] = app.adding;
@@ -801,6 +863,7 @@
     let best = null;
     let bestDistance = Infinity;
     roll.dice.forEach((d, index) => {
+      if (app.drawnDice && !app.drawnDice.has(index)) return; // no box there: no die to tap
       const distance = Math.hypot(d.x - x, d.y - y);
       // a generous target: fingers are wider than small dice on a phone screen
       if (distance < Math.max(d.w, d.h, 44 / scale) && distance < bestDistance) {
