@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import socketio as socketio_module
 from flask import Flask, current_app, render_template, request, send_from_directory
 from flask_socketio import SocketIO, emit
 from psycopg_pool import PoolTimeout
@@ -53,6 +54,7 @@ SOCKET_IO_CLIENT = "socket.io-4.8.4.min.js"  # the tablet page's copy, served fr
 WEBAPP_STATIC = Path(webapp_static.__file__).parent
 MAX_REPORT_BYTES = 64 * 1024
 ORGANISER_COOKIE = "dicecam_organiser"
+QUEUE_CHANNEL = "dicecam-hub"  # the Redis channel the hub's processes share
 ORGANISER_HOURS = 12
 #: how the board words each of the organiser's changes, for the referee
 CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden"}
@@ -252,8 +254,10 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.config["MAX_CONTENT_LENGTH"] = MAX_REPORT_BYTES
-    socketio.init_app(app, async_mode="threading", message_queue=app.config["REDIS_URL"],
-                      channel="dicecam-hub", cors_allowed_origins=None)
+    queue = None if app.config["REDIS_URL"] is None else NewestBoardFirst(
+        app.config["REDIS_URL"], channel=QUEUE_CHANNEL)
+    socketio.init_app(app, async_mode="threading", client_manager=queue,
+                      cors_allowed_origins=None)
     app.extensions["dicecam_hub"] = HubServices(app)
 
     @app.errorhandler(Refusal)
@@ -317,7 +321,7 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
         seat = hub().store.seat(seat.evening.id, seat.table, join=True)
         board = hub().board(seat.evening)
         if seat.joined_now:  # the board counts the tables joined
-            socketio.emit(STANDINGS, board)
+            socketio.emit(STANDINGS, screen_board(board))
         return {"ok": True, **assignment(seat.evening, seat.table, board)}
 
     @app.get("/api/tables/<table_id>")
@@ -351,7 +355,7 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
         if result_id is not None:  # a result sent again changes nothing: no emit
             board = hub().board(seat.evening)
             board["received"] = received
-            socketio.emit(STANDINGS, board)
+            socketio.emit(STANDINGS, screen_board(board))
         return {"ok": True, "stored": result_id is not None, "id": result_id}
 
     @app.get("/organiser")
@@ -430,13 +434,13 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
                     result_id, evening.id, "" if replacement is None else
                     f" with result {replacement}", reason)
         board = hub().board(evening)
-        socketio.emit(STANDINGS, board)
+        socketio.emit(STANDINGS, screen_board(board))
         return {"ok": True, "version": version, "counted": board["counted"],
                 **({} if replacement is None else {"id": replacement})}
 
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> None:
-        emit(STANDINGS, hub().board(hub().evening()))
+        emit(STANDINGS, screen_board(hub().board(hub().evening())))
 
     return app
 
@@ -514,6 +518,76 @@ def standings_json(evening: Evening, board: v6_tables.Standings, version: int,
         "tables": [{"number": number[c], "joined": joined.get(c, False)}
                    for c in evening.plan.tables],
     }
+
+
+#: the board's row fields, in the order a screen's board sends them (``screen_board``)
+SCREEN_COLUMNS = ("player", "table", "points", "passes", "zombies", "qualified",
+                  "final_table", "final_points")
+
+
+def screen_board(board: Mapping[str, Any]) -> dict[str, Any]:
+    """The board as it is sent to every screen and phone: the rows as lists under
+    ``columns`` and without what no screen shows (each finalist's spent jokers, the final
+    places), about a quarter of ``/api/standings``' size for 256 players (13 KB instead of
+    52). At an open night's rate every board goes to hundreds of phones: its size is what
+    the hub sends and every phone parses."""
+    out = {k: v for k, v in board.items() if k not in ("rows", "spent")}
+    out["columns"] = list(SCREEN_COLUMNS)
+    out["rows"] = [[row[c] for c in SCREEN_COLUMNS] for row in board["rows"]]
+    return out
+
+
+class NewestBoardFirst(socketio_module.RedisManager):  # type: ignore[misc]
+    """Flask-SocketIO's Redis message queue, where each process sends its screens only
+    the newest board it holds: a board counts every result before it (its version), so
+    one that a newer board overtook before it was sent is skipped, never queued behind
+    it. One thread a process sends the boards; a burst of results costs the phones one
+    board, not one per result, and a process behind on its phones catches up at once.
+    Every other emit goes through as Redis brings it."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        super().__init__(url, channel=channel)
+        self._newest: dict[str, Any] | None = None
+        self._ready = threading.Condition()
+        self._sender: threading.Thread | None = None
+
+    def _handle_emit(self, message: dict[str, Any]) -> None:
+        data = message.get("data")
+        if message.get("event") != STANDINGS or message.get("room") is not None or \
+                message.get("callback") is not None or not isinstance(data, list) or \
+                len(data) != 1 or not isinstance(data[0], dict):
+            super()._handle_emit(message)
+            return
+        with self._ready:
+            newest = self._newest
+            if newest is None or _board_order(data[0]) >= _board_order(newest["data"][0]):
+                self._newest = message
+            if self._sender is None:
+                self._sender = threading.Thread(target=self._send_boards,
+                                                name="newest board", daemon=True)
+                self._sender.start()
+            self._ready.notify()
+
+    def _send_boards(self) -> None:
+        sent: tuple[int, int] = (-1, -1)
+        while True:
+            with self._ready:
+                while self._newest is None:
+                    self._ready.wait()
+                message, self._newest = self._newest, None
+            if _board_order(message["data"][0]) < sent:
+                continue  # older than one sent: every screen has better
+            sent = _board_order(message["data"][0])
+            try:
+                super()._handle_emit(message)
+            except Exception:  # a broken screen must not stop the boards
+                log.exception("sending a board failed")
+
+
+def _board_order(board: Mapping[str, Any]) -> tuple[int, int]:
+    """Which of two boards is newer: a new evening's first, then the higher version (a
+    table joining sends a board of the same version, which counts as new)."""
+    return int(board.get("evening_id") or 0), int(board.get("version") or 0)
 
 
 def rss_kb() -> int:

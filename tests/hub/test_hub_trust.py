@@ -21,7 +21,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from dicecam.cli import main
-from dicecam.hub.app import create_hub_app, socketio
+from dicecam.hub.app import NewestBoardFirst, create_hub_app, screen_board, socketio
 from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
@@ -393,7 +393,8 @@ def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_co
     reports = [r for i, r in enumerate(evening.reports["T1"]) if i != 1]
     expected = v6_tables.standings(plan, [*reports, v6_tables.report_from_json(
         {**corrected, "action_id": "x"})])
-    points = {row["player"]: row["points"] for row in boards[-1]["rows"]}
+    at = boards[-1]["columns"].index("points")  # a screen's board: rows as lists
+    points = {row[0]: row[at] for row in boards[-1]["rows"]}
     assert points == {row.player: row.points for row in expected.rows}
     assert points != {row["player"]: row["points"] for row in before["rows"]}
     # both kept; the new one names the one it corrects, which cannot be overridden again
@@ -429,3 +430,48 @@ def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_co
         thread.join(5)
     phone.disconnect()
 
+
+
+def test_a_screen_board_holds_every_row_the_board_shows(evening: Evening2) -> None:
+    t1 = evening.keys["T1"]
+    for i in range(len(evening.reports["T1"])):
+        evening.post("/api/results", result(evening, "T1", i), t1)
+    board = evening.board()
+    screen = screen_board(board)
+    rows = [dict(zip(screen["columns"], row, strict=True)) for row in screen["rows"]]
+    assert rows == [{c: row[c] for c in screen["columns"]} for row in board["rows"]]
+    assert "spent" not in screen and screen["version"] == board["version"]
+    assert len(json.dumps(screen)) < len(json.dumps(board))
+
+
+def test_each_process_sends_its_screens_only_the_newest_board(monkeypatch: Any) -> None:
+    from socketio import manager
+
+    sent: list[tuple[int, int]] = []
+    sending, release = threading.Event(), threading.Event()
+
+    def emit(self: Any, event: str, data: Any, **_: Any) -> None:  # to the local screens
+        sent.append((data["evening_id"], data["version"]))
+        sending.set()
+        release.wait(10)
+
+    monkeypatch.setattr(manager.Manager, "emit", emit)
+    queue = NewestBoardFirst("redis://127.0.0.1:1/0", channel="test")  # never connects
+
+    def board(version: int, evening_id: int = 1) -> None:
+        queue._handle_emit({"method": "emit", "event": "standings", "namespace": "/",
+                            "data": [{"version": version, "evening_id": evening_id}],
+                            "room": None, "callback": None})
+
+    board(1)
+    assert sending.wait(10)  # board 1 on its way to the screens; meanwhile 3 more come
+    for version in (3, 2, 4):
+        board(version)
+    release.set()
+    wait_until(lambda: sent == [(1, 1), (1, 4)], message=lambda: f"sent {sent}")
+    board(4)  # a table joined: the same version, one more table joined
+    wait_until(lambda: len(sent) == 3, message=lambda: f"sent {sent}")
+    board(2)  # late from a slower process: every screen has better
+    board(1, evening_id=2)  # a new evening starts over
+    wait_until(lambda: sent == [(1, 1), (1, 4), (1, 4), (2, 1)],
+               message=lambda: f"sent {sent}")

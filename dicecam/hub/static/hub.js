@@ -58,6 +58,9 @@
   }
 
   function show(board) {
+    if (board.columns) {  // as the hub sends it to every screen: rows as lists
+      board.rows = board.rows.map((r) => Object.fromEntries(board.columns.map((c, i) => [c, r[i]])));
+    }
     if (board.evening_id !== evening) {
       evening = board.evening_id;
       shown = -1;
