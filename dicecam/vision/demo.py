@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -143,7 +143,7 @@ class DemoSource(FrameSource):
                 continue
             if isinstance(request, DemoLayout):
                 yield from self._hand_frames(still, index)
-                still = self.laid_table(request, index).image
+                still = self.laid_table(request).image
                 laid = request
             else:
                 if index:
@@ -153,11 +153,13 @@ class DemoSource(FrameSource):
                 laid = None
             index += 1
 
-    def laid_table(self, layout: DemoLayout, index: int = 0) -> LaidTable:
-        """The table with ``layout`` laid out as the ``index``-th request of a directed demo
-        (the first thing asked for is 0): its picture, boards and dice (the truth)."""
+    def laid_table(self, layout: DemoLayout) -> LaidTable:
+        """The table with ``layout`` laid out, as a directed demo shows it: its picture,
+        boards and dice (the truth). The same layout (whatever game it is laid for) is
+        the same table."""
+        deal = zlib.crc32(repr(replace(layout, serial=0)).encode())
         return lay_out(self._table, layout, self.dice_set,
-                       np.random.default_rng([self._seed, index, 11]), self._tint)
+                       np.random.default_rng([self._seed, deal, 11]), self._tint)
 
     def roll(self, index: int) -> DemoRoll:
         """The settled dice of roll ``index`` (top-face boxes in frame pixels)."""

@@ -59,6 +59,9 @@ class DemoLayout:
     boards: tuple[tuple[str, str], ...]
     zones: tuple[LaidZone, ...]
     colours: tuple[tuple[str, int], ...]
+    #: the game it is laid for: a new game's table is laid anew (a hand clears the old),
+    #: even where it looks the same
+    serial: int = 0
 
 
 @dataclass(frozen=True)

@@ -110,3 +110,11 @@ def test_a_roll_says_where_its_dice_were_read() -> None:
                                     "(not counted)")
     assert placed.text("de").startswith("13 Würfel dort gelesen, wo sie liegen: 6 auf der "
                                            "Tafel von Ann")
+
+
+def test_one_die_is_one_die() -> None:
+    state = new(2)
+    assert endgame.roll_summary(state, [die(None)], "shown").text("en").startswith(
+        "1 die seen, not on a marked board")
+    assert endgame.roll_summary(state, [die("the_agency")], "applied").text("en") == (
+        "1 die read where it lies: 1 in the districts")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ LAYOUT = DemoLayout(
 
 def test_each_die_lies_on_a_field_of_its_zone() -> None:
     source = DemoSource("dicetopia")
-    laid = source.laid_table(LAYOUT, 0)
+    laid = source.laid_table(LAYOUT)
     assert laid.image.shape == (540, 960, 3)
     assert Counter(d.zone for d in laid.dice) == {"waste_management": 2, "nethal_syndicate": 1,
                                                  "faction:Ann": 6, "faction:Bo": 6}
@@ -38,22 +39,25 @@ def test_each_die_lies_on_a_field_of_its_zone() -> None:
     for board in laid.boards:
         xs, ys = zip(*board.corners, strict=True)
         assert max(xs) - min(xs) < 1.1 * (board.corners[1][0] - board.corners[0][0])
-    # the same layout and seed: the same table; another seed: another deal
-    again = source.laid_table(LAYOUT, 0)
+    # the same layout: the same table, whatever game it is laid for; another: another deal
+    again = source.laid_table(replace(LAYOUT, serial=7))
     assert (again.image == laid.image).all() and again.dice == laid.dice
-    other = source.laid_table(LAYOUT, 1)
+    other = source.laid_table(replace(LAYOUT, colours=(("purple", 5), ("white", 5),
+                                                       ("turquoise", 5))))
     assert [(d.colour, d.value) for d in other.dice] != [(d.colour, d.value) for d in laid.dice]
 
 
 def test_the_agents_are_drawn_and_are_no_dice() -> None:
-    source = DemoSource("dicetopia")
+    table = np.full((540, 960, 3), 200, np.uint8)
     bare = DemoLayout(LAYOUT.boards, tuple(LaidZone(z.zone, z.dice) for z in LAYOUT.zones),
                       LAYOUT.colours)
-    with_agents = source.laid_table(LAYOUT, 0)
-    without = source.laid_table(bare, 0)
+    with_agents = lay_out(table, LAYOUT, "dicetopia", np.random.default_rng(3))
+    without = lay_out(table, bare, "dicetopia", np.random.default_rng(3))
     differs = (with_agents.image != without.image).any(axis=2)
     assert differs.sum() > 6 * 100  # six figures of some size
     assert len(with_agents.dice) == len(without.dice)
+    # (the same dice, where the fields' order lets them lie on the same fields)
+    assert Counter(d.zone for d in with_agents.dice) == Counter(d.zone for d in without.dice)
 
 
 def test_a_zone_cannot_hold_more_than_its_fields() -> None:
@@ -64,14 +68,15 @@ def test_a_zone_cannot_hold_more_than_its_fields() -> None:
 
 
 def test_the_directed_demo_lays_a_table_out_once_and_leaves_it_lying() -> None:
-    other = DemoLayout(LAYOUT.boards, LAYOUT.zones[3:], LAYOUT.colours)
-    asked = iter([None, LAYOUT, *[LAYOUT] * 30, other, *[other] * 30])
+    again = replace(LAYOUT, serial=1)  # the same table for the next game
+    asked = iter([None, LAYOUT, *[LAYOUT] * 30, again, *[again] * 30])
     source = DemoSource("dicetopia", director=lambda: next(asked))
     frames = list(itertools.islice(source.frames(), 62))
     assert (frames[0] == source._table).all()  # nothing asked: the empty table
-    laid = source.laid_table(LAYOUT, 0).image
+    laid = source.laid_table(LAYOUT).image
     # a hand passes over (10 frames), then the layout lies still while it is asked for
     assert not (frames[5] == laid).all()
-    assert all((f == laid).all() for f in frames[12:31])
-    # another layout (a new game): the hand again, then that table
-    assert (frames[-1] == source.laid_table(other, 1).image).all()
+    assert all((f == laid).all() for f in frames[12:41])
+    # a new game: the hand passes again (a roll to read), then the table lies there again
+    assert not (frames[45] == laid).all()
+    assert (frames[-1] == laid).all()

@@ -101,7 +101,7 @@ def test_a_dicetopia_endgame_read_from_the_demo_camera_and_scored(browser: Any,
     game = get_game("dicetopia")
     config = {"players": [{"name": name} for name in PLAYERS]}
     due = game.table_due(game.codec.new_game(config))
-    laid = DemoSource(game.dice_set).laid_table(demo_layout(due), 0)
+    laid = DemoSource(game.dice_set).laid_table(demo_layout(due))
     truth = list(laid.dice)
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
                             "OUTPUTS": TableCamera("demo")})

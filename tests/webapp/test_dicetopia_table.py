@@ -3,6 +3,7 @@ tablet place every die, and the roll scores the dice where they lie."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +54,12 @@ def test_the_demo_lays_out_the_endgame_of_the_game_played(session: GameSession) 
     game = get_game("dicetopia")
     assert isinstance(laid, DemoLayout)
     assert laid == demo_layout(game.table_due(game.codec.new_game(
-        {"players": [{"name": "Ann"}, {"name": "Bo"}]})))
+        {"players": [{"name": "Ann"}, {"name": "Bo"}]})), serial=1)
     assert dicetopia() == laid  # asked again: the same table, which stays lying
     assert director.waiting() is None  # nothing to throw: the panel says no "throwing"
+    # a new game of the same players: the same table, laid anew (a roll to read again)
+    session.new_game(NewGame("dicetopia", {"players": [{"name": "Ann"}, {"name": "Bo"}]}))
+    assert dicetopia() == replace(laid, serial=2)
     # a later opening (another game) takes over; a throwing game still throws
     charidice = director.opening("charidice")
     assert dicetopia() is None

@@ -45,15 +45,15 @@ MESSAGES = Catalogue({
                   "de": "ein Würfel in {zone} ist nicht lesbar (Augen oder Farbe fehlen); "
                         "korrigiere ihn auf dem Tablet vor der Wertung"},
     # a roll of the endgame table: where its dice were read
-    "dt.roll_zones": {"en": "{n} dice read where they lie: {parts}",
+    "dt.roll_zones": {"en": "{n} {n:die|dice} read where {n:it lies|they lie}: {parts}",
                       "de": "{n} Würfel dort gelesen, wo sie liegen: {parts}"},
     "dt.roll_on_board": {"en": "{n} on {player}'s board", "de": "{n} auf der Tafel von {player}"},
     "dt.roll_in_districts": {"en": "{n} in the districts", "de": "{n} in den Bezirken"},
     "dt.roll_outside": {"en": "{n} beside the boards (not counted)",
                         "de": "{n} neben den Tafeln (nicht gezählt)"},
     "dt.roll_no_zones": {
-        "en": "{n} dice seen, none on a marked board: mark the city map and each faction "
-              "board on the picture once, and the camera places every die",
+        "en": "{n} {n:die|dice} seen, {n:not|none} on a marked board: mark the city map and "
+              "each faction board on the picture once, and the camera places every die",
         "de": "{n} Würfel gesehen, keiner auf einer markierten Tafel: markiere den Stadtplan "
               "und jede Fraktionstafel einmal auf dem Bild, dann ordnet die Kamera jeden "
               "Würfel zu"},

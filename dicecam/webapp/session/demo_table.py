@@ -68,7 +68,7 @@ class DemoDirector:
         with self._lock:
             if token is not self._latest or key is None or key[0] != game or due is None:
                 return None
-        return demo_layout(due)
+        return demo_layout(due, serial=key[1])
 
     def waiting(self) -> str | None:
         """"auto" when the demo throws by itself now, "ask" when it waits for a tablet to
@@ -91,7 +91,8 @@ class DemoDirector:
         return {"throwing": True}
 
 
-def demo_layout(due: TableDue) -> DemoLayout:
-    """The demo's layout of a game's table (the same facts in the demo's own terms)."""
+def demo_layout(due: TableDue, serial: int = 0) -> DemoLayout:
+    """The demo's layout of a game's table (the same facts in the demo's own terms), for
+    game ``serial`` (a new game lays its table anew)."""
     return DemoLayout(due.boards, tuple(LaidZone(z.zone, z.dice, z.markers) for z in due.zones),
-                      due.colours)
+                      due.colours, serial)

@@ -522,6 +522,11 @@
       onclick: () => { drawing.current = i; renderRoll(); },
     }, drawing.rects[name] ? "✓ " : "", zoneLabel(name))));
     $("zones-save").disabled = !Object.keys(drawing.rects).length;
+    for (const id of ["zones-save", "zones-clear"]) {
+      const key = zt(id.replace("-", "_"));
+      $(id).dataset.i18n = key;
+      $(id).textContent = t(key);
+    }
     $("zones-clear").hidden = !(view && view.zones);
   }
 
@@ -648,13 +653,17 @@
       g.strokeStyle = zoneColour(a.i);
       g.strokeRect(left, top, Math.abs(x1 - x0) * scale, Math.abs(y1 - y0) * scale);
       g.setLineDash([]);
-      g.font = "bold 15px system-ui, sans-serif";
+      // the label's size follows the picture's (a phone's is small), and it stays inside it
+      const shown = g.canvas.width / (window.devicePixelRatio || 1);
+      const size = Math.round(Math.max(11, Math.min(15, shown / 45)));
+      g.font = `bold ${size}px system-ui, sans-serif`;
       const label = zoneLabel(a.name);
       const labelWidth = g.measureText(label).width + 10;
+      const labelLeft = Math.max(0, Math.min(left, shown - labelWidth));
       g.fillStyle = zoneColour(a.i);
-      g.fillRect(left, top, labelWidth, 20);
+      g.fillRect(labelLeft, top, labelWidth, size + 5);
       g.fillStyle = "#111";
-      g.fillText(label, left + 5, top + 15);
+      g.fillText(label, labelLeft + 5, top + size);
     }
   }
 

@@ -22,7 +22,7 @@
       dt_if_ended_now: "If the game ended now: ",
       dt_agents_hint: "+ and − count each player's agents in a district as they stand at the end of the game: they score at the end only (control, some missions).",
       dt_city: "City map", dt_board_of: "{p}'s board",
-      dt_draw_zones: "Mark the boards",
+      dt_draw_zones: "Mark the boards", dt_zones_save: "Save the boards", dt_zones_clear: "Unmark the boards",
       dt_zones_offer: "The camera places each die by the board it lies on: mark the city map and each faction board on the picture, once.",
       dt_zones_help: "Drag a rectangle around the city map and one around each faction board: the camera then counts each die where it lies.",
       dt_zones_active: "Boards marked: the camera places each die on its district or faction board. Agents and missions are entered below.",
@@ -43,7 +43,7 @@
       dt_if_ended_now: "Wenn das Spiel jetzt endete: ",
       dt_agents_hint: "+ und − zählen die Agenten jedes Spielers in einem Bezirk, wie sie am Spielende stehen: sie zählen nur für die Schlusswertung (Kontrolle, manche Missionen).",
       dt_city: "Stadtplan", dt_board_of: "Tafel von {p}",
-      dt_draw_zones: "Tafeln markieren",
+      dt_draw_zones: "Tafeln markieren", dt_zones_save: "Tafeln speichern", dt_zones_clear: "Markierung entfernen",
       dt_zones_offer: "Die Kamera ordnet jeden Würfel der Tafel zu, auf der er liegt: markiere den Stadtplan und jede Fraktionstafel einmal auf dem Bild.",
       dt_zones_help: "Ziehe ein Rechteck um den Stadtplan und je eines um jede Fraktionstafel: dann zählt die Kamera jeden Würfel dort, wo er liegt.",
       dt_zones_active: "Tafeln markiert: die Kamera ordnet jeden Würfel seinem Bezirk oder seiner Fraktionstafel zu. Agenten und Missionen werden unten eingegeben.",
@@ -243,6 +243,7 @@
   const ZONE_WORDS = {
     draw_zones: "dt_draw_zones", zones_help: "dt_zones_help", zones_active: "dt_zones_active",
     zones_draw_text: "dt_zones_draw_text", zones_draw_done: "dt_zones_draw_done",
+    zones_save: "dt_zones_save", zones_clear: "dt_zones_clear",
   };
 
   window.DicecamGames.dicetopia = {
