@@ -20,7 +20,7 @@ import os
 import resource
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ MAX_REPORT_BYTES = 64 * 1024
 ORGANISER_COOKIE = "dicecam_organiser"
 QUEUE_CHANNEL = "dicecam-hub"  # the Redis channel the hub's processes share
 ORGANISER_HOURS = 12
+STANDINGS_KEPT = 8  # boards a process keeps by the results they count (hub.standings)
 #: how the board words each of the organiser's changes, for the referee
 CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden"}
 
@@ -125,6 +126,9 @@ class HubServices:
         if app.config["DB_AT_START"]:
             self.store.migrate()
         self._final_saved: set[int] = set()  # evenings whose final groups are stored
+        #: (evening, the ids of the results counted) -> their standings, the latest few
+        self._standings: dict[tuple[int, tuple[int, ...]], v6_tables.Standings] = {}
+        self._standings_lock = threading.Lock()
         self.requests = RateLimit(app.config["RATE_PER_SECOND"], app.config["RATE_BURST"])
         self.failures = RateLimit(app.config["FAILURES_PER_MINUTE"] / 60.0,
                                   app.config["FAILURES_PER_MINUTE"])
@@ -133,9 +137,27 @@ class HubServices:
     def evening(self) -> Evening:
         return self.store.current_evening()
 
+    def standings(self, evening: Evening,
+                  counted: Sequence[tuple[int, v6_tables.Report]]) -> v6_tables.Standings:
+        """The standings of these results (id, report), computed once per process for the
+        same results: a result's check computes the board with it, which the board sent
+        after storing it reuses, and the next result's check starts from that board."""
+        key = (evening.id, tuple(i for i, _ in counted))
+        with self._standings_lock:
+            found = self._standings.get(key)
+        return found or v6_tables.standings(evening.plan, [r for _, r in counted])
+
+    def remember(self, evening: Evening, ids: Sequence[int],
+                 board: v6_tables.Standings) -> None:
+        with self._standings_lock:
+            self._standings[(evening.id, tuple(ids))] = board
+            while len(self._standings) > STANDINGS_KEPT:
+                self._standings.pop(next(iter(self._standings)))
+
     def board(self, evening: Evening) -> dict[str, Any]:
-        version, reports = self.store.results(evening.id)
-        board = v6_tables.standings(evening.plan, reports)
+        version, counted = self.store.counted(evening.id)
+        board = self.standings(evening, counted)
+        self.remember(evening, [i for i, _ in counted], board)
         if board.final and evening.id not in self._final_saved:
             self.store.save_final_groups(evening, board.final, board.final_tables)
             self._final_saved.add(evening.id)
@@ -347,12 +369,16 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
                           f"table {seat.table}")
         # checked before it is stored: a refused report (another group, broken points, a
         # final where none is drawn) changes nothing, whatever it would have replaced
-        _, reports = hub().store.results(seat.evening.id)
-        why = v6_tables.refusal(seat.evening.plan, reports, report)
+        _, counted = hub().store.counted(seat.evening.id)
+        before = hub().standings(seat.evening, counted)
+        after = v6_tables.standings(seat.evening.plan, [*(r for _, r in counted), report])
+        why = v6_tables.refusal_between(before, after, report)
         if why is not None:
             raise Refusal(409, f"refused, nothing changed: {why}", stored=False)
         result_id = hub().store.add_result(seat.evening.id, report)
         if result_id is not None:  # a result sent again changes nothing: no emit
+            # the board with it, unless another process stored a result meanwhile
+            hub().remember(seat.evening, [*(i for i, _ in counted), result_id], after)
             board = hub().board(seat.evening)
             board["received"] = received
             socketio.emit(STANDINGS, screen_board(board))

@@ -100,6 +100,7 @@ ALTER TABLE result_changes ADD COLUMN replacement BIGINT REFERENCES results(id);
 )
 ORGANISER = "ORG"  # the organiser's key names this instead of a table: 7-ORG-SECRET
 MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
+REPORTS_KEPT = 20_000  # parsed reports a process keeps (an evening of 256 players: ~300)
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,8 @@ class HubStore:
         again while the database is away) the pool connects in the background and each
         request waits ``wait`` seconds for it, as when the database goes away later."""
         self.url = url
+        self._reports: dict[int, v6_tables.Report] = {}  # result id -> its parsed report
+        self._evenings: dict[int, Evening] = {}  # evening id -> the evening
         try:
             if connect_now:  # one direct connection first: a refused one fails at once
                 psycopg.connect(url, connect_timeout=5).close()
@@ -228,13 +231,23 @@ class HubStore:
 
     def current_evening(self) -> Evening:
         with self._pool.connection() as conn:
-            row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
-                               "ORDER BY id DESC LIMIT 1").fetchone()
-            if row is None:
+            row = conn.execute("SELECT max(id) FROM evenings").fetchone()
+            if row[0] is None:
                 raise InputError("the hub has no evening yet: run `dicecam hub --init`")
+            return self._evening(conn, int(row[0]))
+
+    def _evening(self, conn: psycopg.Connection[Any], evening_id: int) -> Evening:
+        """An evening: read once per process (its name, players, seed and tables never
+        change once created), so a request costs no round trips for it."""
+        found = self._evenings.get(evening_id)
+        if found is None:
+            row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
+                               "WHERE id = %s", (evening_id,)).fetchone()
             codes = [r[0] for r in conn.execute(
-                "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
-        return _evening(row, codes)
+                "SELECT code FROM tables WHERE evening_id = %s ORDER BY position",
+                (evening_id,))]
+            found = self._evenings[evening_id] = _evening(row, codes)
+        return found
 
     def seat(self, evening_id: int, table: str, *, join: bool = False) -> TableSeat:
         """Table ``table`` of that evening (with ``join``, it joins the evening now, once);
@@ -253,11 +266,8 @@ class HubStore:
             if found is None:
                 raise InputError(f"evening {evening_id} has no table {table}; `dicecam hub "
                                  "--init` printed one command per table")
-            row = conn.execute("SELECT id, name, seed, players, qualify FROM evenings "
-                               "WHERE id = %s", (evening_id,)).fetchone()
-            names = [r[0] for r in conn.execute(
-                "SELECT code FROM tables WHERE evening_id = %s ORDER BY position", (row[0],))]
-        return TableSeat(table, found[0], _evening(row, names), bool(found[1]), found[2])
+            evening = self._evening(conn, evening_id)
+        return TableSeat(table, found[0], evening, bool(found[1]), found[2])
 
     def first_use(self, signature: str, keep_seconds: float) -> bool:
         """Note a request's signature; False when it was seen before (a replay). Those
@@ -304,15 +314,36 @@ class HubStore:
     def results(self, evening_id: int) -> tuple[int, list[v6_tables.Report]]:
         """(the board's version: the newest result's or change's id, every result that
         counts (not removed) in the order received)."""
+        version, counted = self.counted(evening_id)
+        return version, [report for _, report in counted]
+
+    def counted(self, evening_id: int) -> tuple[int, list[tuple[int, v6_tables.Report]]]:
+        """``results`` with each result's id. A stored report never changes, so each is
+        read and parsed once per process: later calls read only the ids that count."""
+        known = list(self._reports)
         with self._pool.connection() as conn:
-            rows = conn.execute("SELECT id, report FROM results WHERE evening_id = %s "
-                                "AND NOT removed ORDER BY id", (evening_id,)).fetchall()
+            rows = conn.execute("SELECT id, CASE WHEN id = ANY(%s) THEN NULL ELSE report END "
+                                "FROM results WHERE evening_id = %s AND NOT removed "
+                                "ORDER BY id", (known, evening_id)).fetchall()
             (version,) = conn.execute(
                 "SELECT GREATEST((SELECT max(id) FROM results WHERE evening_id = %s), "
                 "(SELECT max(id) FROM result_changes WHERE evening_id = %s))",
                 (evening_id, evening_id)).fetchone()
-        reports = [v6_tables.report_from_json(report) for _, report in rows]
-        return int(version or 0), reports
+        if len(self._reports) > REPORTS_KEPT:
+            self._reports.clear()  # another evening's: read again when asked
+        out = []
+        for result_id, data in rows:
+            report = self._reports.get(result_id) if data is None else None
+            if report is None:
+                if data is None:  # forgotten meanwhile: read it again
+                    return self._counted_afresh(evening_id)
+                report = self._reports[result_id] = v6_tables.report_from_json(data)
+            out.append((int(result_id), report))
+        return int(version or 0), out
+
+    def _counted_afresh(self, evening_id: int) -> tuple[int, list[tuple[int, v6_tables.Report]]]:
+        self._reports.clear()
+        return self.counted(evening_id)
 
     def result_rows(self, evening_id: int) -> list[dict[str, Any]]:
         """Every result of the evening, removed ones too, with its report, for the

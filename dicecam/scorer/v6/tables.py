@@ -396,8 +396,13 @@ def refusal(plan: EveningPlan, reports: Sequence[Report], report: Report) -> str
     for a group's table, its passes, exactly as ``standings`` would count it: a refused
     one is never stored, so it can never replace a result that counts (a correction
     counts only when it is valid)."""
-    before = standings(plan, reports)
-    after = standings(plan, [*reports, report])
+    return refusal_between(standings(plan, reports), standings(plan, [*reports, report]),
+                           report)
+
+
+def refusal_between(before: Standings, after: Standings, report: Report) -> str | None:
+    """``refusal`` from the boards without and with ``report`` (a hub that has the board
+    before at hand computes only the one after)."""
     prefix = f"{report.table} {report.round_key}:"
     new = [p for p in after.problems if p.startswith(prefix) and p not in before.problems]
     return new[0] if new else None

@@ -21,6 +21,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -396,6 +397,10 @@ class HubFigures:
     memory_kb: dict[int, int] = field(default_factory=dict)
     cpu_s: dict[int, float] = field(default_factory=dict)  # each worker's CPU during the run
     seconds: float = 0.0
+    post_ms: list[float] = field(default_factory=list)  # a table's POST, sent -> answered
+    retried: int = 0  # POSTs a table sent again (a timeout, a 429/503), as its outbox would
+    phones_cpu_s: float = 0.0  # the phones' processes together
+    services_cpu_s: dict[str, float] = field(default_factory=dict)  # PostgreSQL, Redis
 
 
 class _Phone:
@@ -427,12 +432,46 @@ def _phone_group(url: str, count: int, ready: Any, stop: Any, out: Any) -> None:
     phones = [_Phone(url) for _ in range(count)]
     ready.put(count)
     stop.wait()
-    out.put([(p.boards, p.fan_out_ms, p.disconnects) for p in phones])
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out.put(([(p.boards, p.fan_out_ms, p.disconnects) for p in phones],
+             usage.ru_utime + usage.ru_stime))
     leaving = [threading.Thread(target=p.client.disconnect) for p in phones]
     for thread in leaving:  # a client's disconnect waits ~3 s for the answer: all at once
         thread.start()
     for thread in leaving:
         thread.join()
+
+
+POST_ATTEMPTS = 5
+
+
+def _services_cpu(hub: Hub) -> dict[str, float]:
+    """CPU seconds so far of the hub's private PostgreSQL (postmaster and backends) and
+    Redis, found by their ports (Linux /proc)."""
+    db_port = hub.db.rsplit(":", 1)[1].split("/")[0]
+    redis_port = hub.redis.rsplit(":", 1)[1].split("/")[0]
+    tick = os.sysconf("SC_CLK_TCK")
+    procs: dict[int, tuple[int, str, float]] = {}  # pid -> (ppid, command line, cpu s)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        procs[int(entry.name)] = (int(fields[1]), cmdline,
+                                  (int(fields[11]) + int(fields[12])) / tick)
+    roots = {"PostgreSQL": {pid for pid, (_, cmd, _) in procs.items()
+                            if "postgres" in cmd and f"-p {db_port}" in cmd},
+             "Redis": {pid for pid, (_, cmd, _) in procs.items()
+                       if "redis-server" in cmd and redis_port in cmd}}
+    out = {}
+    for name, tree in roots.items():
+        out[name] = sum(cpu for pid, (ppid, _, cpu) in procs.items()
+                        if pid in tree or ppid in tree)
+    return out
 
 
 def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
@@ -455,6 +494,7 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
     posted: list[tuple[float, int]] = []
     lock = threading.Lock()
     before = hub.worker_health()
+    services_before = _services_cpu(hub)
     start = time.time()
 
     def table(index: int) -> None:
@@ -463,8 +503,19 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
         for k, report in enumerate(own):  # spread over the run, as passes settle
             time.sleep(max(0.0, start + (k + rng.random()) * seconds / len(own) - time.time()))
             t0 = time.time()
-            status, answer = hub.post("/api/results", v6_tables.report_to_json(report),
-                                      plan.tables[index])
+            for attempt in range(POST_ATTEMPTS):  # a table's outbox sends it again
+                sent = time.time()
+                try:
+                    status, answer = hub.post("/api/results", v6_tables.report_to_json(report),
+                                              plan.tables[index])
+                except OSError:  # no answer within 10 s
+                    status, answer = 0, {}
+                with lock:
+                    figures.post_ms.append((time.time() - sent) * 1000.0)
+                    figures.retried += attempt > 0
+                if status == 200:
+                    break
+                time.sleep(1.0)
             if status == 200 and answer.get("id"):
                 with lock:
                     posted.append((t0, int(answer["id"])))
@@ -477,11 +528,15 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
     time.sleep(2.0)  # the last boards on their way
     figures.seconds = time.time() - start
     after = hub.worker_health()
+    figures.services_cpu_s = {name: cpu - services_before.get(name, 0.0)
+                              for name, cpu in _services_cpu(hub).items()}
     figures.memory_kb = {pid: h["rss_kb"] for pid, h in after.items()}
     figures.cpu_s = {pid: h["cpu_s"] - before.get(pid, {"cpu_s": 0.0})["cpu_s"]
                      for pid, h in after.items()}
     stop.set()
-    watched = [phone for _ in children for phone in out.get(timeout=60)]
+    groups = [out.get(timeout=60) for _ in children]
+    watched = [phone for phones_seen, _ in groups for phone in phones_seen]
+    figures.phones_cpu_s = sum(cpu for _, cpu in groups)
     for child in children:
         child.join(timeout=30)
     figures.disconnects = sum(d for _, _, d in watched)
@@ -536,6 +591,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"  of which hub received the POST -> phone has the board: median "
               f"{percentile(fan, 0.5):.0f} ms, p95 {percentile(fan, 0.95):.0f} ms")
     print(f"boards never received: {f.lost}; phone disconnects: {f.disconnects}")
+    if f.post_ms:
+        posts = sorted(f.post_ms)
+        print(f"a table's POST answered: median {percentile(posts, 0.5):.0f} ms, p95 "
+              f"{percentile(posts, 0.95):.0f} ms, max {posts[-1]:.0f} ms; sent again "
+              f"{f.retried} times (no answer in 10 s, 429 or 503), as a table's outbox does")
+    cpu = [f"hub workers {sum(f.cpu_s.values()):.1f}"] + [
+        f"{name} {seconds:.1f}" for name, seconds in f.services_cpu_s.items()] + [
+        f"the {f.phones} phones {f.phones_cpu_s:.1f}"]
+    cores = os.cpu_count() or 1
+    print(f"CPU seconds during the run: {', '.join(cpu)} (the phones' from their start, "
+          f"connecting included; this machine has {cores * f.seconds:.0f} in "
+          f"{f.seconds:.0f} s on {cores} cores)")
     for pid, kb in sorted(f.memory_kb.items()):
         print(f"hub worker pid {pid}: {kb / 1024:.0f} MB resident, "
               f"{f.cpu_s.get(pid, 0.0):.1f} s CPU during the run")
