@@ -21,6 +21,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import signal
 import sqlite3
@@ -37,6 +38,7 @@ from typing import Any
 
 import psycopg
 import socketio
+import websocket
 
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
@@ -426,9 +428,68 @@ class _Phone:
         self.disconnects += 1
 
 
-def _phone_group(url: str, count: int, ready: Any, stop: Any, out: Any) -> None:
+class _LightPhone:
+    """A phone that takes each board's version (and the hub's receiving time) from the
+    Socket.IO frame without parsing the rest: Engine.IO 4 over one WebSocket (open, the
+    namespace's connect, pong for ping). A real phone parses the board on its own CPU;
+    here 320 phones share the hub's two cores, and parsing each board in Python took them
+    two thirds of the machine (without ``--light-phones`` the phones parse every board)."""
+
+    VERSION = re.compile(r'"version":\s*(\d+)')
+    RECEIVED = re.compile(r'"received":\s*([0-9.]+)')
+
+    def __init__(self, url: str) -> None:
+        self.boards: list[tuple[float, int]] = []
+        self.fan_out_ms: list[float] = []
+        self.disconnects = 0
+        self._closing = False
+        self.ws = websocket.create_connection(
+            url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
+            timeout=60, skip_utf8_validation=True, enable_multithread=True)
+        if not str(self.ws.recv()).startswith("0"):
+            raise ConnectionError("no Engine.IO open packet")
+        self.ws.send("40")
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self.ws.recv()
+            except Exception:  # closed: by us at the end, or by the hub
+                if not self._closing:
+                    self.disconnects += 1
+                return
+            if message == "2":
+                self.ws.send("3")
+            elif isinstance(message, str) and message.startswith('42["standings"'):
+                now = time.time()
+                version = self.VERSION.search(message)
+                if version:
+                    self.boards.append((now, int(version.group(1))))
+                received = self.RECEIVED.search(message)
+                if received:
+                    self.fan_out_ms.append((now - float(received.group(1))) * 1000.0)
+
+    def close(self) -> None:
+        self._closing = True
+        self.ws.close()
+
+
+def _phone_group(url: str, count: int, ready: Any, stop: Any, out: Any,
+                 light: bool = False) -> None:
     """A child process holding ``count`` phones: one Python process for all 80 phones
     would time its own GIL queue, not the hub."""
+    if light:
+        lights = [_LightPhone(url) for _ in range(count)]
+        ready.put(count)
+        stop.wait()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        out.put(([(p.boards, p.fan_out_ms, p.disconnects) for p in lights],
+                 usage.ru_utime + usage.ru_stime))
+        for phone in lights:
+            phone.close()
+        return
     phones = [_Phone(url) for _ in range(count)]
     ready.put(count)
     stop.wait()
@@ -475,7 +536,7 @@ def _services_cpu(hub: Hub) -> dict[str, float]:
 
 
 def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
-             phone_processes: int = 4) -> HubFigures:
+             phone_processes: int = 4, light_phones: bool = False) -> HubFigures:
     plan = v6_tables.plan_evening(names, hub.tables, seed)
     figures = HubFigures(len(plan.groups), phones, hub.processes)
     played = [play_group(g, f"{seed}/{i}") for i, g in enumerate(plan.groups)]
@@ -485,7 +546,8 @@ def run_load(hub: Hub, names: list[str], seed: str, phones: int, seconds: float,
     ready, out, stop = context.Queue(), context.Queue(), context.Event()
     shares = [phones // phone_processes + (i < phones % phone_processes)
               for i in range(phone_processes)]
-    children = [context.Process(target=_phone_group, args=(hub.url, n, ready, stop, out))
+    children = [context.Process(target=_phone_group, args=(hub.url, n, ready, stop, out,
+                                                           light_phones))
                 for n in shares if n]
     for child in children:
         child.start()
@@ -565,6 +627,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "must not be what is measured)")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="the results of the evening's passes are spread over this long")
+    parser.add_argument("--light-phones", action="store_true",
+                        help="phones that read each board's version without parsing the "
+                        "board (a real phone parses on its own CPU; here the phones share "
+                        "the hub's cores)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -575,11 +641,13 @@ def run(args: argparse.Namespace) -> int:
     names = players(4 * args.tables)
     with private_hub(names, args.tables, processes=args.processes, seed="bench") as hub:
         f = run_load(hub, names, "bench", args.phones, args.seconds,
-                     max(1, args.phone_processes))
+                     max(1, args.phone_processes), args.light_phones)
     lat = sorted(f.latencies_ms)
     p95 = percentile(lat, 0.95) if lat else float("nan")
-    print(f"hub: {f.tables} tables posting, {f.phones} phones watching, {f.processes} hub "
-          f"processes (Redis message queue), {f.seconds:.1f} s")
+    phones = ("light: the version read from the frame" if args.light_phones else
+              "python-socketio clients parsing every board")
+    print(f"hub: {f.tables} tables posting, {f.phones} phones watching ({phones}), "
+          f"{f.processes} hub processes (Redis message queue), {f.seconds:.1f} s")
     print(f"results: posted {f.posted}, stored {f.stored} (lost {f.posted - f.stored}, none "
           f"twice: {'yes' if f.stored <= f.posted else 'NO'})")
     if lat:
