@@ -34,6 +34,24 @@ ZOOM_TARGET_DIE_PX = 22.0
 MAX_ZOOM_LONG_SIDE = 2560
 #: More small "dice" than this (twice Dice Party's 60) is a texture: auto-zoom leaves it.
 MAX_DICE_TO_ZOOM = 120
+#: The coarse pass reads the frame again at this share of the main pass's scale: a die too
+#: large for the main pass (a camera close above the table, dice 300-600 px wide at 1080p,
+#: 100-200 px at the net's input) is 33-67 px there, the sizes the net learnt; at the main
+#: scale the net sees such a die's pips as dice. A ninth of the main pass's pixels.
+COARSE_SHARE = 1 / 3
+#: Dice the coarse pass finds are kept only when at least this large at the main pass's
+#: input (smaller ones the main pass reads better); they then take precedence over the
+#: main pass's boxes on the same die (its pips).
+LARGE_DIE_INPUT_PX = 56.0
+#: A main-pass box at least this share of a large die's size, near its centre, is that die;
+#: two or more of at least ``DIE_SIZE_SHARE``, one of them surer than the large box, are
+#: dice of a cluster the coarse pass saw as one (halves of a large die the main pass split
+#: are unsure; a lone pip box is not two)
+SAME_SIZE_SHARE = 0.5
+DIE_SIZE_SHARE = 0.2
+#: A large die of the coarse pass counts from this score (the real ones on damiantab's
+#: close-ups scored 0.53-0.91; blurred clusters and the edges of byler's tray 0.36-0.49)
+COARSE_MIN_SCORE = 0.5
 #: Two peaks closer than this share of the stronger box's size are one die.
 SAME_DIE_SHARE = 0.5
 #: Cells closer than this (CIE delta E) to the table's colour are never a hand.
@@ -87,6 +105,7 @@ class DieDetector:
         threshold: float = 0.35,
         input_long_side: int | None = None,
         auto_zoom: bool = False,
+        coarse_pass: bool = True,
         threads: int | None = None,
     ) -> None:
         path = Path(model_path) if model_path is not None else MODEL_PATH
@@ -105,6 +124,7 @@ class DieDetector:
         self.input_long_side = int(input_long_side or meta.get("input_long_side", 640))
         self.threshold = threshold
         self.auto_zoom = auto_zoom
+        self.coarse_pass = coarse_pass
 
     def __call__(self, frame_bgr: np.ndarray) -> Detections:
         return self.detect(frame_bgr)
@@ -123,6 +143,12 @@ class DieDetector:
                            MAX_ZOOM_LONG_SIDE / long_side)
                 if zoom > scale * 1.3:
                     found = self._detect_at(frame_bgr, zoom)
+        if self.coarse_pass:
+            coarse = self._detect_at(frame_bgr, scale * COARSE_SHARE)
+            large = ((coarse.boxes[:, 2:4].max(axis=1) * scale >= LARGE_DIE_INPUT_PX)
+                     & (coarse.scores >= COARSE_MIN_SCORE))
+            if large.any():
+                found = _with_large_dice(found, coarse.keep(large))
         return found
 
     def _detect_at(self, frame_bgr: np.ndarray, scale: float) -> Detections:
@@ -173,6 +199,33 @@ def _hand_share(hand_map: np.ndarray, image_bgr: np.ndarray) -> float:
     scale = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
     like_table = np.linalg.norm((lab - table) * scale, axis=2) < TABLE_DELTA_E
     return float(np.mean(lit & ~like_table))
+
+
+def _with_large_dice(found: Detections, large: Detections) -> Detections:
+    """The main pass's dice and the coarse pass's large ones, one box a die. A large die
+    the main pass also found (a box of at least ``SAME_SIZE_SHARE`` of its size near its
+    centre) keeps the main pass's box, which is the better placed; where the main pass saw
+    only smaller boxes there (the die's pips, its corners), the large box replaces them."""
+    keep = np.ones(len(found), bool)
+    extra = []
+    for box, score in zip(large.boxes, large.scores, strict=True):
+        side = float(box[2:4].max())
+        near = np.hypot(found.boxes[:, 0] - box[0], found.boxes[:, 1] - box[1]) \
+            < SAME_DIE_SHARE * side
+        sides = found.boxes[near, 2:4].max(axis=1)
+        surer = found.scores[near] >= score
+        dice_like = sides >= DIE_SIZE_SHARE * side
+        if (sides >= SAME_SIZE_SHARE * side).any() \
+                or (dice_like.sum() > 1 and (dice_like & surer).any()):
+            continue  # the die itself, or a cluster of smaller dice the coarse pass merged
+        keep &= ~near
+        extra.append((box, score))
+    if not extra:
+        return found
+    boxes = np.concatenate([found.boxes[keep], np.array([b for b, _ in extra], np.float32)])
+    scores = np.concatenate([found.scores[keep], np.array([s for _, s in extra], np.float32)])
+    order = np.argsort(-scores, kind="stable")
+    return Detections(boxes[order], scores[order], found.hand_share)
 
 
 def _one_peak_per_die(boxes: np.ndarray) -> np.ndarray:

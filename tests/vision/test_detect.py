@@ -77,7 +77,7 @@ def test_a_second_peak_on_the_same_die_is_dropped_but_touching_dice_stay():
 def test_auto_zoom_reads_small_dice_again_but_not_a_speckled_texture(tiny_dice, zoomed):
     """A 4000 px photo whose dice come out 6 input px across is read again larger; one
     with hundreds of such "dice" is a carpet, and zooming in would only multiply them."""
-    zoomer = DieDetector(threads=1, auto_zoom=True)
+    zoomer = DieDetector(threads=1, auto_zoom=True, coarse_pass=False)
     scales: list[float] = []
 
     def detect_at(frame, scale):
@@ -150,6 +150,30 @@ def test_dice_are_found_whatever_the_frame_size(pipeline):
         tally = Tally()
         tally.add(truth, read_of(pipeline, image))
         assert tally.recall >= 0.95 and tally.precision >= 0.95, (scale, tally.as_dict())
+
+
+@needs_model
+def test_dice_close_under_the_camera_are_found_whole_not_as_their_pips(detector):
+    """Dice 300-600 px wide in a 1080p frame: the main pass sees their pips as dice, the
+    coarse pass sees the dice."""
+    spec = SceneSpec(width=1920, height=1080, n_dice=3, die_px=(300.0, 600.0),
+                     cluster_share=0.0, max_tilt=8.0, distractors=0, hand_probability=0.0)
+    whole = Tally()
+    without_coarse = Tally()
+    plain = DieDetector(threads=1, coarse_pass=False)
+    for seed in range(6):
+        scene = render_scene(np.random.default_rng([99, seed]), spec)
+        truth = truth_of(scene)
+        found = detector.detect(scene.image_bgr)
+        whole.add(truth, found_of(found))
+        without_coarse.add(truth, found_of(plain.detect(scene.image_bgr)))
+        for die in truth:  # each found whole: the box the size of the die, not of a pip
+            sizes = [max(b[2], b[3]) for b in found.boxes
+                     if abs(b[0] - die.cx) < 0.3 * die.w and abs(b[1] - die.cy) < 0.3 * die.h]
+            assert len(sizes) <= 1
+            assert not sizes or 0.6 < sizes[0] / max(die.w, die.h) < 1.6
+    assert whole.recall >= 0.9 and whole.precision >= 0.9, whole.as_dict()
+    assert without_coarse.recall < 0.5 or without_coarse.precision < 0.5  # what it fixes
 
 
 @needs_model
