@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "list the evening's results, print one's report, remove or restore one, or replace "
         "it with a corrected report (checked like a table's before it counts); every open "
         "board shows the new standings, the reason is shown to the referee")
-    organiser.add_argument("command", nargs="*", help=argparse.SUPPRESS)
+    organiser.add_argument("words", nargs="*", help=argparse.SUPPRESS)
     organiser.add_argument("--reason", help="why the result is removed, restored or "
                            "overridden")
     organiser.add_argument("--report", metavar="FILE", help="override: the corrected "
@@ -101,7 +101,7 @@ def _players(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    if args.command:
+    if args.words:  # `result ...` (the name `command` is the subcommand's, dicecam hub)
         return _organiser(args, settings)
     if args.init:
         return _init(args, settings)
@@ -180,21 +180,28 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     print("Start the hub with:  dicecam hub")
     organiser = next(k for k in keys if k.table == ORGANISER)
     print(f"The organiser's key (keep it; shown here once): {organiser.text()}")
-    print("  remove or restore a result:  dicecam hub result remove ID --reason \"...\" "
-          "--organiser-key KEY  (dicecam hub result list shows the IDs)")
+    print("  remove, restore or override a result:  dicecam hub result remove ID --reason "
+          "\"...\" --organiser-key KEY  (dicecam hub result list shows the IDs), or the "
+          f"page {url}/organiser")
     print("Then, at each table (each key is that table's secret: give it to that table "
           "only; it is shown here once, never on a page):")
     for number, key in enumerate([k for k in keys if k.table != ORGANISER], start=1):
         group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
         print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
               f"--game {game.name} --hub {url} --table-key {key.text()}")
+    if (settings.host.startswith("127.") or settings.host in ("::1", "localhost")) \
+            and not args.public_url:
+        print(f"The hub listens on {settings.host} only: tables on other computers cannot "
+              "reach it (--host 0.0.0.0 for the network).")
+    print("Two tables on one computer: each its own data folder and port, e.g. "
+          "DICECAM_HOME=~/dicecam-table2 dicecam serve ... --port 8766")
     return 0
 
 
 def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     """``dicecam hub result list | remove ID | restore ID``: through the running hub's
     organiser API, signed with the organiser's key."""
-    words = list(args.command)
+    words = list(args.words)
     verbs = ("list", "show", "remove", "restore", "override")
     if words[:1] != ["result"] or len(words) < 2 or words[1] not in verbs:
         raise InputError("say `dicecam hub result list`, `dicecam hub result show ID`, "

@@ -10,9 +10,13 @@ clients are rate-limited; a table of another evening is told so.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -475,3 +479,36 @@ def test_each_process_sends_its_screens_only_the_newest_board(monkeypatch: Any) 
     board(1, evening_id=2)  # a new evening starts over
     wait_until(lambda: sent == [(1, 1), (1, 4), (1, 4), (2, 1)],
                message=lambda: f"sent {sent}")
+
+
+def test_a_hub_on_127_0_0_1_prints_only_addresses_that_answer(
+        db: str, tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
+    from dicecam.hub import config as hub_config
+    from dicecam.tools.services import free_port
+
+    monkeypatch.setenv("DICECAM_HOME", str(tmp_path))
+    monkeypatch.setattr(hub_config, "lan_address", lambda: "192.0.2.77")  # a LAN here
+    port = free_port()
+    assert main(["hub", "--init", "--new-evening", "--db", db, "--redis", "none",
+                 "--host", "127.0.0.1", "--port", str(port), "--players",
+                 "A,B,C,D,E,F,G,H"]) == 0
+    printed = capsys.readouterr().out
+    assert set(re.findall(r"http://[^ /]+", printed)) == {f"http://127.0.0.1:{port}"}
+    assert "listens on 127.0.0.1 only" in printed and "DICECAM_HOME=" in printed
+    # the hub itself (the real command, gunicorn's server) with the saved settings
+    hub = subprocess.Popen([sys.executable, "-m", "dicecam", "hub", "--processes", "1"],
+                           env={**os.environ, "DICECAM_HOME": str(tmp_path)},
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(hub.stdout or []), daemon=True).start()
+    try:
+        wait_until(lambda: any("hub worker 1: pid" in line for line in lines),
+                   message=lambda: "".join(lines))
+        addresses = set(re.findall(r"http://[^ /]+", "".join(lines)))
+        assert addresses == {f"http://127.0.0.1:{port}"}
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as answer:
+            assert json.loads(answer.read())["ok"] is True
+    finally:
+        hub.terminate()
+        hub.wait(20)
+    assert "development server" not in "".join(lines)
