@@ -157,13 +157,17 @@ def test_new_game_errors_are_in_the_pages_language_and_names_alike_are_one(
 
 
 def box_alpha(browser: Any, x: float, y: float) -> int:
-    """The overlay's alpha at frame pixel (x, y) of a 640-wide picture."""
+    """The overlay's highest alpha on a short upright stroke at frame pixel (x, y) of a
+    640-wide picture (long enough to meet a dash of an asked die's border)."""
     return browser.execute_script("""
         const c = document.getElementById("overlay");
         const r = c.width / 640;
-        return c.getContext("2d").getImageData(Math.round(arguments[0] * r),
-                                               Math.round(arguments[1] * r), 1, 1).data[3];""",
-                                  x, y)
+        const p = c.getContext("2d").getImageData(Math.round(arguments[0] * r),
+                                                  Math.round((arguments[1] - 12) * r),
+                                                  1, Math.round(24 * r)).data;
+        let most = 0;
+        for (let i = 3; i < p.length; i += 4) most = Math.max(most, p[i]);
+        return most;""", x, y)
 
 
 def test_no_stale_boxes_after_the_dice_are_taken_away(browser: Any, tmp_path: Path) -> None:
@@ -171,10 +175,13 @@ def test_no_stale_boxes_after_the_dice_are_taken_away(browser: Any, tmp_path: Pa
     elsewhere); none once the dice were taken away and the table is still; and back where
     the camera sees a die in its place again."""
     dice = (DieReading(x=200.0, y=200.0, w=80.0, h=80.0, value=4, colour="red",
-                       confidence=0.98),
+                       confidence=0.4),  # asked
             DieReading(x=420.0, y=200.0, w=80.0, h=80.0, value=2, colour="blue",
                        confidence=0.98))
-    frame = np.full((400, 640, 3), 60, np.uint8)
+    table = np.full((400, 640, 3), 60, np.uint8)
+    frame = table.copy()  # the dice as white squares on the grey table
+    for d in dice:
+        frame[int(d.y - 30):int(d.y + 30), int(d.x - 30):int(d.x + 30)] = 250
     steps = ["still", "moving", "empty", "one_back"]
     step = {"now": "settling"}
     readings = {
@@ -195,7 +202,9 @@ def test_no_stale_boxes_after_the_dice_are_taken_away(browser: Any, tmp_path: Pa
         yield Output(frame, readings["still"],
                      SettledRoll(roll_id=1, width=640, height=400, dice=dice))
         while True:
-            yield Output(frame, readings.get(step["now"], readings["still"]))
+            now = step["now"]
+            yield Output(frame if now in ("settling", "still") else table,
+                         readings.get(now, readings["still"]))
             time.sleep(0.05)
 
     # the roll's left edges (x = 160 and 380), where no live reading box lies: drawn in
@@ -221,6 +230,15 @@ def test_no_stale_boxes_after_the_dice_are_taken_away(browser: Any, tmp_path: Pa
             # only a die drawn can be tapped
             assert browser.execute_script("return [...DicecamPage.app.drawnDice]") == (
                 [1] if name == "one_back" else [])
+        # the asked die, taken away, is still a tap away: its close-up is cut from the
+        # picture the roll settled in, not from the empty table
+        tap(browser, "#check-asked")
+        css(browser, "#die-dialog[open]")
+        centre = browser.execute_script("""
+            const c = document.getElementById("die-zoom");
+            return c.getContext("2d").getImageData(c.width / 2, c.height / 2, 1, 1).data[0];""")
+        assert centre > 200, centre
+        tap(browser, '#die-dialog button[value="cancel"]')
     finally:
         running.stop()
 

@@ -35,6 +35,7 @@
     paired: false,
     movedSinceRoll: false, // the table moved after the roll settled: gone dice lose their boxes
     drawnDice: null, // the roll's dice whose boxes are drawn (the ones a tap may pick)
+    rollPicture: null, // {roll_id, canvas}: the picture the roll settled in
     labels: [], // where the dice's value labels were drawn (canvas pixels)
     camera: null, // the camera's last status payload
     teach: null, // what the camera's table learnt of its dice (null: it learns none)
@@ -233,9 +234,26 @@
     }
   });
 
+  /* The picture shown when a roll settles is the roll's picture: kept (a copy) for the
+   * asked dice's close-ups, since the dice may be taken away before they are answered. */
+  function keepRollPicture(roll) {
+    const img = $("frame");
+    app.rollPicture = null;
+    if (!app.frameShown || !img.naturalWidth || roll.typed
+      || (app.reading && app.reading.moving)) return;
+    const copy = document.createElement("canvas");
+    copy.width = img.naturalWidth;
+    copy.height = img.naturalHeight;
+    copy.getContext("2d").drawImage(img, 0, 0);
+    app.rollPicture = { roll_id: roll.roll_id, canvas: copy };
+  }
+
   socket.on(E.ROLL, (roll) => {
     // a roll corrected is the same roll: whether the table moved since it settled stays
-    if (!app.roll || app.roll.roll_id !== roll.roll_id) app.movedSinceRoll = false;
+    if (!app.roll || app.roll.roll_id !== roll.roll_id) {
+      app.movedSinceRoll = false;
+      keepRollPicture(roll);
+    }
     app.roll = roll;
     renderRoll();
     drawOverlay();
@@ -903,13 +921,18 @@
   /* The picture around a die (or a point) in the dialog, which covers it on the picture. */
   function drawDieZoom(roll, centre, die) {
     const canvas = $("die-zoom");
-    const img = $("frame");
-    canvas.hidden = !app.frameShown || !img.naturalWidth || roll.typed;
+    // the picture the roll settled in, where it was kept: its dice may be gone from the
+    // live one (taken away, or the next throw rolling in)
+    const kept = app.rollPicture && app.rollPicture.roll_id === roll.roll_id
+      ? app.rollPicture.canvas : null;
+    const img = kept || $("frame");
+    const natural = kept ? kept.width : img.naturalWidth;
+    canvas.hidden = !app.frameShown || !natural || roll.typed;
     if (canvas.hidden) return;
     const sides = roll.dice.map((d) => Math.max(d.w, d.h)).sort((a, b) => a - b);
     const side = die ? Math.max(die.w, die.h)
       : sides.length ? sides[sides.length >> 1] : Math.min(roll.width, roll.height) / 12;
-    const ratio = img.naturalWidth / roll.width;
+    const ratio = natural / roll.width;
     const span = 2.2 * side * ratio;
     const g = canvas.getContext("2d");
     g.fillStyle = "#000";
