@@ -118,3 +118,18 @@ def test_one_die_is_one_die() -> None:
         "1 die seen, not on a marked board")
     assert endgame.roll_summary(state, [die("the_agency")], "applied").text("en") == (
         "1 die read where it lies: 1 in the districts")
+
+
+def test_a_die_missing_from_the_districts_is_said() -> None:
+    state = new(2)
+    boards = [die("board:Ann")] * 6 + [die("board:Bo")] * 6
+    short = endgame.roll_summary(state, boards + [die("the_agency")] * 5, "applied")
+    assert short.text("en").endswith("6 on Bo's board and 5 in the districts, where 6 lie at "
+                                     "the end: 1 hidden or missed?")
+    assert "5 in den Bezirken, wo am Ende 6 liegen: 1 verdeckt" in short.text("de")
+    full = endgame.roll_summary(state, boards + [die("the_agency")] * 6, "applied")
+    assert full.text("en").endswith("and 6 in the districts")
+    # a board not read full says nothing of the districts (the roll may show part of it)
+    part = endgame.roll_summary(state, boards[1:] + [die("the_agency")] * 2, "applied")
+    assert part.text("en").endswith("and 2 in the districts")
+    assert sum(endgame.DEMO_DISTRICT_DICE) == endgame.DISTRICT_DICE_AT_END

@@ -12,6 +12,11 @@ so the camera reads the endgame table rather than a throw. The readings chosen:
   layout (``calibration/boards/dicetopia-city.json``), so the players draw 1 + N areas
   once, not six districts. A die read outside every zone is not part of the table (a die
   beside the boards, one still in the box) and is never counted.
+- **Dice the camera missed.** Dice are never taken off the table, so at the end the N
+  faction boards hold 6N of the 6N + 6 dice and the districts the other 6. When a roll
+  shows every board full and fewer than 6 dice in the districts, it says so ("5 in the
+  districts, where 6 lie at the end: 1 hidden or missed?"); the score is not held back
+  (a die may lie under a hand), the players enter the district's dice if one was missed.
 - **What the camera cannot see** is entered by hand: the agents (markers, not dice: they
   are counted per district with + and -), the missions, RISIKO's card and the copy.
 - **The demo's endgame** (``table_due``) is a table as a game of these players ends:
@@ -48,7 +53,9 @@ CITY_AREA = "city"
 DRAWN_BOARDS = {CITY_AREA: CITY_BOARD}
 #: a faction board placed by a zone map (``faction:LABEL``): the player LABEL's board
 FACTION_ZONE_PREFIX = "faction:"
-#: the dice left on the map at the end, per district in DISTRICTS order (six in all)
+#: the dice left on the map at the end: of 6N + 6 dice, 6N lie on the N faction boards
+DISTRICT_DICE_AT_END = 6
+#: the demo's dice left on the map, per district in DISTRICTS order (six in all)
 DEMO_DISTRICT_DICE = (0, 1, 2, 1, 0, 2)
 
 
@@ -89,7 +96,14 @@ def roll_summary(state: rules.GameState, dice: Sequence[DieReading], status: str
         MESSAGES("dt.roll_on_board", n=placed[rules.board_zone(name)], player=name)
         for name in state.position.names if placed[rules.board_zone(name)]]
     in_districts = sum(placed[d.value] for d in DISTRICTS)
-    if in_districts:
+    boards_full = all(placed[rules.board_zone(name)] == BOARD_FIELDS
+                      for name in state.position.names)
+    if boards_full and in_districts < DISTRICT_DICE_AT_END:
+        # every board read full: the dice not on a board are the six left on the map
+        parts.append(MESSAGES("dt.roll_in_districts_short", n=in_districts,
+                              of=DISTRICT_DICE_AT_END,
+                              missing=DISTRICT_DICE_AT_END - in_districts))
+    elif in_districts:
         parts.append(MESSAGES("dt.roll_in_districts", n=in_districts))
     outside = len(dice) - sum(placed.values())
     if outside:

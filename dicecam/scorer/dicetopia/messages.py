@@ -49,6 +49,10 @@ MESSAGES = Catalogue({
                       "de": "{n} Würfel dort gelesen, wo sie liegen: {parts}"},
     "dt.roll_on_board": {"en": "{n} on {player}'s board", "de": "{n} auf der Tafel von {player}"},
     "dt.roll_in_districts": {"en": "{n} in the districts", "de": "{n} in den Bezirken"},
+    "dt.roll_in_districts_short": {
+        "en": "{n} in the districts, where {of} lie at the end: {missing} hidden or missed?",
+        "de": "{n} in den Bezirken, wo am Ende {of} liegen: {missing} verdeckt oder "
+              "übersehen?"},
     "dt.roll_outside": {"en": "{n} beside the boards (not counted)",
                         "de": "{n} neben den Tafeln (nicht gezählt)"},
     "dt.roll_no_zones": {
