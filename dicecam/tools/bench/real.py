@@ -42,6 +42,7 @@ from pathlib import Path
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.tools.bench.empty_tables import EMPTY_TABLE_KINDS, empty_tables
+from dicecam.tools.bench.real_views import views
 from dicecam.tools.matching import match_centres
 from dicecam.tools.realdata import (
     SOURCES,
@@ -87,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rendered", type=int, default=RENDERED_TABLES, metavar="N",
                         help="also read N rendered tables without dice (boards, carpets, "
                              f"cloths; default {RENDERED_TABLES}, 0 skips them)")
+    parser.add_argument("--no-views", action="store_true",
+                        help="skip the close-up and tilted views of the held-out photos "
+                             "(rows closeup:SOURCE, tilt:SOURCE)")
     parser.add_argument("--threads", type=int, default=1,
                         help="CPU threads for the models (default 1)")
 
@@ -269,6 +273,16 @@ def read_later_with_empty_table(pipeline, frame, *, seed: int):
         pipeline.empty_table = kept
 
 
+def read_views(pipeline, photos, *, colour_read: bool) -> dict:
+    """The held-out photos as a close camera and a tilted one would see them
+    (``real_views``): {``closeup:SOURCE``, ``tilt:SOURCE``: RealTally}."""
+    groups: dict[str, RealTally] = {}
+    for group, _source, frame, truth in views(photos):
+        groups.setdefault(group, RealTally()).add(truth, pipeline.read_frame(frame).dice,
+                                                  colour_read=colour_read)
+    return groups
+
+
 def read_rendered_tables(pipeline, count: int, *, colour_read: bool, seed: int = 0):
     """Read ``count`` rendered tables without dice (``empty_tables``): every die found is
     false. Returns {``rendered:<kind>``: RealTally}, the kinds in ``EMPTY_TABLE_KINDS``
@@ -369,8 +383,12 @@ def run(args: argparse.Namespace) -> int:
         worst.extend(bg_worst)
     rendered = read_rendered_tables(pipeline, args.rendered, colour_read=colour_read)
     groups.update(rendered)
+    if not args.no_views:
+        groups.update(read_views(pipeline, photos, colour_read=colour_read))
     order = [name for source in sources for name in (source, f"{source}_held_out")
              if name in groups] + sorted(n for n in groups if n.startswith("bg:")) + list(rendered)
+    order += [f"{kind}:{source}" for kind in ("closeup", "tilt") for source in sources
+              if f"{kind}:{source}" in groups]
     figures = {
         "detector": args.detector or "shipped", "reader": args.reader or "shipped",
         "colour_stage": args.dice_set, "asked_below": LOW_CONFIDENCE,

@@ -68,6 +68,7 @@ class TrainConfig:
     #: drawn from their crops
     rendered: tuple[Path, ...] = ()
     rendered_share: float = 0.0
+    rendered_limit: int | None = None  # only renders of index under this
 
 
 @dataclass
@@ -256,7 +257,8 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     rendered_labels = np.zeros(0, np.int64)
     if config.rendered:
         rendered_images, rendered_labels = rendered_crops(config.rendered, INPUT_PX,
-                                                          config.seed, log=log)
+                                                          config.seed,
+                                                          limit=config.rendered_limit, log=log)
         report.rendered_crops = len(rendered_labels)
         log(f"{len(rendered_labels)} crops cut from the renders")
 

@@ -62,6 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "dice are cut as the runtime cuts them (repeatable)")
     parser.add_argument("--rendered-share", type=float, default=0.3, metavar="SHARE",
                         help="share of each epoch drawn from the rendered crops (default 0.3)")
+    parser.add_argument("--rendered-limit", type=int, default=None, metavar="N",
+                        help="only the renders of index under N (a recipe that reproduces "
+                             "while a render run goes on)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -110,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
                              init_onnx=args.init_onnx, hard_negatives=args.hard_negatives,
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
-                             rendered_share=args.rendered_share)
+                             rendered_share=args.rendered_share,
+                             rendered_limit=args.rendered_limit)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -121,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
                              hard_negatives=args.hard_negatives, real_share=args.real_share,
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
-                             rendered_share=args.rendered_share)
+                             rendered_share=args.rendered_share,
+                             rendered_limit=args.rendered_limit)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
