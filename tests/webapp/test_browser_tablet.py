@@ -98,9 +98,18 @@ def test_new_game_errors_are_in_the_pages_language_and_names_alike_are_one(
         browser: Any, tmp_path: Path) -> None:
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite")})
     session = services(running.app).session
+    words = """return ["roll_applied", "v6_total", "v6_points", "check_asked"].flatMap(
+        (key) => [1, 3].map((n) => DicecamI18n.t(key, {n})))"""
     try:
         open_page(browser, running)
+        # the page's own words take the form their number asks for (point 8)
+        assert browser.execute_script(words) == [
+            "Roll of 1 die scored.", "Roll of 3 dice scored.", "1 pip", "3 pips",
+            "1 point", "3 points", "Check the asked die (1)", "Check the asked dice (3)"]
         tap(browser, '[data-set-lang="de"]')
+        assert browser.execute_script(words) == [
+            "Wurf mit 1 Würfel gewertet.", "Wurf mit 3 Würfeln gewertet.", "1 Auge", "3 Augen",
+            "1 Punkt", "3 Punkte", "Gefragte Würfel prüfen (1)", "Gefragte Würfel prüfen (3)"]
         start_with(browser, "charidice", [])
         wait_text(browser, "#new-game-error",
                   "Dieses Spiel braucht mindestens 2 Spieler: gib noch 2 Namen ein.")

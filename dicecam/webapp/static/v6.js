@@ -13,7 +13,7 @@
       v6_outcome_zombie: "zombie", v6_outcome_skipped: "skipped (a zombie)", v6_outcome_playing: "playing",
       v6_pass_steal: "Rob nobody", v6_let_six_stand: "Let the six stand (keep Runkelrüb)",
       v6_log: "Throws", v6_table: "Group table", v6_standings: "Evening standings",
-      v6_points: "points", v6_zombie: "zombie: lost to the six, 0 points",
+      v6_points: "{n} {n:point|points}", v6_zombie: "zombie: lost to the six, 0 points",
       v6_zombie_why: "A zombie lost this round to the six (or was robbed down to 0): 0 pips, 0 placement points.", v6_results: "Rounds played", v6_throw_off: "Throw-off for {pts} points: {tied}",
       v6_thrower: "{p} throws", v6_qualified: "Through to the next stage: {p}",
       v6_groups: "Form the groups (2 to 4 players each, in the order entered)",
@@ -30,7 +30,7 @@
       v6_outcome_zombie: "Zombie", v6_outcome_skipped: "ausgelassen (Zombie)", v6_outcome_playing: "spielt",
       v6_pass_steal: "Niemanden bestehlen", v6_let_six_stand: "Sechs gelten lassen (Runkelrüb behalten)",
       v6_log: "Würfe", v6_table: "Gruppentabelle", v6_standings: "Stand des Abends",
-      v6_points: "Punkte", v6_zombie: "Zombie: an der Sechs gescheitert, 0 Punkte",
+      v6_points: "{n} {n:Punkt|Punkte}", v6_zombie: "Zombie: an der Sechs gescheitert, 0 Punkte",
       v6_zombie_why: "Ein Zombie hat diese Runde an der Sechs verloren (oder wurde auf 0 bestohlen): 0 Augen, 0 Platzierungspunkte.", v6_results: "Gespielte Runden", v6_throw_off: "Stechen um {pts} Punkte: {tied}",
       v6_thrower: "{p} würfelt", v6_qualified: "Weiter: {p}",
       v6_groups: "Gruppen bilden (je 2 bis 4 Spieler, in der eingegebenen Reihenfolge)",
@@ -165,7 +165,7 @@
           h("td", {}, o.name, o.zombie ? h("span", { class: "hint", title: t("v6_zombie_why") },
             ` (${t("v6_zombie")})`) : ""),
           h("td", { class: "num" }, t("v6_total", { n: o.total })),
-          h("td", { class: "num" }, `${s.points[o.name] || 0} ${t("v6_points")}`)))))));
+          h("td", { class: "num" }, t("v6_points", { n: s.points[o.name] || 0 }))))))));
     }
     if (s.results.length) {
       card.append(h("div", {}, h("h3", {}, t("v6_results")), h("table", { id: "v6-results" },
@@ -176,7 +176,7 @@
     const ranking = Object.entries(s.points).sort((a, b) => b[1] - a[1]);
     card.append(h("div", {}, h("h3", {}, t("v6_standings")), h("table", { id: "v6-standings" },
       h("tbody", {}, ranking.map(([name, pts], i) => h("tr", {},
-        h("td", {}, `${i + 1}. ${name}`), h("td", { class: "num" }, `${pts} ${t("v6_points")}`)))))));
+        h("td", {}, `${i + 1}. ${name}`), h("td", { class: "num" }, t("v6_points", { n: pts }))))))));
     return card;
   }
 
