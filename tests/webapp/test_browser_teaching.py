@@ -23,7 +23,7 @@ from dicecam.webapp.camera.source import TableCamera
 from tests.support.browsers import BROWSER_MARKS, wait
 from tests.support.drawn_dice import CLOTH, drawn_photo
 from tests.support.waiting import WAIT_SECONDS
-from tests.webapp.test_browser import css, open_on_live_frame, start_server, tap
+from tests.webapp.test_browser import css, new_game, open_on_live_frame, start_server, tap
 
 pytestmark = [*BROWSER_MARKS, pytest.mark.slow]
 
@@ -154,5 +154,26 @@ def test_a_table_of_unseen_dice_learns_as_the_players_confirm_and_asks_less(
         assert shown["asked_now"] < shown["asked_shipped"], shown
         text = css(browser, "#teach-status").text
         assert "taught" in text and "(was" in text and "own version" in text, text
+    finally:
+        running.stop()
+
+
+def test_the_layout_shows_six_rows_and_names_its_colour_columns(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    table = MarbledTable(seed=5)
+    camera = TableCamera("marbled", frames=table.frames, table=TABLE, realtime=False)
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": camera})
+    try:
+        open_on_live_frame(browser, running)
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        tap(browser, "#teach-layout-open")
+        css(browser, "#layout-dialog[open]")
+        rows = browser.execute_script(
+            "return document.querySelectorAll('#layout-diagram svg text').length")
+        assert rows == 6
+        colours = browser.execute_script("return DicecamPage.app.view.colours")
+        named = css(browser, "#layout-columns").text
+        assert named.startswith("Columns, left to right:"), named
+        assert all(colour in named for colour in colours[:4]), (named, colours)
     finally:
         running.stop()

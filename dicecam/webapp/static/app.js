@@ -341,6 +341,10 @@
 
   $("teach-layout-open").addEventListener("click", () => {
     $("layout-diagram").innerHTML = layoutDiagram(); // drawn here, from fixed shapes only
+    // the diagram's columns named: which colour goes where (the table's own dice set)
+    const colours = ctx.colours().slice(0, 4);
+    $("layout-columns").textContent = colours.length
+      ? t("layout_columns", { colours: colours.map((c) => t(c)).join(", ") }) : "";
     $("layout-error").textContent = "";
     $("layout-dialog").showModal();
   });
