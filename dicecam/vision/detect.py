@@ -44,9 +44,9 @@ COARSE_SHARE = 1 / 3
 #: main pass's boxes on the same die (its pips).
 LARGE_DIE_INPUT_PX = 56.0
 #: A main-pass box at least this share of a large die's size, near its centre, is that die;
-#: two or more of at least ``DIE_SIZE_SHARE``, one of them surer than the large box, are
-#: dice of a cluster the coarse pass saw as one (halves of a large die the main pass split
-#: are unsure; a lone pip box is not two)
+#: one of at least ``DIE_SIZE_SHARE`` surer than the large box is a die of its own, with
+#: its neighbours or beside something large the coarse pass took for a die (halves of a
+#: large die the main pass split, and its pips, are unsure)
 SAME_SIZE_SHARE = 0.5
 DIE_SIZE_SHARE = 0.2
 #: A large die of the coarse pass counts from this score (the real ones on damiantab's
@@ -118,6 +118,12 @@ class DieDetector:
             options.inter_op_num_threads = 1
         self._session = ort.InferenceSession(str(path), options,
                                              providers=["CPUExecutionProvider"])
+        # the coarse pass has a session of its own: onnxruntime plans its memory for the
+        # input shape it last saw, and one session alternating two shapes re-plans each
+        # call (measured: the coarse pass cost 11 ms a frame instead of 1)
+        self._coarse_session = ort.InferenceSession(str(path), options,
+                                                    providers=["CPUExecutionProvider"]) \
+            if coarse_pass else None
         self._input = self._session.get_inputs()[0].name
         meta = self._session.get_modelmeta().custom_metadata_map
         self.stride = int(meta.get("stride", 4))
@@ -125,6 +131,7 @@ class DieDetector:
         self.threshold = threshold
         self.auto_zoom = auto_zoom
         self.coarse_pass = coarse_pass
+        self._shrunk: np.ndarray | None = None  # the main pass's copy of the last frame
 
     def __call__(self, frame_bgr: np.ndarray) -> Detections:
         return self.detect(frame_bgr)
@@ -143,26 +150,35 @@ class DieDetector:
                            MAX_ZOOM_LONG_SIDE / long_side)
                 if zoom > scale * 1.3:
                     found = self._detect_at(frame_bgr, zoom)
-        if self.coarse_pass:
-            coarse = self._detect_at(frame_bgr, scale * COARSE_SHARE)
+        if self.coarse_pass and self._coarse_session is not None:
+            coarse = self._detect_at(frame_bgr, scale * COARSE_SHARE,
+                                     session=self._coarse_session, shrunk=self._shrunk)
             large = ((coarse.boxes[:, 2:4].max(axis=1) * scale >= LARGE_DIE_INPUT_PX)
                      & (coarse.scores >= COARSE_MIN_SCORE))
             if large.any():
                 found = _with_large_dice(found, coarse.keep(large))
         return found
 
-    def _detect_at(self, frame_bgr: np.ndarray, scale: float) -> Detections:
+    def _detect_at(self, frame_bgr: np.ndarray, scale: float, *,
+                   session: ort.InferenceSession | None = None,
+                   shrunk: np.ndarray | None = None) -> Detections:
+        """The dice the net finds in the frame shrunk by ``scale`` (shrunk from ``shrunk``,
+        a smaller copy of the frame, where given: the coarse pass starts from the main
+        pass's copy rather than from the whole frame)."""
         h, w = frame_bgr.shape[:2]
         nw, nh = max(16, round(w * scale)), max(16, round(h * scale))
         # pixel averaging, though by 3 (1080p to 640 px) it costs 2.7 ms a frame: halving
         # and a linear step (0.9 ms) lost 4 of 1,387 dice on the synthetic benchmark
-        small = frame_bgr if (nw, nh) == (w, h) else cv2.resize(
-            frame_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+        start = frame_bgr if shrunk is None else shrunk
+        small = start if start.shape[:2] == (nh, nw) else cv2.resize(
+            start, (nw, nh), interpolation=cv2.INTER_AREA)
+        if session is None:
+            self._shrunk = small
         pw, ph = -nw % 16, -nh % 16
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         tensor = small.transpose(2, 0, 1)[None].astype(np.float32)
-        maps = self._session.run(None, {self._input: tensor})[0][0]
+        maps = (session or self._session).run(None, {self._input: tensor})[0][0]
         gh, gw = -(-nh // self.stride), -(-nw // self.stride)
         peaks = maps[0, :gh, :gw]
         ys, xs = np.nonzero(peaks > self.threshold)
@@ -216,7 +232,7 @@ def _with_large_dice(found: Detections, large: Detections) -> Detections:
         surer = found.scores[near] >= score
         dice_like = sides >= DIE_SIZE_SHARE * side
         if (sides >= SAME_SIZE_SHARE * side).any() \
-                or (dice_like.sum() > 1 and (dice_like & surer).any()):
+                or (dice_like & surer).any():
             continue  # the die itself, or a cluster of smaller dice the coarse pass merged
         keep &= ~near
         extra.append((box, score))
