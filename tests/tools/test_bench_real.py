@@ -201,10 +201,13 @@ def test_bench_real_command_prints_json_and_annotates(fake_root, tmp_path, monke
     assert main(["bench", "real", "--source", "pxl", "--source", "byler", "--limit", "6",
                  "--rendered", "2", "--json", "--annotate", str(out)]) == 0
     figures = json.loads(capsys.readouterr().out)
-    # --limit 6: the first six pxl shots, one of them held out; no byler photo is
+    # --limit 6: the first six pxl shots, one of them held out; no byler photo is; the
+    # held-out one seen tilted (its dice too small to blow up into a close-up)
     assert list(figures["groups"]) == ["pxl", "pxl_held_out", "byler", "rendered:boards",
                                        "rendered:drawn table",
-                                       "rendered:all, later, empty table"]
+                                       "rendered:all, later, empty table", "tilt:pxl"]
+    assert figures["groups"]["tilt:pxl"]["photos"] == 1
+    assert figures["groups"]["tilt:pxl"]["dice"] == figures["groups"]["pxl_held_out"]["dice"]
     assert figures["groups"]["rendered:boards"]["photos"] == 1
     assert figures["groups"]["pxl"]["photos"] == 6 and figures["groups"]["pxl"]["dice"] == 12
     assert figures["groups"]["pxl_held_out"]["photos"] == 1
