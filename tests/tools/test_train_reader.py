@@ -162,3 +162,27 @@ def test_real_dice_are_cut_again_around_the_detectors_boxes() -> None:
     centre = crops[0][28, 28]
     assert (centre == 255).all()
     assert cut_found(frame, truth, np.zeros((0, 4))) == ([], [])
+
+
+def test_rendered_tables_join_the_detectors_hard_negatives_without_boxes(tmp_path,
+                                                                         monkeypatch) -> None:
+    import json
+
+    import cv2
+    import numpy as np
+
+    from dicecam.tools.train.detector import background_pool
+
+    monkeypatch.setenv("DICECAM_REAL_BACKGROUNDS", str(tmp_path / "none"))
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for index in range(2):
+        cv2.imwrite(str(folder / f"{index:06d}.png"), np.full((192, 192, 3), 90, np.uint8))
+    (folder / "labels.jsonl").write_text("".join(
+        json.dumps({"file": f"{i:06d}.png", "index": i, "label": 0, "kind": "table",
+                    "box": None}) + "\n" for i in range(2)))
+    pool = background_pool((folder,))
+    assert len(pool) == 2
+    for image, boxes, known in pool:
+        assert max(image.shape[:2]) == 640 and boxes.shape == (0, 4) and known.size == 0
+    assert background_pool((folder,), photos=False) and background_pool() == []

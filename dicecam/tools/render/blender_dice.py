@@ -537,6 +537,31 @@ def render_sample(index: int, seed: int, out: Path, px: int, samples: int,
             "box": [round(float(b), 2) for b in box], **info}
 
 
+def render_table(index: int, seed: int, out: Path, px: int, samples: int) -> dict:
+    """A table without a d6 for the detector's hard negatives: a procedural surface seen
+    from 0-50 degrees off vertical at a die-scale of 12-40 px, half of them with other
+    polyhedral dice (d4, d8, d10, d20) lying on it."""
+    rng = np.random.default_rng(seed * 1_000_003 + index)
+    clear_sample()
+    table_kind = str(rng.choice(TABLES[:-1]))
+    add_table(rng, table_kind, [])
+    others = int(rng.choice([0, 0, 1, 2, 3]))
+    kinds = []
+    for _ in range(others):
+        body, _, _ = body_material(rng)
+        obj, kind = polyhedron(rng, body)
+        obj.location.x += float(rng.uniform(-4, 4))
+        obj.location.y += float(rng.uniform(-4, 4))
+        kinds.append(kind)
+    info = {"table": table_kind, "polyhedra": kinds, **add_light(rng)}
+    info.update(add_camera(rng, Vector((0, 0, 0)), float(rng.uniform(12, 40)), px))
+    name = f"{index:06d}.png"
+    bpy.context.scene.render.filepath = str(out / name)
+    bpy.ops.render.render(write_still=True)
+    return {"file": name, "index": index, "seed": seed, "label": 0, "kind": "table",
+            "box": None, **info}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -546,6 +571,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--px", type=int, default=96)
     parser.add_argument("--samples", type=int, default=16)
     parser.add_argument("--unreadable", type=float, default=0.16)
+    parser.add_argument("--tables", action="store_true",
+                        help="render tables without a d6 (the detector's hard negatives)")
     parser.add_argument("--backgrounds", type=Path, default=None,
                         help="a folder of photos used as table textures")
     args = parser.parse_args(argv)
@@ -562,8 +589,10 @@ def main(argv: list[str] | None = None) -> int:
         for index in range(args.start, args.start + args.count):
             if index in done:
                 continue
-            record = render_sample(index, args.seed, args.out, args.px, args.samples, photos,
-                                   args.unreadable)
+            record = (render_table(index, args.seed, args.out, args.px, args.samples)
+                      if args.tables else
+                      render_sample(index, args.seed, args.out, args.px, args.samples, photos,
+                                    args.unreadable))
             sink.write(json.dumps(record) + "\n")
             sink.flush()
             print(f"{index} {record['kind']} {record['label']} "

@@ -29,6 +29,7 @@ from dicecam.tools.realdata import (
 )
 from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
+from dicecam.tools.train.rendered import read_labels
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
@@ -141,13 +142,18 @@ def pasted_pool(count: int, seed: int, negatives: list, workers: int = 2) -> lis
         return list(pool.map(synthetic_tile, seeds, tables, chunksize=8))
 
 
-def background_pool() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def background_pool(renders: tuple[Path, ...] = (), photos: bool = True
+                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The real photos *without* dice that training may use (boards, pieces, dominoes,
-    carpets; never the held-out third of each folder), scaled like the real photos, as
+    carpets; never the held-out third of each folder), and the rendered tables without a
+    d6 in ``renders`` (``dicecam train render --tables``), scaled like the real photos, as
     items of ``real_pool``'s shape with no boxes: every peak the detector puts there is
     wrong."""
     out = []
-    for _folder, path in background_photos(held_out=False):
+    paths = [path for _folder, path in background_photos(held_out=False)] if photos else []
+    for folder in renders:
+        paths += [folder / record["file"] for record in read_labels(folder)]
+    for path in paths:
         image = cv2.imread(str(path))
         if image is None:
             continue
@@ -238,7 +244,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
                    pasted: int = 0, lr: float = 3e-3, squash_share: float = 0.0,
                    copy_paste: int = 0, estimated_sizes: bool = False,
-                   log=print) -> dict:
+                   negative_renders: tuple[Path, ...] = (), log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
@@ -266,6 +272,9 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
         synth = synth + pasted_real
     if backgrounds <= 0:
         negatives = []
+    elif negative_renders:  # hard negatives only, never pasted on; after the photos, so
+        # that a recipe without them draws the same tiles as before
+        negatives = negatives + background_pool(negative_renders, photos=False)
     left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos{left}, {len(negatives)} real photos without dice")
@@ -276,7 +285,9 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                 "background_share": str(backgrounds), "pasted_tiles": str(pasted),
                 "fine_tuned_from": Path(init_onnx).name if init_onnx else "",
                 "squash_share": str(squash_share), "copy_paste_tiles": str(copy_paste),
-                "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else ""}
+                "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else "",
+                "negative_renders": ",".join(f"{Path(f).name}:{len(read_labels(Path(f)))}"
+                                             for f in negative_renders)}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
                        negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,

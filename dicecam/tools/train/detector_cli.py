@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backgrounds", type=float, default=0.0, metavar="SHARE",
                         help="share of each batch cut from the real photos without dice "
                              "(hard negatives; never their held-out third; default 0)")
+    parser.add_argument("--negatives", action="append", default=[], metavar="DIR",
+                        help="also cut the --backgrounds share from these tables without a "
+                             "die (`dicecam train render --tables`; repeatable)")
     parser.add_argument("--pasted", type=int, default=0, metavar="N",
                         help="also render N tiles of dice drawn on the real photos without "
                              "dice (never their held-out third; default 0)")
@@ -82,6 +85,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--lr must be above 0 and at most 0.1")
     if not 0 <= args.squash <= 1:
         raise InputError("--squash must be a share from 0 to 1")
+    for folder in args.negatives:
+        if not (Path(folder) / "labels.jsonl").is_file():
+            raise InputError(f"--negatives: no renders in {folder} (no labels.jsonl)")
+    if args.negatives and args.backgrounds <= 0:
+        raise InputError("--negatives needs a --backgrounds share to be cut from them")
     leave_out = check_sources(args.leave_out) or ()
     real_sources = check_sources(args.real_sources)
 
@@ -95,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
                              backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
                              squash_share=args.squash, copy_paste=args.copy_paste,
                              estimated_sizes=args.estimated_sizes,
+                             negative_renders=tuple(Path(f) for f in args.negatives),
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
