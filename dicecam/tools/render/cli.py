@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "thread each)")
     parser.add_argument("--px", type=int, default=96, help="render size (square)")
     parser.add_argument("--samples", type=int, default=16, help="Cycles samples (denoised)")
+    parser.add_argument("--tables", action="store_true",
+                        help="tables without a d6 (the detector's hard negatives, "
+                             "`train detector --negatives`) instead of dice")
     parser.add_argument("--env", type=Path, default=DEFAULT_ENV,
                         help="the renderer's Python environment (made when missing)")
 
@@ -54,7 +57,7 @@ def render_python(env: Path, log=print) -> Path:
 
 
 def render(out: Path, count: int, seed: int, start: int = 0, workers: int = 1, px: int = 96,
-           samples: int = 16, env: Path = DEFAULT_ENV, log=print) -> int:
+           samples: int = 16, env: Path = DEFAULT_ENV, tables: bool = False, log=print) -> int:
     """Render samples ``start .. start + count - 1`` into ``out``; returns how many are
     there."""
     python = render_python(env, log)
@@ -69,7 +72,7 @@ def render(out: Path, count: int, seed: int, start: int = 0, workers: int = 1, p
             processes.append(subprocess.Popen(
                 [str(python), str(SCRIPT), "--out", str(out), "--seed", str(seed),
                  "--start", str(first), "--count", str(last - first), "--px", str(px),
-                 "--samples", str(samples)],
+                 "--samples", str(samples), *(["--tables"] if tables else [])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
     failed = [p for p in processes if p.wait() != 0]
     if failed:
@@ -85,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--count, --workers and --samples must be at least 1, --px at "
                          "least 32")
     made = render(args.out, args.count, args.seed, args.start, args.workers, args.px,
-                  args.samples, args.env, log=lambda m: print(m, file=sys.stderr, flush=True))
+                  args.samples, args.env, tables=args.tables,
+                  log=lambda m: print(m, file=sys.stderr, flush=True))
     print(json.dumps({"out": str(args.out), "renders": made}))
     return 0
