@@ -244,7 +244,8 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
                    pasted: int = 0, lr: float = 3e-3, squash_share: float = 0.0,
                    copy_paste: int = 0, estimated_sizes: bool = False,
-                   negative_renders: tuple[Path, ...] = (), log=print) -> dict:
+                   negative_renders: tuple[Path, ...] = (), negative_render_share: float = 0.5,
+                   log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
@@ -273,8 +274,14 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     if backgrounds <= 0:
         negatives = []
     elif negative_renders:  # hard negatives only, never pasted on; after the photos, so
-        # that a recipe without them draws the same tiles as before
-        negatives = negatives + background_pool(negative_renders, photos=False)
+        # that a recipe without them draws the same tiles as before. The photos repeated so
+        # that about ``negative_render_share`` of the draws are renders: 316 renders beside
+        # 57 photos otherwise crowd the real boards out (a first try doubled the false dice
+        # on the real dominoes)
+        rendered = background_pool(negative_renders, photos=False)
+        repeat = max(1, round(len(rendered) * (1 - negative_render_share)
+                              / (negative_render_share * max(1, len(negatives)))))
+        negatives = negatives * repeat + rendered
     left = f" (left out: {', '.join(leave_out)})" if leave_out else ""
     log(f"pool ready in {time.monotonic() - started:.0f} s: {len(synth)} synthetic tiles, "
         f"{len(real)} real tuning photos{left}, {len(negatives)} real photos without dice")
@@ -287,7 +294,8 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                 "squash_share": str(squash_share), "copy_paste_tiles": str(copy_paste),
                 "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else "",
                 "negative_renders": ",".join(f"{Path(f).name}:{len(read_labels(Path(f)))}"
-                                             for f in negative_renders)}
+                                             for f in negative_renders),
+                "negative_render_share": str(negative_render_share) if negative_renders else ""}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
                        negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,

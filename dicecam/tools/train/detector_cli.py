@@ -43,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--negatives", action="append", default=[], metavar="DIR",
                         help="also cut the --backgrounds share from these tables without a "
                              "die (`dicecam train render --tables`; repeatable)")
+    parser.add_argument("--negatives-share", type=float, default=0.5, metavar="SHARE",
+                        help="about this share of the hard negatives drawn from the renders, "
+                             "the rest from the real photos without dice (default 0.5)")
     parser.add_argument("--pasted", type=int, default=0, metavar="N",
                         help="also render N tiles of dice drawn on the real photos without "
                              "dice (never their held-out third; default 0)")
@@ -88,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     for folder in args.negatives:
         if not (Path(folder) / "labels.jsonl").is_file():
             raise InputError(f"--negatives: no renders in {folder} (no labels.jsonl)")
+    if not 0 < args.negatives_share < 1:
+        raise InputError("--negatives-share must be between 0 and 1")
     if args.negatives and args.backgrounds <= 0:
         raise InputError("--negatives needs a --backgrounds share to be cut from them")
     leave_out = check_sources(args.leave_out) or ()
@@ -104,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
                              squash_share=args.squash, copy_paste=args.copy_paste,
                              estimated_sizes=args.estimated_sizes,
                              negative_renders=tuple(Path(f) for f in args.negatives),
+                             negative_render_share=args.negatives_share,
                              log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
