@@ -120,8 +120,10 @@ MESSAGES = Catalogue({
     "dp.mobs_short": {"en": "{n} of {due} {due:Mob|Mobs} (the stock ran out)",
                       "de": "{n} von {due} {due:Mob|Mobs} (der Vorrat ist leer)"},
     "dp.mobs_short_leave": {
-        "en": "{n} of {due} {due:Mob|Mobs} (the stock ran out; {gone} leave instead)",
-        "de": "{n} von {due} {due:Mob|Mobs} (der Vorrat ist leer; dafür gehen {gone})"},
+        "en": "{n} of {due} {due:Mob|Mobs} (the stock ran out; {gone} {gone:leaves|leave} "
+              "instead)",
+        "de": "{n} von {due} {due:Mob|Mobs} (der Vorrat ist leer; dafür {gone:geht|gehen} "
+              "{gone})"},
     "dp.count_kind": {"en": "{n} {kind}", "de": "{n} {kind}"},
     "dp.ev.grows": {
         "en": "{player}'s party grows by {n} {kind} ({points} {source} points){short}{mobs}.",
