@@ -269,6 +269,16 @@ def build_die(rng: np.random.Generator, body, pips, name: str):
     return die
 
 
+def _bipyramid(vertices: int, radius: float, depth: float, twist: float) -> None:
+    """Two pyramids base to base, joined into the active object."""
+    bpy.ops.mesh.primitive_cone_add(vertices=vertices, radius1=radius, depth=depth)
+    top = bpy.context.active_object
+    bpy.ops.mesh.primitive_cone_add(vertices=vertices, radius1=radius, depth=depth,
+                                    location=(0, 0, -depth), rotation=(math.pi, twist, 0))
+    top.select_set(True)
+    bpy.ops.object.join()
+
+
 def polyhedron(rng: np.random.Generator, body):
     """Another die that is not a d6: d4 (tetrahedron), d8, d20, or a d10 stand-in."""
     kind = rng.choice(["d4", "d8", "d10", "d20"])
@@ -277,19 +287,9 @@ def polyhedron(rng: np.random.Generator, body):
     elif kind == "d4":
         bpy.ops.mesh.primitive_cone_add(vertices=3, radius1=0.8, depth=0.9)
     elif kind == "d8":
-        bpy.ops.mesh.primitive_cone_add(vertices=4, radius1=0.7, depth=0.7)
-        top = bpy.context.active_object
-        bpy.ops.mesh.primitive_cone_add(vertices=4, radius1=0.7, depth=0.7,
-                                        location=(0, 0, -0.7), rotation=(math.pi, 0, 0))
-        top.select_set(True)
-        bpy.ops.object.join()
-    else:
-        bpy.ops.mesh.primitive_cone_add(vertices=5, radius1=0.65, depth=0.6)
-        top = bpy.context.active_object
-        bpy.ops.mesh.primitive_cone_add(vertices=5, radius1=0.65, depth=0.6,
-                                        location=(0, 0, -0.6), rotation=(math.pi, 0.3, 0))
-        top.select_set(True)
-        bpy.ops.object.join()
+        _bipyramid(vertices=4, radius=0.7, depth=0.7, twist=0.0)
+    else:  # a d10 stand-in: two five-sided pyramids, one turned against the other
+        _bipyramid(vertices=5, radius=0.65, depth=0.6, twist=0.3)
     obj = bpy.context.active_object
     obj.data.materials.append(body)
     bevel = obj.modifiers.new("round", "BEVEL")
