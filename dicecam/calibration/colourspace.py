@@ -42,9 +42,13 @@ def linear_to_lab(linear_bgr: np.ndarray, white_bgr: np.ndarray | None = None) -
     lin = np.asarray(linear_bgr, dtype=np.float64)
     if white_bgr is not None:
         lin = lin / np.maximum(np.asarray(white_bgr, dtype=np.float64), 1e-6)
-    xyz = lin @ _BGR_TO_XYZ.T / _WHITE_XYZ
-    xyz = np.maximum(xyz, 0.0)
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    xyz = lin @ _BGR_TO_XYZ.T
+    xyz /= _WHITE_XYZ
+    np.maximum(xyz, 0.0, out=xyz)
+    f = np.cbrt(xyz)
+    dark = xyz <= (6 / 29) ** 3  # the linear segment near black; rare in a die's colour
+    if dark.any():
+        f[dark] = xyz[dark] / (3 * (6 / 29) ** 2) + 4 / 29
     lab = np.empty_like(f)
     lab[..., 0] = 116 * f[..., 1] - 16
     lab[..., 1] = 500 * (f[..., 0] - f[..., 1])

@@ -154,6 +154,44 @@ def die_parts_batch(crops_bgr: Sequence[np.ndarray | None],
                     ) -> list[DieParts | None]:
     """``die_parts`` of many crops at once: the clustering and the medians run on all the
     crops' discs together (a frame's 60 dice cost a few milliseconds, not one each)."""
+    parts = _parts_batch(crops_bgr, centre_fraction, dark_marks=dark_marks,
+                         find_marks=find_marks)
+    out: list[DieParts | None] = [None] * len(crops_bgr)
+    for i in np.flatnonzero(parts.usable):
+        blur = parts.mark_blur[i]
+        out[i] = DieParts(
+            body=parts.body[i],
+            marks=None if np.isnan(parts.marks[i, 0]) else parts.marks[i],
+            body_pixels=int(parts.body_pixels[i]),
+            mark_pixels=int(parts.mark_pixels[i]),
+            mark_blur=None if np.isnan(blur) else float(blur),
+            alt_body=None if np.isnan(parts.alt_body[i, 0]) else parts.alt_body[i],
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class _PartsBatch:
+    """``DieParts`` of a batch of crops as arrays, a row a crop: nan where a crop has no such
+    part (and every row of an unusable crop)."""
+
+    usable: np.ndarray  # (n,) bool
+    body: np.ndarray  # (n, 3)
+    marks: np.ndarray  # (n, 3)
+    body_pixels: np.ndarray  # (n,) int
+    mark_pixels: np.ndarray  # (n,) int
+    mark_blur: np.ndarray  # (n,)
+    alt_body: np.ndarray  # (n, 3)
+
+
+def _parts_batch(crops_bgr: Sequence[np.ndarray | None], centre_fraction: float, *,
+                 dark_marks: bool | None, find_marks: bool) -> _PartsBatch:
+    n = len(crops_bgr)
+    parts = _PartsBatch(
+        usable=np.zeros(n, bool), body=np.full((n, 3), np.nan),
+        marks=np.full((n, 3), np.nan), body_pixels=np.zeros(n, np.int64),
+        mark_pixels=np.zeros(n, np.int64), mark_blur=np.full(n, np.nan),
+        alt_body=np.full((n, 3), np.nan))
     windows: list[np.ndarray] = []
     usable: list[int] = []
     for i, crop in enumerate(crops_bgr):
@@ -161,41 +199,43 @@ def die_parts_batch(crops_bgr: Sequence[np.ndarray | None],
         if window is not None:
             windows.append(window)
             usable.append(i)
-    out: list[DieParts | None] = [None] * len(crops_bgr)
     if not windows:
-        return out
-    disc = _disc(CLUSTER_PX)
-    raw = np.stack(windows)[:, disc]  # (n, pixels, 3), 8-bit: its medians sort fast
-    px = raw.astype(np.float64)
-    labels = _two_clusters(px)
-    body_k, ratio = _body_cluster(labels, disc)
+        return parts
+    rows = np.array(usable)
+    raw = np.stack(windows)[:, _CLUSTER_DISC]  # (n, pixels, 3)
+    # (n, 3, pixels): each channel's pixels in a row, as the medians sort them
+    planes = np.ascontiguousarray(raw.transpose(0, 2, 1))
+    labels = _two_clusters(raw.astype(np.float64))
+    body_k, ratio = _body_cluster(labels, _CLUSTER_DISC)
     in_body = labels == body_k[:, None]
     small = in_body.sum(axis=1) < MIN_PIXELS
     in_body[small] = True  # too few body pixels: the whole disc is the body
     in_other = ~in_body
-    body, typical = _body_colour(raw, in_body)
+    body, typical = _body_colour(planes, in_body)
     has_alt = (ratio < CLOSE_SPLIT) & (in_other.sum(axis=1) >= MIN_PIXELS)
-    alt = np.full_like(body, np.nan)
     if has_alt.any():
-        alt[has_alt] = srgb_to_linear(_body_colour(raw[has_alt], in_other[has_alt])[0])
-    other_median = _masked_median(raw, in_other)
+        parts.alt_body[rows[has_alt]] = srgb_to_linear(
+            _body_colour(planes[has_alt], in_other[has_alt])[0])
+    parts.usable[rows] = True
+    parts.body[rows] = srgb_to_linear(body)
+    parts.body_pixels[rows] = in_body.sum(axis=1)
+    if not find_marks:
+        return parts
+    other_median = _masked_median(planes, in_other) if dark_marks is None else None
     for row, i in enumerate(usable):
         dark = dark_marks
         if dark is None:
+            assert other_median is not None
             dark = not in_other[row].any() or float(
                 (other_median[row] - body[row]) @ _LUMA_BGR) < 0
-        marks, mark_pixels, blur = (
-            _marks(np.asarray(crops_bgr[i]), centre_fraction, dark, typical[row])
-            if find_marks else (None, 0, None))
-        out[i] = DieParts(
-            body=srgb_to_linear(body[row]),
-            marks=marks,
-            body_pixels=int(in_body[row].sum()),
-            mark_pixels=mark_pixels,
-            mark_blur=blur,
-            alt_body=None if not has_alt[row] else alt[row],
-        )
-    return out
+        marks, mark_pixels, blur = _marks(np.asarray(crops_bgr[i]), centre_fraction, dark,
+                                          typical[row])
+        parts.mark_pixels[i] = mark_pixels
+        if marks is not None:
+            parts.marks[i] = marks
+        if blur is not None:
+            parts.mark_blur[i] = blur
+    return parts
 
 
 def _centre_window(crop_bgr: np.ndarray | None, centre_fraction: float) -> np.ndarray | None:
@@ -209,7 +249,7 @@ def _centre_window(crop_bgr: np.ndarray | None, centre_fraction: float) -> np.nd
     if side < 3:
         return None
     y0, x0 = (h - side) // 2, (w - side) // 2
-    window = np.ascontiguousarray(crop_bgr[y0 : y0 + side, x0 : x0 + side, :3])
+    window = crop_bgr[y0 : y0 + side, x0 : x0 + side, :3]
     if side == CLUSTER_PX:
         return window
     shrink = side > CLUSTER_PX
@@ -225,13 +265,7 @@ def _disc(side: int) -> np.ndarray:
     return (yy - r) ** 2 + (xx - r) ** 2 <= (r + 0.5) ** 2
 
 
-def _last_axis_min(values: np.ndarray) -> np.ndarray:
-    """``values.min(axis=-1)`` for a short last axis (channels, colours): numpy reduces a
-    last axis of three several times slower than it compares three slices."""
-    out = values[..., 0].copy()
-    for k in range(1, values.shape[-1]):
-        np.minimum(out, values[..., k], out=out)
-    return out
+_CLUSTER_DISC = _disc(CLUSTER_PX)
 
 
 def _squared_norm(diff: np.ndarray) -> np.ndarray:
@@ -239,49 +273,68 @@ def _squared_norm(diff: np.ndarray) -> np.ndarray:
     return np.einsum("...c,...c->...", diff, diff)
 
 
-def _masked_median(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per-row median of ``values`` (n, m) or (n, m, c) over the ``mask`` (n, m) entries,
-    as numpy's median takes it (the mean of the two middle values); nan for an empty row.
+def _planar_squared_distance(planes: np.ndarray, ref: np.ndarray, spread: np.ndarray,
+                             ) -> np.ndarray:
+    """``_squared_norm((lab - ref) / spread)`` of Lab colours given as three planes
+    (L, a, b; any shape each): a channel at a time over whole planes, where numpy is slow
+    on a last axis of three. Summed as numpy's einsum sums three terms here,
+    ``(L + b) + a``, so the figures are the same to the last bit."""
+    lightness = (planes[0] - ref[0]) / spread[0]
+    a = (planes[1] - ref[1]) / spread[1]
+    out = (planes[2] - ref[2]) / spread[2]
+    out *= out
+    out += lightness * lightness
+    out += a * a
+    return out
 
-    8-bit pixel values (any integer dtype) are sorted as 16-bit integers, which numpy
-    radix-sorts several times faster than floats; the medians are the same."""
-    squeeze = values.ndim == 2
-    v = values[..., None] if squeeze else values
-    # rows of each channel contiguous: numpy sorts a last axis without copying it apart
-    v = v.transpose(0, 2, 1)
-    if np.issubdtype(v.dtype, np.integer):
-        filled = np.sort(np.where(mask[:, None, :], v.astype(np.int16), np.int16(32767)),
-                         axis=-1, kind="stable")
+
+def _masked_median(planes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per-row median of ``planes`` (n, m), or of each channel of (n, c, m), over the
+    ``mask`` (n, m) entries, as numpy's median takes it (the mean of the two middle
+    values); nan for an empty row.
+
+    8-bit values are sorted with the masked-out ones set to 255, the largest 8-bit value:
+    a row's first ``count`` values are then its masked values in order, and numpy sorts
+    8 bits in one radix pass, several times faster than floats."""
+    squeeze = planes.ndim == 2
+    v = planes[:, None, :] if squeeze else planes
+    if v.dtype == np.uint8:
+        # 255 where masked out, the value where not: ~mask as 0 or 255, or-ed in
+        filled = v | np.negative((~mask).view(np.uint8))[:, None, :]
+        filled.sort(axis=-1, kind="stable")
+    elif np.issubdtype(v.dtype, np.integer):
+        filled = np.where(mask[:, None, :], v.astype(np.int16), np.int16(32767))
+        filled.sort(axis=-1, kind="stable")
     else:
         filled = np.sort(np.where(mask[:, None, :], v, np.inf), axis=-1)
+    n, c, m = filled.shape
     count = mask.sum(axis=1)
-    lo = np.clip((count - 1) // 2, 0, None)[:, None, None]
-    hi = np.clip(count // 2, 0, v.shape[2] - 1)[:, None, None]
-    lo = np.broadcast_to(lo, (len(v), v.shape[1], 1))
-    hi = np.broadcast_to(hi, (len(v), v.shape[1], 1))
-    median = (np.take_along_axis(filled, lo, 2).astype(np.float64)
-              + np.take_along_axis(filled, hi, 2))[:, :, 0] / 2
+    flat = filled.reshape(n * c, m)
+    rows = np.arange(n * c)
+    lo = np.repeat(np.clip((count - 1) // 2, 0, None), c)
+    hi = np.repeat(np.clip(count // 2, 0, m - 1), c)
+    median = ((flat[rows, lo].astype(np.float64) + flat[rows, hi]) / 2).reshape(n, c)
     median[count == 0] = np.nan
     return median[:, 0] if squeeze else median
 
 
-def _body_colour(px: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The 8-bit colour of each body from its pixels (``px`` (n, m, 3) where ``mask``),
-    without the glare on it, and the median of its unclipped pixels (glare and all, as the
-    face looks around its marks)."""
+def _body_colour(planes: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-bit colour of each body from its pixels (``planes`` (n, 3, m) where ``mask``
+    (n, m)), without the glare on it, and the median of its unclipped pixels (glare and all,
+    as the face looks around its marks)."""
     # Glare clips a coloured body to white; leave clipped pixels out unless the body itself
     # is that bright (a white die under a strong lamp).
-    below = px < CLIPPED
-    unclipped = mask & below[..., 0] & below[..., 1] & below[..., 2]
+    b, g, r = planes[:, 0], planes[:, 1], planes[:, 2]
+    unclipped = mask & (np.maximum(np.maximum(b, g), r) < CLIPPED)
     enough = unclipped.sum(axis=1) >= np.maximum(MIN_PIXELS, mask.sum(axis=1) // 3)
     mask = np.where(enough[:, None], unclipped, mask)
-    typical = _masked_median(px, mask)
+    typical = _masked_median(planes, mask)
     # Unclipped glare still adds white to every channel; the pixels whose darkest channel
     # is lowest are free of it (a shadow only darkens, which the shading range allows).
-    darkest = _last_axis_min(px)
+    darkest = np.minimum(np.minimum(b, g), r)
     calm = mask & (darkest <= _masked_median(darkest, mask)[:, None])
     mask = np.where((calm.sum(axis=1) >= MIN_PIXELS)[:, None], calm, mask)
-    return _masked_median(px, mask), typical
+    return _masked_median(planes, mask), typical
 
 
 def _marks(crop_bgr: np.ndarray, centre_fraction: float, dark: bool, typical: np.ndarray,
@@ -352,27 +405,25 @@ def _edge_spread(contrast: np.ndarray, marks: np.ndarray, region: np.ndarray) ->
 def _two_clusters(px: np.ndarray, iterations: int = 6) -> np.ndarray:
     """Deterministic 2-means of each row of ``px`` (n, m, 3), started from the extremes
     along the row's main colour axis; labels (n, m) of 0 and 1."""
-    mean = px.mean(axis=1, keepdims=True)
-    centred = px - mean
+    total = px.sum(axis=1)
+    centred = px - (total / px.shape[1])[:, None, :]  # the mean, as px.mean(axis=1) gives it
     cov = centred.transpose(0, 2, 1) @ centred
     axis = np.linalg.eigh(cov)[1][:, :, -1:]  # (n, 3, 1)
     proj = (centred @ axis)[:, :, 0]
     rows = np.arange(len(px))
     c0, c1 = px[rows, proj.argmin(axis=1)], px[rows, proj.argmax(axis=1)]
-    total = px.sum(axis=1)
-    labels = np.zeros(px.shape[:2], dtype=np.int64)
+    member = np.zeros(px.shape[:2], dtype=bool)
     for _ in range(iterations):
         # nearer to c1 than to c0 <=> x . (c1 - c0) > (|c1|^2 - |c0|^2) / 2
         towards = (px @ (c1 - c0)[:, :, None])[:, :, 0]
         member = towards > 0.5 * ((c1 * c1).sum(axis=1) - (c0 * c0).sum(axis=1))[:, None]
-        labels = member.astype(np.int64)
         n1 = member.sum(axis=1)
         sum1 = (member[:, None, :].astype(px.dtype) @ px)[:, 0]
         n0 = px.shape[1] - n1
         # an empty cluster keeps its centre
         c1 = np.where((n1 > 0)[:, None], sum1 / np.maximum(n1, 1)[:, None], c1)
         c0 = np.where((n0 > 0)[:, None], (total - sum1) / np.maximum(n0, 1)[:, None], c0)
-    return labels
+    return member.astype(np.int64)
 
 
 def _body_cluster(labels: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -473,6 +524,11 @@ class ColourReader:
         self._find_marks = profile.marks == Marks.NUMERALS or (
             profile.anchor is not None and profile.anchor.part == AnchorPart.MARKS)
         self.candidate_whites = candidate_whites()
+        # A light far from neutral must explain the dice clearly better than neutral does:
+        # a batch of only orange dice could otherwise pass for red dice under warm light.
+        # The prior is mild (a fraction of one die's worth of distance).
+        b, g, r = (self.candidate_whites[:, k] for k in range(3))
+        self._white_prior = 2.0 * (np.abs(np.log(b / r)) + np.abs(np.log(g / np.sqrt(b * r))))
         self._hue_order = _hue_order(self._means) if profile.marks == Marks.PIPS else None
         self._ref_hue = _hue_degrees(self._means)
         self._hue_bands = None if self._hue_order is None else _hue_bands(self._ref_hue,
@@ -513,9 +569,9 @@ class ColourReader:
         if self._hue_order is not None:
             conf, scores = self._order_check(seen.labs[idx], names, conf, scores)
             names, conf, scores = self._hue_band_check(seen.labs[idx], names, conf, scores)
-        for i, name, c, row in zip(idx, names, conf, scores, strict=True):
-            out[int(i)] = (name, float(c), tuple(
-                (colour, round(float(p), 4)) for colour, p in zip(self._names, row, strict=True)))
+        for i, name, c, row in zip(idx.tolist(), names, conf.tolist(), scores.tolist(),
+                                   strict=True):
+            out[i] = (name, c, tuple(zip(self._names, [round(p, 4) for p in row], strict=True)))
         return out
 
     def features(self, crops_bgr: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -526,41 +582,27 @@ class ColourReader:
 
     def _measure(self, crops_bgr: Sequence[np.ndarray]) -> _Measured:
         n = len(crops_bgr)
-        colour_lin = np.zeros((n, 3))
-        body_lin = np.ones((n, 3))
-        alt_lin = np.full((n, 3), np.nan)
-        blurs = np.full(n, np.nan)
+        parts = _parts_batch(crops_bgr, CENTRE_FRACTION, dark_marks=self._dark_marks,
+                             find_marks=self._find_marks)
+        carrier = parts.marks if self.profile.marks == Marks.NUMERALS else parts.body
+        ok = parts.usable & ~np.isnan(carrier[:, 0])
+        colour_lin = np.where(ok[:, None], carrier, 0.0)
+        body_lin = np.where(ok[:, None], parts.body, 1.0)
+        alt_lin = np.where(ok[:, None], parts.alt_body, np.nan)
+        blurs = np.where(ok, parts.mark_blur, np.nan)
         whites = np.ones((n, 3))
-        ok = np.zeros(n, dtype=bool)
-        need_batch_white = []
-        all_parts = die_parts_batch(crops_bgr, dark_marks=self._dark_marks,
-                                    find_marks=self._find_marks)
-        for i, parts in enumerate(all_parts):
-            if parts is None:
-                continue
-            carrier = parts.marks if self.profile.marks == Marks.NUMERALS else parts.body
-            if carrier is None:
-                continue
-            colour_lin[i] = carrier
-            body_lin[i] = parts.body
-            if parts.alt_body is not None:
-                alt_lin[i] = parts.alt_body
-            if parts.mark_blur is not None:
-                blurs[i] = parts.mark_blur
-            ok[i] = True
-            anchor = self.profile.anchor
-            if anchor is not None and self._anchor_linear is not None:
-                seen = parts.body if anchor.part == AnchorPart.BODY else parts.marks
-                if seen is not None:
-                    whites[i] = np.maximum(seen, 1e-4) / np.maximum(self._anchor_linear, 1e-4)
-                    continue
-            if self.profile.white_bgr is not None:
-                whites[i] = self.profile.white_bgr
-            else:
-                need_batch_white.append(i)
-        if need_batch_white:
-            idx = np.array(need_batch_white)
-            whites[idx] = self.estimate_white(colour_lin[idx])
+        batch_white = ok.copy()
+        anchor = self.profile.anchor
+        if anchor is not None and self._anchor_linear is not None:
+            seen = parts.body if anchor.part == AnchorPart.BODY else parts.marks
+            anchored = ok & ~np.isnan(seen[:, 0])
+            whites[anchored] = (np.maximum(seen[anchored], 1e-4)
+                                / np.maximum(self._anchor_linear, 1e-4))
+            batch_white &= ~anchored
+        if self.profile.white_bgr is not None:
+            whites[batch_white] = self.profile.white_bgr
+        elif batch_white.any():
+            whites[batch_white] = self.estimate_white(colour_lin[batch_white])
         labs = np.zeros((n, 3))
         bodies = np.zeros((n, 3))
         alts = np.full((n, 3), np.nan)
@@ -578,18 +620,15 @@ class ColourReader:
             # largest cost; a spread of the dice names the light as well as all 60 do.
             pick = np.linspace(0, len(colours_linear) - 1, WHITE_SAMPLE).round().astype(int)
             colours_linear = colours_linear[pick]
-        # (whites, dice, 3) Lab of every die under every candidate light
-        labs = linear_to_lab(colours_linear[None, :, :], cands[:, None, :])
-        d2 = self.distances(labs.reshape(-1, 3), shading=False).reshape(
-            len(cands), len(colours_linear), -1)
-        cost = np.minimum(_last_axis_min(d2), _ROBUST_CAP).sum(axis=1)
-        # A light far from neutral must explain the dice clearly better than neutral
-        # does: a batch of only orange dice could otherwise pass for red dice under warm
-        # light. The prior is mild (a fraction of one die's worth of distance).
-        b, g, r = cands[:, 0], cands[:, 1], cands[:, 2]
-        chroma = np.abs(np.log(b / r)) + np.abs(np.log(g / np.sqrt(b * r)))
-        cost = cost + 2.0 * chroma
-        return cands[int(np.argmin(cost))]
+        # L, a and b of every die under every candidate light, each (whites, dice)
+        planes = linear_to_lab(colours_linear[None, :, :], cands[:, None, :]).transpose(2, 0, 1)
+        nearest = None
+        for ref, spread in zip(self._ref_lab, self._spreads, strict=True):
+            d2 = _planar_squared_distance(planes, ref, spread)
+            nearest = d2 if nearest is None else np.minimum(nearest, d2, out=nearest)
+        assert nearest is not None
+        cost = np.minimum(nearest, _ROBUST_CAP).sum(axis=1)
+        return cands[int(np.argmin(cost + self._white_prior))]
 
     def distances(self, labs: np.ndarray, *, shading: bool = True,
                   bodies: np.ndarray | None = None,
