@@ -24,6 +24,7 @@ import numpy as np
 import onnxruntime as ort
 
 from dicecam.errors import InputError
+from dicecam.vision.sessions import session_options
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
 #: Dice smaller than this at the network's input are hard to see; zoom in when found.
@@ -112,10 +113,7 @@ class DieDetector:
         if not path.is_file():
             raise InputError(f"die detector model not found at {path}; train it with "
                              f"'dicecam train detector' or reinstall dicecam")
-        options = ort.SessionOptions()
-        if threads is not None:
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
+        options = session_options(threads)
         self._session = ort.InferenceSession(str(path), options,
                                              providers=["CPUExecutionProvider"])
         # the coarse pass has a session of its own: onnxruntime plans its memory for the

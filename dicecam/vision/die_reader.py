@@ -21,6 +21,7 @@ import numpy as np
 import onnxruntime as ort
 
 from dicecam.errors import InputError
+from dicecam.vision.sessions import session_options
 
 _MODELS = Path(__file__).resolve().parent.parent / "models"
 #: The trained reader in floating point: what training writes and fine-tunes start from.
@@ -145,11 +146,9 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
     if not path.is_file():
         raise InputError(f"die reader model not found at {path}: reinstall dicecam, or "
                          f"train one with `dicecam train reader --out {path}`")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
     try:
-        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(str(path), session_options(threads),
+                                    providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own types for unreadable files
         raise InputError(f"die reader model {path} could not be loaded ({exc}); it may be "
                          f"corrupt: reinstall dicecam or train a new one") from exc
