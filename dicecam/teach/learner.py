@@ -44,6 +44,7 @@ from dicecam.teach.reader_learning import (
     split_held_back,
 )
 from dicecam.teach.store import TableStore
+from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
 
@@ -90,9 +91,13 @@ def _with_background(store: TableStore, examples: list[Example], seed: int) -> l
 
 def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
                 detector_settings: DetectorSettings | None = None,
-                log: Callable[[str], None] = lambda _: None) -> TableLearning:
+                log: Callable[[str], None] = lambda _: None,
+                base_reader: Path = TRAINED_MODEL,
+                base_detector: Path = DETECTOR_MODEL) -> TableLearning:
     """Learn a new reader and detector for ``store``'s table from everything it kept
-    (ValueError when it kept too few dice)."""
+    (ValueError when it kept too few dice), fine-tuned from ``base_reader`` and
+    ``base_detector`` (the shipped models; a bench gives a source's leave-one-out models
+    to see what a table none of them saw gets)."""
     settings = settings or LearnSettings()
     examples = list(store.examples())
     dice = sum(1 for e in examples if e.value)
@@ -101,7 +106,7 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
                          f"{MIN_DICE} on")
     examples = _with_background(store, examples, settings.seed)
     with tempfile.TemporaryDirectory() as work:
-        result = learn_reader(examples, base_model=TRAINED_MODEL, settings=settings,
+        result = learn_reader(examples, base_model=base_reader, settings=settings,
                               work_dir=Path(work), log=log)
     previous_path = store.reader_in_use()
     previous = None
@@ -112,19 +117,21 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
     onnx.save(result.model, buffer)
     card = {"trained_on": result.trained_on, "temperature": round(result.temperature, 4),
             "seconds": round(result.seconds, 1), "steps": settings.steps,
-            "seed": settings.seed, "base": TRAINED_MODEL.name,
+            "seed": settings.seed, "base": base_reader.name,
             "held_back": {"shipped": result.shipped.to_json(),
                           "previous": None if previous is None else previous.to_json(),
                           "learned": result.learned.to_json()},
             "used": used}
     version = store.save_reader(buffer.getvalue(), card, use=used)
-    detector = _learn_detector(store, detector_settings or DetectorSettings(), log)
+    detector = _learn_detector(store, detector_settings or DetectorSettings(), log,
+                               base_detector)
     return TableLearning(version, used, dice, result.shipped, previous, result.learned,
                          result.seconds, detector)
 
 
 def _learn_detector(store: TableStore, settings: DetectorSettings,
-                    log: Callable[[str], None]) -> dict[str, Any] | None:
+                    log: Callable[[str], None], base: Path = DETECTOR_MODEL
+                    ) -> dict[str, Any] | None:
     frames = []
     for stored in store.frames():
         image = stored.read()
@@ -141,7 +148,7 @@ def _learn_detector(store: TableStore, settings: DetectorSettings,
         return None
     with tempfile.TemporaryDirectory() as work:
         result = learn_detector(frames, dice, empty, work_dir=Path(work), settings=settings,
-                                log=log)
+                                log=log, base_model=base)
     previous_path = store.in_use("detector")
     previous = None
     if previous_path is not None:

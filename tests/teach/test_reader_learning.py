@@ -112,3 +112,23 @@ def test_too_few_dice_teach_nothing_yet() -> None:
     with pytest.raises(ValueError, match="learns from"):
         learn_table(store)
     assert store.reader_versions() == []
+
+
+def test_a_table_learns_from_the_base_models_it_is_given(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # bench teach starts a table from a source's leave-one-out models: the learning must
+    # start from them, and the card say so
+    store = TableStore("t")
+    for example in drawn_examples(14, seed=5):
+        store.add(example.crop, (50, 50, 30, 30), (100, 100), example.value, "confirmed")
+    base = tmp_path / "leave_one_out.onnx"
+    base.write_bytes(TRAINED_MODEL.read_bytes())
+    bases = []
+
+    def fake(examples, *, base_model, **kwargs):
+        bases.append(base_model)
+        return _fixed_learning(0.9, 0.0, 0.1)(examples)
+    monkeypatch.setattr(learner, "learn_reader", fake)
+    learning = learn_table(store, base_reader=base)
+    assert bases == [base]
+    assert store.reader_card(learning.version)["base"] == "leave_one_out.onnx"

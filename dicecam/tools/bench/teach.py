@@ -22,6 +22,7 @@ import json
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -51,6 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also learn after the first 10, 30 and 100 confirmed dice")
     parser.add_argument("--steps", type=int, default=LearnSettings.steps,
                         help=f"learning steps (default {LearnSettings.steps})")
+    parser.add_argument("--reader", type=Path, default=None, metavar="ONNX",
+                        help="start from this die reader instead of the shipped one (a "
+                             "source's leave-one-out reader: what a table no model saw gets)")
+    parser.add_argument("--detector", type=Path, default=None, metavar="ONNX",
+                        help="start from this detector instead of the shipped one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--live-cost", action="store_true",
                         help="instead: teach a table from the first source, then time the "
@@ -75,11 +81,24 @@ def _read_rows(pipeline, photos, name: str) -> dict:
     return groups[name].as_dict() if name in groups else {}
 
 
+@dataclass(frozen=True)
+class BaseModels:
+    """The models a bench table starts from and falls back to (None: the shipped ones)."""
+
+    reader: Path | None = None
+    detector: Path | None = None
+
+    def learn_from(self) -> dict[str, Path]:
+        return {**({"base_reader": self.reader} if self.reader else {}),
+                **({"base_detector": self.detector} if self.detector else {})}
+
+
 def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
-                 log=print) -> dict:
+                 log=print, base: BaseModels = BaseModels()) -> dict:
     photos = list(iter_photos(root, source=source))
     taught, read = split_for_teaching(photos)
-    shipped = build_pipeline(None, auto_zoom=True)
+    shipped = build_pipeline(None, auto_zoom=True, reader_path=base.reader,
+                             detector_path=base.detector)
     result: dict = {"taught_photos": len(taught), "read_photos": len(read),
                     "shipped": _read_rows(shipped, read, source), "curve": []}
     store = TableStore(f"bench-{source}")
@@ -92,24 +111,25 @@ def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
                     shipped.read_frame, tally, roll=photo.image.name)
         dice = store.counts()["dice"]
         while wanted and wanted[0] is not None and dice >= wanted[0]:
-            result["curve"].append(_learn_and_read(store, settings, read, source, log))
+            result["curve"].append(_learn_and_read(store, settings, read, source, log, base))
             wanted.pop(0)
-    final = _learn_and_read(store, settings, read, source, log)
+    final = _learn_and_read(store, settings, read, source, log, base)
     result.update(taught=tally.to_json(), learning=final["learning"], table=final["read"])
     return result
 
 
 def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: str,
-                    log) -> dict:
+                    log, base: BaseModels) -> dict:
     started = time.monotonic()
-    learning = learn_table(store, settings=settings, log=lambda _: None)
+    learning = learn_table(store, settings=settings, log=lambda _: None, **base.learn_from())
     detector = learning.detector or {}
     log(f"  {source}: learnt {learning.version} from {learning.dice} dice "
         f"({'used' if learning.used else 'not used'}) and {detector.get('version')} "
         f"({'used' if detector.get('used') else 'not used'}) in "
         f"{time.monotonic() - started:.0f} s")
-    pipeline = build_pipeline(None, auto_zoom=True, reader_path=store.in_use("reader"),
-                              detector_path=store.in_use("detector"))
+    pipeline = build_pipeline(None, auto_zoom=True,
+                              reader_path=store.in_use("reader") or base.reader,
+                              detector_path=store.in_use("detector") or base.detector)
     return {"dice": learning.dice, "learning": learning.to_json(),
             "read": _read_rows(pipeline, read, source)}
 
@@ -121,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
                          "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
     sources = check_sources(args.sources) or SOURCES
     settings = LearnSettings(steps=args.steps)
+    for given in (args.reader, args.detector):
+        if given is not None and not given.is_file():
+            raise InputError(f"no model at {given}")
+    base = BaseModels(args.reader, args.detector)
     figures = {}
     with tempfile.TemporaryDirectory() as home:
         previous = os.environ.get("DICECAM_HOME")
@@ -132,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
                                     log=lambda m: None if args.json else print(m))
             for source in () if args.live_cost else sources:
                 figures[source] = bench_source(source, root, settings, args.curve,
-                                               log=lambda m: None if args.json else print(m))
+                                               log=lambda m: None if args.json else print(m),
+                                               base=base)
         finally:
             if previous is None:
                 os.environ.pop("DICECAM_HOME", None)
@@ -143,11 +168,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rows = {}
     for source, row in figures.items():
-        rows[f"{source}, shipped"] = row["shipped"]
+        rows[f"{source}, {'given' if args.reader or args.detector else 'shipped'}"] = \
+            row["shipped"]
         for point in row["curve"]:
             rows[f"{source}, taught {point['dice']} dice"] = point["read"]
         rows[f"{source}, taught {row['learning']['dice']} dice"] = row["table"]
-    print_table({"detector": "shipped", "reader": "shipped / the table's",
+    print_table({"detector": str(args.detector or "shipped"),
+                 "reader": f"{args.reader or 'shipped'} / the table's",
                  "colour_stage": None, "asked_below": 0.9, "groups": rows})
     for source, row in figures.items():
         learning = row["learning"]

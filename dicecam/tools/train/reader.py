@@ -69,6 +69,9 @@ class TrainConfig:
     rendered: tuple[Path, ...] = ()
     rendered_share: float = 0.0
     rendered_limit: int | None = None  # only renders of index under this
+    #: the crops' side in pixels (the network is convolutional with global pooling: a
+    #: 32 px model fine-tunes at 48 px from the same weights)
+    input_px: int = 32
 
 
 @dataclass
@@ -198,8 +201,9 @@ def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float
 def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport:
     """Train, export to ``config.out`` and return the figures measured along the way."""
     torch = _need_torch()
-    from dicecam.tools.train.reader_net import INPUT_PX, ReaderNet
+    from dicecam.tools.train.reader_net import ReaderNet
 
+    INPUT_PX = config.input_px  # noqa: N806 (the module constant's name, per run)
     started = time.monotonic()
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
@@ -329,6 +333,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         log(f"epoch {epoch + 1}: {entry}")
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
     export_onnx(torch, net, config.out, {"seed": str(config.seed),
+                                         "input_px": str(INPUT_PX),
                                          "samples": str(config.samples),
                                          "epochs": str(config.epochs),
                                          "real_tuning_crops": str(report.real_tuning),
@@ -349,10 +354,14 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
 
 
 def export_onnx(torch, net, path: Path, metadata: dict[str, str]) -> None:
-    """Write ``net`` (with a softmax) as an ONNX file with a dynamic batch size."""
+    """Write ``net`` (with a softmax) as an ONNX file with a dynamic batch size, for crops
+    of ``metadata["input_px"]`` pixels (default 32)."""
     import onnx
 
-    from dicecam.tools.train.reader_net import INPUT_PX, Exported
+    from dicecam.tools.train.reader_net import INPUT_PX as DEFAULT_PX
+    from dicecam.tools.train.reader_net import Exported
+
+    INPUT_PX = int(metadata.get("input_px", DEFAULT_PX))  # noqa: N806
 
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)

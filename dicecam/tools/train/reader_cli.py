@@ -65,6 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rendered-limit", type=int, default=None, metavar="N",
                         help="only the renders of index under N (a recipe that reproduces "
                              "while a render run goes on)")
+    parser.add_argument("--input-px", type=int, default=32, metavar="PX",
+                        help="crop side the network reads (default 32; a 32 px --init-onnx "
+                             "fine-tunes at another size from the same weights)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -94,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--hard-negatives must be 0 or more")
     if not 0 <= args.real_share <= 1:
         raise InputError("--real-share must be from 0 to 1")
+    if not 16 <= args.input_px <= 128:
+        raise InputError("--input-px must be from 16 to 128")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
@@ -114,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit)
+                             rendered_limit=args.rendered_limit, input_px=args.input_px)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -126,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit)
+                             rendered_limit=args.rendered_limit, input_px=args.input_px)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
