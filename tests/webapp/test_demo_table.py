@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from dicecam.errors import InputError
+from dicecam.reading import DieReading, SettledRoll
 from dicecam.vision.demo import DemoSource, DemoThrow
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.demo_table import DemoDirector
 from dicecam.webapp.session.game_session import GameSession
 from dicecam.webapp.session.tablet_commands import Act, EnterRoll, NewGame, parse_enter_roll
+from dicecam.webapp.session.views import RollStatus
 
 
 @pytest.fixture
@@ -100,6 +102,24 @@ def test_only_the_latest_opening_throws_and_only_for_its_own_game(
     # a new game of the same kind goes on in the same opening, with its own first throw
     session.new_game(NewGame("charidice", {"players": ["Cleo", "Dan"]}))
     assert charidice() == DemoThrow((None,) * 6, (None,) * 6)
+
+
+def test_a_throw_given_up_with_its_source_is_thrown_again_until_a_roll_settles(
+        session: GameSession) -> None:
+    """The live reader gives a source up when it stalls (a 54-die throw's first frames on
+    two busy cores): the throw it drew went with it, and the game waited for ever."""
+    demo = DemoDirector(session)
+    session.new_game(NewGame("diceparty", {"players": ["Anna", "Ben"]}))
+    lost = demo.opening("diceparty")
+    throw = lost()
+    assert throw is not None
+    again = demo.opening("diceparty")  # the camera stalled before the dice settled
+    assert again() == throw and again() is None
+    dice = tuple(DieReading(20.0 + 40 * k, 20.0, 30.0, 30.0, 3, colour, 0.5, value_confidence=0.5)
+                 for k, colour in enumerate(throw.colours))
+    assert session.settle(SettledRoll(1, 640, 480, dice)).status is RollStatus.PENDING
+    after = demo.opening("diceparty")  # a roll waiting for a tap is not thrown over
+    assert after() is None and demo.waiting() is None
 
 
 def test_the_directed_demo_throws_what_it_is_told_and_lies_still_between() -> None:

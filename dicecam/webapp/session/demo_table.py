@@ -16,11 +16,18 @@ its game is the one played, may throw: the source of the game before is read a f
 ahead on its pump thread (``camera/pump.py``) until the live reader gives it up, and a
 throw it took for the new game would be drawn there, never seen, and never thrown again
 (a Charidice game started right after a Dice Party game then waited for ever).
+
+A source given up while its throw still rolled (the camera stalled: on two busy cores a
+54-die throw's first frames took longer than the live reader waits) took that throw with
+it: the next opening lay still and the game waited for ever (``bench web --game
+diceparty`` settled 1 roll in 4 minutes). So a new opening throws the last throw again
+when no roll settled since it was thrown; a roll waiting for a tap is never thrown over.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from dicecam.errors import InputError
@@ -35,6 +42,7 @@ class DemoDirector:
         self._session = session
         self._lock = threading.Lock()
         self._thrown_at: tuple[Any, ...] | None = None
+        self._thrown_when = 0.0  # wall clock, as a roll's settled_at
         self._asked_at: tuple[Any, ...] | None = None
         #: the latest opening of the demo source (the only one that may throw)
         self._latest: object | None = None
@@ -43,8 +51,11 @@ class DemoDirector:
         """The director of one opening of the demo source, made for ``game``: it throws
         only while ``game`` is played and no later opening was made."""
         token = object()
+        roll = self._session.roll_payload()
         with self._lock:
             self._latest = token
+            if roll is None or roll["settled_at"] < self._thrown_when:
+                self._thrown_at = None  # the last throw went with the source given up
 
         def direct() -> DemoThrow | DemoLayout | None:
             return self._layout(token, game) or self._throw(token, game)
@@ -61,6 +72,7 @@ class DemoDirector:
             if not due.by_itself and self._asked_at != key:
                 return None
             self._thrown_at = key
+            self._thrown_when = time.time()
         return DemoThrow(due.colours, due.values)
 
     def _layout(self, token: object, game: str) -> DemoLayout | None:
