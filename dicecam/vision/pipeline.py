@@ -39,6 +39,7 @@ from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
+from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,7 @@ class TablePipeline:
         motion: MotionMeter | None = None,
         veto_below_score: float = VETO_BELOW_SCORE,
         empty_table: EmptyTable | None = None,
+        second_look: bool = False,
     ) -> None:
         self.detect = detect
         #: the table without dice (``calibrate table``): a box that still looks like it is
@@ -144,6 +146,10 @@ class TablePipeline:
         self.settle = SettleDetector(settle)
         self.motion = motion or MotionMeter()
         self.veto_below_score = veto_below_score
+        #: read a die read unsure in a crowd again from crops without the dice beside it
+        #: (``second_look.py``: it confirms a value, or reads one where the first look
+        #: found none)
+        self.second_look = second_look
         self.changes = ChangeMap()
         #: how frames were read: "full", "changed" (only where the picture changed), "kept"
         #: (nothing changed: the last reading kept), and "dice_read" (crops read)
@@ -213,6 +219,9 @@ class TablePipeline:
         kept = [i for i in todo
                 if not (value_of[i].value is None and float(scores[i]) < self.veto_below_score
                         and value_of[i].confidence >= VETO_SURE)]
+        if self.second_look and kept:
+            self._look_again(frame_bgr, boxes, scores, todo, kept, value_of)
+            clock = self._lap("values", clock)
         colours: Sequence[tuple[Any, ...]]
         if self.read_colours is not None and kept:
             company = _light_company(known, len(kept))
@@ -241,6 +250,18 @@ class TablePipeline:
         found = without_parts_of_larger_dice([d for d in dice if d is not None])
         self._lap("rest", clock)
         return found
+
+    def _look_again(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                    todo: list[int], kept: list[int], value_of: dict[int, Any]) -> None:
+        """The second look's readings of the dice of ``kept`` read unsure in boxes the
+        detector is fairly sure of; the dice beside them are every box but those vetoed."""
+        vetoed = set(todo) - set(kept)
+        dice = [i for i in range(len(boxes)) if i not in vetoed]
+        at = {i: n for n, i in enumerate(dice)}
+        first = {at[i]: value_of[i] for i in kept if float(scores[i]) >= SECOND_LOOK_SCORE}
+        for n, reading in look_again(frame_bgr, boxes[dice], first,
+                                     self.read_values).items():
+            value_of[dice[n]] = reading
 
     def _lap(self, stage: str, since: float) -> float:
         now = time.perf_counter()
@@ -370,7 +391,7 @@ def build_pipeline(
     if empty_table is not None:
         table = EmptyTable.from_frame(load_table_picture(empty_table))
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
-                         settle=settle, empty_table=table)
+                         settle=settle, empty_table=table, second_look=True)
 
 
 def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:

@@ -1,0 +1,141 @@
+"""A second look at a die read unsure in a crowd: its crop without the dice beside it.
+
+In a crowded throw (a Dice Party party of 54 dice lies in touching clusters) the die
+reader's crop, 1.4 times the die's box, holds the corners and pips of the dice touching
+it, and the reader, sure of the same die lying alone, reads it unsure. The second look
+cuts such a die again with every other box outside its own painted over in the colour
+of the table around it (the crop's pixels in no box), at three margins (1.2, 1.3 and 1.4
+times the box), reads those three crops as one batch, and takes as the die's confidence
+the mean probability the three give its first value (a view that reads another value
+gives it none). It never changes a value the first look read: it can only confirm it.
+
+Only a die in a crowd gets it: its box about square, another box reaching into its crop,
+none covering much of it, and the detector fairly sure of it (``SECOND_LOOK_SCORE``). On
+the real photos, without these limits, it made 9 of the 60 dice it confirmed sure and
+wrong (a tag, a die's side face beside its top, half a die beside the box of the whole).
+
+Measured on 120 rendered 54-die Dice Party throws as the demo draws them (seeds 120-239,
+6,480 dice): dice asked 525 -> 151, throws waiting for a tap 117 -> 81, dice read wrong
+and sure 0 -> 0. ``bench real``: dice asked byler 14.2 -> 13.9%, webcam 9.2 -> 8.9%,
+every other figure unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import numpy as np
+
+from dicecam.reading import LOW_CONFIDENCE
+from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
+
+#: the margins (crop side / box side) of the second look's three crops
+MARGINS = (1.2, 1.3, 1.4)
+#: dice read less surely than this get the second look (the tablet asks below it)
+SECOND_LOOK_BELOW = LOW_CONFIDENCE
+#: the second look is for boxes the detector is this sure are dice: on the real photos the
+#: boxes it confirmed wrongly (a tag beside a false box, a die's side face beside its top,
+#: half a die beside the box of the whole one) scored 0.40-0.61, those it confirmed rightly
+#: 0.52-0.78; on the rendered throws 88% of the dice it confirms score 0.7 or more
+SECOND_LOOK_SCORE = 0.7
+#: a box another covers more of than this (of the smaller of the two) is a die's side
+#: face beside its top, part of a die or a second box on one: painted over, the other
+#: left it a clean "die" (a tilted webcam photo's side face read a sure 5). The boxes
+#: of touching dice turned 45 degrees overlap by at most a quarter.
+MAX_OVERLAP = 0.35
+#: a box longer than this times its width is no die's top face seen from above (a side
+#: face beside its die's top: painted over, that top left the side face a clean "die")
+SQUARE = 1.25
+
+
+class ValueReadingLike(Protocol):
+    value: int | None
+    confidence: float
+
+
+ValueFn = Callable[[Sequence[np.ndarray]], Sequence[ValueReadingLike]]
+
+
+def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int,
+                            margin: float = CROP_MARGIN) -> np.ndarray:
+    """Die ``index``'s crop (``cut_crop``, ``margin`` times its box's longer side) with
+    the other ``boxes`` (cx, cy, w, h) painted over outside its own box, in the median
+    colour of the crop's pixels that lie in no box (of the whole crop where too few do)."""
+    cx, cy, w, h = (float(t) for t in boxes[index])
+    scale = margin / CROP_MARGIN
+    crop = cut_crop(frame_bgr, cx, cy, w * scale, h * scale).copy()
+    side = crop.shape[0]
+    x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    others = np.zeros((side, side), bool)
+    for k, (ox, oy, ow, oh) in enumerate(np.asarray(boxes, np.float64)):
+        if k == index or abs(ox - cx) > side or abs(oy - cy) > side:
+            continue
+        others[_span(oy - oh / 2 - y0, oy + oh / 2 - y0, side),
+               _span(ox - ow / 2 - x0, ox + ow / 2 - x0, side)] = True
+    if not others.any():
+        return crop
+    own = np.zeros((side, side), bool)
+    own[_span(cy - h / 2 - y0, cy + h / 2 - y0, side),
+        _span(cx - w / 2 - x0, cx + w / 2 - x0, side)] = True
+    free = ~others & ~own
+    pixels = crop[free] if np.count_nonzero(free) >= 8 else crop.reshape(-1, 3)
+    crop[others & ~own] = np.median(pixels, axis=0).astype(np.uint8)
+    return crop
+
+
+def _span(start: float, stop: float, size: int) -> slice:
+    return slice(min(size, max(0, int(round(start)))), min(size, max(0, int(round(stop)))))
+
+
+def look_again(frame_bgr: np.ndarray, boxes: np.ndarray, first: dict[int, ValueReadingLike],
+               read_values: ValueFn, margins: Sequence[float] = MARGINS
+               ) -> dict[int, ValueReading]:
+    """The second look's reading of each die of ``first`` (index into ``boxes`` -> its
+    first reading) read under ``SECOND_LOOK_BELOW`` whose box is about square and has
+    another box reaching into its crop (a die in a crowd): its first value, read at the
+    mean probability the views give it (a view that reads another value gives it none);
+    where the first look read no value ("not a die", unsurely), the value every view
+    reads, at their mean confidence. A die keeps its first confidence where that is
+    higher; dice the views read no value for, or differently, are left out. The caller
+    passes only boxes the detector is fairly sure of (``SECOND_LOOK_SCORE``)."""
+    unsure = [i for i, r in first.items() if float(r.confidence) < SECOND_LOOK_BELOW
+              and _in_a_crowd(boxes, i, max(margins))]
+    if not unsure:
+        return {}
+    crops = [crop_without_neighbours(frame_bgr, boxes, i, m) for i in unsure for m in margins]
+    views = list(read_values(crops))
+    if len(views) != len(crops):
+        raise ValueError(f"value reader returned {len(views)} readings for {len(crops)} crops")
+    out: dict[int, ValueReading] = {}
+    for n, i in enumerate(unsure):
+        own = views[n * len(margins):(n + 1) * len(margins)]
+        value, floor = first[i].value, float(first[i].confidence)
+        if value is None:
+            seen = {v.value for v in own}
+            if len(seen) != 1 or None in seen:
+                continue
+            value, floor = seen.pop(), 0.0
+        agreed = sum(float(v.confidence) for v in own if v.value == value) / len(own)
+        out[i] = ValueReading(value, max(floor, agreed))
+    return out
+
+
+def _in_a_crowd(boxes: np.ndarray, index: int, margin: float) -> bool:
+    """Whether box ``index`` is about square (``SQUARE``), another box reaches into its
+    crop of ``margin``, and none covers more than ``MAX_OVERLAP`` of it or of itself."""
+    cx, cy, w, h = (float(t) for t in boxes[index])
+    if max(w, h) > SQUARE * min(w, h):
+        return False
+    half = max(w, h) * margin / 2
+    others = np.delete(np.asarray(boxes, np.float64).reshape(-1, 4), index, axis=0)
+    near = ((np.abs(others[:, 0] - cx) < half + others[:, 2] / 2)
+            & (np.abs(others[:, 1] - cy) < half + others[:, 3] / 2))
+    if not near.any():
+        return False
+    ox, oy, ow, oh = others[near].T
+    across = np.clip(np.minimum(cx + w / 2, ox + ow / 2) - np.maximum(cx - w / 2, ox - ow / 2),
+                     0, None)
+    down = np.clip(np.minimum(cy + h / 2, oy + oh / 2) - np.maximum(cy - h / 2, oy - oh / 2),
+                   0, None)
+    return bool((across * down <= MAX_OVERLAP * np.minimum(w * h, ow * oh)).all())

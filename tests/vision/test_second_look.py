@@ -1,0 +1,178 @@
+"""The second look at a die read unsure: its crop without the dice beside it.
+
+A stand-in reader that is unsure while a crop holds a neighbour's colour checks the
+plumbing; one rendered 54-die Dice Party throw checks it with the shipped models.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dicecam.reading import LOW_CONFIDENCE
+from dicecam.vision.die_reader import ValueReading, cut_crop
+from dicecam.vision.pipeline import TablePipeline, build_pipeline
+from dicecam.vision.second_look import (
+    MARGINS,
+    SECOND_LOOK_SCORE,
+    crop_without_neighbours,
+    look_again,
+)
+from tests.support.doubles import FakeDetector, Value
+
+TABLE = (40, 60, 80)
+DIE = (0, 200, 200)
+NEIGHBOUR = (0, 0, 220)
+
+
+def _frame() -> np.ndarray:
+    """A die at (100, 100) and a touching one at (140, 100), both 40 px, on the table."""
+    frame = np.full((240, 320, 3), TABLE, np.uint8)
+    frame[80:120, 80:120] = DIE
+    frame[80:120, 120:160] = NEIGHBOUR
+    return frame
+
+
+BOXES = np.array([(100, 100, 40, 40), (140, 100, 40, 40)], np.float32)
+
+
+def test_the_neighbours_box_is_painted_in_the_tables_colour_and_the_die_kept():
+    frame = _frame()
+    crop = crop_without_neighbours(frame, BOXES, 0, 1.4)
+    plain = cut_crop(frame, 100, 100, 40, 40)
+    assert crop.shape == plain.shape
+    assert not (crop == NEIGHBOUR).all(axis=2).any()
+    assert (plain == NEIGHBOUR).all(axis=2).any()
+    assert (crop == DIE).all(axis=2).sum() == (plain == DIE).all(axis=2).sum()
+    assert (crop == TABLE).all(axis=2).sum() > (plain == TABLE).all(axis=2).sum()
+
+
+def test_a_die_alone_is_cut_as_the_reader_cuts_it():
+    frame = _frame()
+    alone = BOXES[:1]
+    assert np.array_equal(crop_without_neighbours(frame, alone, 0, 1.4),
+                          cut_crop(frame, 100, 100, 40, 40))
+
+
+def _shows(crop: np.ndarray, colour: tuple[int, int, int]) -> bool:
+    return bool((crop == colour).all(axis=2).any())
+
+
+def _unsure_beside_red(crops):
+    """Reads 3 from every crop; unsure (0.6) while the crop shows both dice."""
+    return [Value(3, 0.6 if _shows(c, NEIGHBOUR) and _shows(c, DIE) else 0.93) for c in crops]
+
+
+def test_a_die_read_unsure_beside_another_is_confirmed_when_read_sure_alone():
+    confirmed = look_again(_frame(), BOXES, {0: Value(3, 0.6)}, _unsure_beside_red)
+    assert confirmed == {0: ValueReading(3, pytest.approx(0.93))}
+
+
+def test_views_of_another_value_count_nothing_and_the_first_reading_is_the_floor():
+    def other_value(crops):
+        return [Value(5, 0.97) for _ in crops]
+
+    assert look_again(_frame(), BOXES, {0: Value(3, 0.7)}, other_value) == {
+        0: ValueReading(3, pytest.approx(0.7))}
+
+    def one_of_three(crops):
+        return [Value(3 if k % len(MARGINS) == 0 else 5, 0.96) for k in range(len(crops))]
+
+    assert look_again(_frame(), BOXES, {0: Value(3, 0.2)}, one_of_three) == {
+        0: ValueReading(3, pytest.approx(0.96 / len(MARGINS)))}
+
+
+def test_a_die_read_as_no_value_takes_the_value_every_view_reads():
+    def agreeing(crops):
+        return [Value(4, 0.9 + 0.02 * k) for k in range(len(crops))]
+
+    def differing(crops):
+        return [Value(4 if k else 5, 0.95) for k in range(len(crops))]
+
+    def no_die(crops):
+        return [Value(None if k else 4, 0.95) for k in range(len(crops))]
+
+    assert look_again(_frame(), BOXES, {0: Value(None, 0.5)}, agreeing) == {
+        0: ValueReading(4, pytest.approx(0.92))}
+    assert look_again(_frame(), BOXES, {0: Value(None, 0.5)}, differing) == {}
+    assert look_again(_frame(), BOXES, {0: Value(None, 0.5)}, no_die) == {}
+
+
+def test_a_die_alone_in_a_long_box_or_under_another_box_gets_no_second_look():
+    calls = []
+
+    def reader(crops):
+        calls.append(len(crops))
+        return [Value(3, 0.99) for _ in crops]
+
+    far = np.array([(100, 100, 40, 40), (250, 100, 40, 40)], np.float32)
+    assert look_again(_frame(), far, {0: Value(3, 0.5)}, reader) == {}
+    side_face = np.array([(100, 100, 40, 25), (140, 100, 40, 40)], np.float32)
+    assert look_again(_frame(), side_face, {0: Value(3, 0.5)}, reader) == {}
+    # a box half over another: a side face beside its die's top, or half a die
+    half_over = np.array([(100, 100, 40, 40), (100, 120, 40, 40)], np.float32)
+    assert look_again(_frame(), half_over, {0: Value(3, 0.5)}, reader) == {}
+    assert calls == []
+
+
+def test_sure_dice_get_no_second_look():
+    calls = []
+
+    def reader(crops):
+        calls.append(len(crops))
+        return [Value(3, 0.99) for _ in crops]
+
+    first = {0: Value(3, LOW_CONFIDENCE), 1: Value(None, 0.95)}
+    assert look_again(_frame(), BOXES, first, reader) == {}
+    assert calls == []
+
+
+def test_the_pipeline_takes_the_second_looks_confidence_only_when_asked_to():
+    frame = _frame()
+
+    def reader(crops):
+        return _unsure_beside_red(crops)
+
+    def pipeline(second_look):
+        return TablePipeline(FakeDetector(BOXES), reader, second_look=second_look)
+
+    without = pipeline(False).read_frame(frame)
+    with_it = pipeline(True).read_frame(frame)
+    assert [d.value for d in without.dice] == [d.value for d in with_it.dice] == [3, 3]
+    assert [d.confidence for d in without.dice] == pytest.approx([0.6, 0.6])
+    assert [d.confidence for d in with_it.dice] == pytest.approx([0.93, 0.93])
+
+
+def test_the_pipeline_looks_again_only_in_boxes_the_detector_is_fairly_sure_of():
+    def reader(crops):
+        return [Value(None, 0.5) if _shows(c, NEIGHBOUR) and _shows(c, DIE) else Value(3, 0.95)
+                for c in crops]
+
+    def values(score):
+        detector = FakeDetector(BOXES, scores=[score, score])
+        return [d.value for d in TablePipeline(detector, reader, second_look=True)
+                .read_frame(_frame()).dice]
+
+    assert values(SECOND_LOOK_SCORE + 0.01) == [3, 3]
+    assert values(SECOND_LOOK_SCORE - 0.05) == [None, None]
+
+
+def test_a_rendered_crowded_throw_is_asked_about_less_and_read_the_same():
+    from dicecam.scorer.diceparty.verdict import COLOUR_OF, KINDS
+    from dicecam.vision.demo import ROLL_FRAMES, DemoSource, DemoThrow
+
+    source = DemoSource("diceparty")
+    colours = tuple(COLOUR_OF[kind] for kind, n in zip(KINDS, (20, 17, 17), strict=True)
+                    for _ in range(n))
+    plan = source._plan_throw(3, DemoThrow(colours))
+    image, truth = source._draw(plan, 1.0, source._render_rng(3, ROLL_FRAMES))
+    first = build_pipeline("diceparty", threads=1)
+    first.second_look = False
+    before = first.read_frame(image).dice
+    after = build_pipeline("diceparty", threads=1).read_frame(image).dice
+    assert len(truth) == 54 and len(before) == len(after) == 54
+    changed = [(b.value, a.value) for b, a in zip(before, after, strict=True)
+               if b.value != a.value]
+    assert all(b is None for b, _ in changed)  # only a die read as no value gets one
+    assert sum(d.needs_check for d in after) < sum(d.needs_check for d in before)
+    assert all(a.confidence >= b.confidence for a, b in zip(after, before, strict=True))
