@@ -39,6 +39,8 @@ from dicecam.vision.matching import match_centres
 RAW = "/net/head/head.1/Conv_output_0"
 #: the side of a training tile, in detector input pixels (a multiple of 16)
 TILE = 160
+#: draws of a tile's place before one with a die across its edge is taken anyway
+TILE_TRIES = 8
 #: one complete frame in this many is held back to check the new detector
 HOLD_BACK = 4
 #: fewer held-back dice than this judge nothing: the new detector is kept, not used
@@ -133,15 +135,23 @@ def _padded(image: np.ndarray, size: int) -> np.ndarray:
 
 
 def frame_tile(rng: np.random.Generator, image: np.ndarray, boxes: np.ndarray) -> Sample:
-    """A TILE square of a frame at input scale, often around one of its dice."""
+    """A TILE square of a frame at input scale, often around one of its dice, placed where
+    no die lies across its edge when such a place is found in ``TILE_TRIES`` draws: a die
+    whose centre falls outside the tile but whose face shows inside it would teach "no
+    die here" on a die's corner. Measured on damiantab (dice 40-125 input px, a tile is
+    160; 16 photos taught, the other 64 read): false boxes 10 -> 6, the same 3 of 192 dice
+    missed (2s, which the shipped detector finds at scores of only 0.5-0.66)."""
     image = _padded(image, TILE)
     h, w = image.shape[:2]
-    if len(boxes) and rng.random() < 0.7:
-        cx, cy = boxes[int(rng.integers(len(boxes)))][:2]
-        x0 = int(np.clip(cx - rng.uniform(0.15, 0.85) * TILE, 0, w - TILE))
-        y0 = int(np.clip(cy - rng.uniform(0.15, 0.85) * TILE, 0, h - TILE))
-    else:
-        x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+    for _ in range(TILE_TRIES):
+        if len(boxes) and rng.random() < 0.7:
+            cx, cy = boxes[int(rng.integers(len(boxes)))][:2]
+            x0 = int(np.clip(cx - rng.uniform(0.15, 0.85) * TILE, 0, w - TILE))
+            y0 = int(np.clip(cy - rng.uniform(0.15, 0.85) * TILE, 0, h - TILE))
+        else:
+            x0, y0 = int(rng.integers(0, w - TILE + 1)), int(rng.integers(0, h - TILE + 1))
+        if not _dice_across_edge(boxes, x0, y0):
+            break
     tile = image[y0:y0 + TILE, x0:x0 + TILE]
     b = boxes.copy()
     if len(b):
@@ -150,6 +160,18 @@ def frame_tile(rng: np.random.Generator, image: np.ndarray, boxes: np.ndarray) -
         b = b[(b[:, 0] >= 0) & (b[:, 0] < TILE) & (b[:, 1] >= 0) & (b[:, 1] < TILE)]
     return Sample(tile, b.reshape(-1, 4), np.ones(len(b), bool),
                   np.zeros((TILE, TILE), np.uint8))
+
+
+def _dice_across_edge(boxes: np.ndarray, x0: int, y0: int) -> bool:
+    """Whether a die's centre lies outside the tile at (x0, y0) while its face overlaps it."""
+    if not len(boxes):
+        return False
+    cx, cy = boxes[:, 0] - x0, boxes[:, 1] - y0
+    half_w, half_h = boxes[:, 2] / 2, boxes[:, 3] / 2
+    centre_in = (cx >= 0) & (cx < TILE) & (cy >= 0) & (cy < TILE)
+    overlaps = (cx + half_w > 0) & (cx - half_w < TILE) & (cy + half_h > 0) & \
+        (cy - half_h < TILE)
+    return bool((overlaps & ~centre_in).any())
 
 
 def pasted_tile(rng: np.random.Generator, empty: np.ndarray,

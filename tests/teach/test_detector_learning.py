@@ -16,6 +16,7 @@ from dicecam.teach.detector_learning import (
     DetectorCheck,
     DetectorSettings,
     TableFrame,
+    frame_tile,
     learn_detector,
     loss_and_grad,
     pasted_tile,
@@ -113,3 +114,21 @@ def test_a_table_learns_its_detector_and_reads_with_it(
     table_pipeline("kitchen")
     assert seen["detector_path"] == store.models / "detector-v1.onnx"
     assert seen["empty_table"] == "kitchen"
+
+
+def test_a_frame_tile_cuts_no_die_in_half_where_it_can_help_it() -> None:
+    # a die whose centre is outside the tile but whose face shows in it would teach "no
+    # die" on a die's corner: every die pixel in a tile belongs to a die it keeps
+    image = np.full((600, 900, 3), 90, np.uint8)
+    boxes = np.array([[150, 150, 110, 110], [420, 300, 110, 110], [700, 450, 110, 110]],
+                     np.float32)
+    for cx, cy, w, h in boxes.astype(int):
+        image[cy - h // 2:cy + h // 2, cx - w // 2:cx + w // 2] = 250
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        tile = frame_tile(rng, image, boxes)
+        kept = np.zeros((TILE, TILE), bool)
+        for cx, cy, w, h in tile.boxes:
+            kept[max(0, int(cy - h / 2) - 1):int(cy + h / 2) + 1,
+                 max(0, int(cx - w / 2) - 1):int(cx + w / 2) + 1] = True
+        assert not ((tile.image[..., 0] == 250) & ~kept).any()
