@@ -21,6 +21,7 @@ BENCHES = {
     "hub": "dicecam.tools.bench.hub",
     "evening": "dicecam.tools.bench.evening",
     "teach": "dicecam.tools.bench.teach",
+    "crowd": "dicecam.tools.bench.crowd",
 }
 
 

@@ -168,6 +168,14 @@ class DemoSource(FrameSource):
         _image, truth = self._draw(dice, 1.0, rng)
         return DemoRoll(index, tuple(truth))
 
+    def thrown(self, index: int, request: DemoThrow) -> tuple[list[np.ndarray], DemoRoll]:
+        """Throw ``index`` of a directed demo as it is drawn: its frames (rolling in, then
+        lying still; no hand) and its settled dice (the truth for benches and tests)."""
+        dice = self._plan_throw(index, request)
+        frames = list(self._throw_frames(dice, index))
+        _image, truth = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
+        return frames, DemoRoll(index, tuple(truth))
+
     # -- drawing ---------------------------------------------------------------------
 
     def _plan(self, index: int) -> list[_Die]:
