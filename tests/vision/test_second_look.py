@@ -159,13 +159,13 @@ def test_the_pipeline_looks_again_only_in_boxes_the_detector_is_fairly_sure_of()
 
 def test_a_rendered_crowded_throw_is_asked_about_less_and_read_the_same():
     from dicecam.scorer.diceparty.verdict import COLOUR_OF, KINDS
-    from dicecam.vision.demo import ROLL_FRAMES, DemoSource, DemoThrow
+    from dicecam.vision.demo import DemoSource, DemoThrow
 
     source = DemoSource("diceparty")
     colours = tuple(COLOUR_OF[kind] for kind, n in zip(KINDS, (20, 17, 17), strict=True)
                     for _ in range(n))
-    plan = source._plan_throw(3, DemoThrow(colours))
-    image, truth = source._draw(plan, 1.0, source._render_rng(3, ROLL_FRAMES))
+    frames, roll = source.thrown(3, DemoThrow(colours))
+    image, truth = frames[-1], roll.dice
     first = build_pipeline("diceparty", threads=1)
     first.second_look = False
     before = first.read_frame(image).dice
