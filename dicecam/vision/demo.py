@@ -171,10 +171,15 @@ class DemoSource(FrameSource):
     def thrown(self, index: int, request: DemoThrow) -> tuple[list[np.ndarray], DemoRoll]:
         """Throw ``index`` of a directed demo as it is drawn: its frames (rolling in, then
         lying still; no hand) and its settled dice (the truth for benches and tests)."""
+        frames = list(self._throw_frames(self._plan_throw(index, request), index))
+        return frames, self.still(index, request)[1]
+
+    def still(self, index: int, request: DemoThrow) -> tuple[np.ndarray, DemoRoll]:
+        """Throw ``index`` of a directed demo once its dice lie still: the picture and the
+        dice (``thrown`` without the rolling frames: training draws thousands)."""
         dice = self._plan_throw(index, request)
-        frames = list(self._throw_frames(dice, index))
-        _image, truth = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
-        return frames, DemoRoll(index, tuple(truth))
+        image, truth = self._draw(dice, 1.0, self._render_rng(index, ROLL_FRAMES))
+        return image, DemoRoll(index, tuple(truth))
 
     # -- drawing ---------------------------------------------------------------------
 

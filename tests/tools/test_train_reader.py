@@ -186,3 +186,31 @@ def test_rendered_tables_join_the_detectors_hard_negatives_without_boxes(tmp_pat
     for image, boxes, known in pool:
         assert max(image.shape[:2]) == 640 and boxes.shape == (0, 4) and known.size == 0
     assert background_pool((folder,), photos=False) and background_pool() == []
+
+
+def test_crowded_throws_give_crops_of_their_dice_and_join_a_smoke_training(tmp_path) -> None:
+    import numpy as np
+
+    from dicecam.tools.train.crowd_crops import PARTY, crowd_crops
+
+    images, values = crowd_crops(1, 40, seed=0)
+    assert images.shape == (PARTY, 40, 40, 3) and images.dtype == np.uint8
+    assert set(values) <= set(range(1, 7)) and len(set(values)) > 2
+    again, _ = crowd_crops(1, 40, seed=0)
+    assert np.array_equal(images, again)  # reproducible from the seed
+    other, _ = crowd_crops(1, 40, seed=1)
+    assert not np.array_equal(images, other)
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    import onnxruntime as ort
+
+    from dicecam.tools.train.reader import TrainConfig, train_reader
+
+    out = tmp_path / "reader.onnx"
+    config = TrainConfig(seed=3, samples=64, val_samples=16, epochs=1, batch=32, workers=1,
+                         use_real=False, out=out, crowd_throws=1, crowd_share=0.5,
+                         input_px=40)
+    report = train_reader(config, lambda _: None)
+    assert report.crowd_crops == PARTY and "crowd_accuracy" in report.history[-1]
+    session = ort.InferenceSession(str(out))
+    assert session.get_inputs()[0].shape[1:] == [40, 40, 3]  # the crop size asked for
+    assert session.get_modelmeta().custom_metadata_map["crowd_crops"] == str(PARTY)

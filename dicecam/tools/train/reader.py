@@ -22,6 +22,7 @@ import numpy as np
 from dicecam.errors import InputError
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
+from dicecam.tools.train.crowd_crops import crowd_crops
 from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops
@@ -69,6 +70,10 @@ class TrainConfig:
     rendered: tuple[Path, ...] = ()
     rendered_share: float = 0.0
     rendered_limit: int | None = None  # only renders of index under this
+    #: crowded Dice Party throws drawn by the demo (``crowd_crops``) and the share of each
+    #: epoch drawn from their dice
+    crowd_throws: int = 0
+    crowd_share: float = 0.0
     #: the crops' side in pixels (the network is convolutional with global pooling: a
     #: 32 px model fine-tunes at 48 px from the same weights)
     input_px: int = 32
@@ -86,6 +91,7 @@ class TrainReport:
     left_out: tuple[str, ...] = ()
     hard_negatives: int = 0
     rendered_crops: int = 0
+    crowd_crops: int = 0
     history: list[dict] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -266,6 +272,14 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         report.rendered_crops = len(rendered_labels)
         log(f"{len(rendered_labels)} crops cut from the renders")
 
+    crowd_images = np.zeros((0, INPUT_PX, INPUT_PX, 3), np.uint8)
+    crowd_labels = np.zeros(0, np.int64)
+    if config.crowd_throws:
+        crowd_images, crowd_labels = crowd_crops(config.crowd_throws, INPUT_PX, config.seed,
+                                                 log)
+        report.crowd_crops = len(crowd_labels)
+        log(f"{len(crowd_labels)} crops of dice in {config.crowd_throws} crowded throws")
+
     net = ReaderNet()
     if config.init_onnx is not None:
         load_folded_onnx(net, config.init_onnx)
@@ -273,16 +287,19 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
     rendered_per_epoch = (int(round(config.samples * config.rendered_share))
                           if len(rendered_labels) else 0)
-    steps_per_epoch = math.ceil((config.samples + real_per_epoch + rendered_per_epoch)
-                                / config.batch)
+    crowd_per_epoch = (int(round(config.samples * config.crowd_share))
+                       if len(crowd_labels) else 0)
+    steps_per_epoch = math.ceil((config.samples + real_per_epoch + rendered_per_epoch
+                                 + crowd_per_epoch) / config.batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=config.lr, total_steps=steps_per_epoch * config.epochs,
         pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    all_images = torch.from_numpy(np.concatenate([images, real_images, rendered_images]))
-    all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels])
-                                  .astype(np.int64))
+    all_images = torch.from_numpy(np.concatenate([images, real_images, rendered_images,
+                                                  crowd_images]))
+    all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels,
+                                                  crowd_labels]).astype(np.int64))
     n_synth, n_real = len(labels), len(real_labels)
     for epoch in range(config.epochs):
         net.train()
@@ -299,6 +316,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                 0, len(rendered_labels), (rendered_per_epoch,), generator=generator)
             order = torch.cat([order, rendered_pick])[
                 torch.randperm(len(order) + rendered_per_epoch, generator=generator)]
+        if crowd_per_epoch:  # drawn only when used, as the renders
+            crowd_pick = n_synth + n_real + len(rendered_labels) + torch.randint(
+                0, len(crowd_labels), (crowd_per_epoch,), generator=generator)
+            order = torch.cat([order, crowd_pick])[
+                torch.randperm(len(order) + crowd_per_epoch, generator=generator)]
         seen, loss_sum, tick = 0, 0.0, time.monotonic()
         for step in range(steps_per_epoch):
             index = order[step * config.batch:(step + 1) * config.batch]
@@ -329,6 +351,9 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         if len(rendered_labels):
             rendered_acc, _ = _accuracy(torch, net, rendered_images, rendered_labels)
             entry["rendered_accuracy"] = round(rendered_acc, 4)
+        if len(crowd_labels):
+            crowd_acc, _ = _accuracy(torch, net, crowd_images, crowd_labels)
+            entry["crowd_accuracy"] = round(crowd_acc, 4)
         report.history.append(entry)
         log(f"epoch {epoch + 1}: {entry}")
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
@@ -345,6 +370,8 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "detector_crops": str(config.detector_crops),
                                          "rendered_crops": str(report.rendered_crops),
                                          "rendered_share": str(config.rendered_share),
+                                         "crowd_crops": str(report.crowd_crops),
+                                         "crowd_share": str(config.crowd_share),
                                          "fine_tuned_from": config.init_onnx.name
                                          if config.init_onnx else ""})
     report.seconds = time.monotonic() - started

@@ -65,6 +65,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rendered-limit", type=int, default=None, metavar="N",
                         help="only the renders of index under N (a recipe that reproduces "
                              "while a render run goes on)")
+    parser.add_argument("--crowd-throws", type=int, default=0, metavar="N",
+                        help="also cut the dice of N crowded 54-die Dice Party throws as the "
+                             "demo draws them (throws the benches never read)")
+    parser.add_argument("--crowd-share", type=float, default=0.1, metavar="SHARE",
+                        help="share of each epoch drawn from the crowded dice (default 0.1)")
     parser.add_argument("--input-px", type=int, default=32, metavar="PX",
                         help="crop side the network reads (default 32; a 32 px --init-onnx "
                              "fine-tunes at another size from the same weights)")
@@ -97,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--hard-negatives must be 0 or more")
     if not 0 <= args.real_share <= 1:
         raise InputError("--real-share must be from 0 to 1")
+    if args.crowd_throws < 0 or not 0 <= args.crowd_share <= 1:
+        raise InputError("--crowd-throws must be 0 or more, --crowd-share from 0 to 1")
     if not 16 <= args.input_px <= 128:
         raise InputError("--input-px must be from 16 to 128")
     if not 0 <= args.warp <= 1:
@@ -119,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit, input_px=args.input_px)
+                             rendered_limit=args.rendered_limit, input_px=args.input_px,
+                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -131,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
                              warp=args.warp, detector_crops=args.detector_crops,
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit, input_px=args.input_px)
+                             rendered_limit=args.rendered_limit, input_px=args.input_px,
+                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
@@ -140,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
                       "left_out": list(report.left_out),
                       "hard_negatives": report.hard_negatives,
                       "rendered_crops": report.rendered_crops,
+                      "crowd_crops": report.crowd_crops,
                       "seconds": round(report.seconds, 1), "history": report.history}))
     if Path(config.out).resolve() == TRAINED_MODEL.resolve():
         # the table reader runs the 8-bit copy: a new shipped model gets a new copy
