@@ -80,8 +80,22 @@ def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int
         _span(cx - w / 2 - x0, cx + w / 2 - x0, side)] = True
     free = ~others & ~own
     pixels = crop[free] if np.count_nonzero(free) >= 8 else crop.reshape(-1, 3)
-    crop[others & ~own] = np.median(pixels, axis=0).astype(np.uint8)
+    crop[others & ~own] = median_colour(pixels)
     return crop
+
+
+def median_colour(pixels: np.ndarray) -> np.ndarray:
+    """``np.median(pixels, axis=0).astype(np.uint8)`` for K x 3 uint8 pixels, from each
+    channel's histogram: the same colour, bit for bit, in a tenth of the time (numpy's
+    median of a few thousand pixels cost 0.26 ms a call, 1.7 ms of a crowded frame)."""
+    count = len(pixels)
+    out = np.empty(pixels.shape[1], np.uint8)
+    for channel in range(pixels.shape[1]):
+        below = np.cumsum(np.bincount(pixels[:, channel], minlength=256))
+        low = int(np.searchsorted(below, (count - 1) // 2, side="right"))
+        high = int(np.searchsorted(below, count // 2, side="right"))
+        out[channel] = (low + high) // 2  # numpy's mean of the middle two, cut to uint8
+    return out
 
 
 def _span(start: float, stop: float, size: int) -> slice:
