@@ -214,3 +214,31 @@ def test_crowded_throws_give_crops_of_their_dice_and_join_a_smoke_training(tmp_p
     session = ort.InferenceSession(str(out))
     assert session.get_inputs()[0].shape[1:] == [40, 40, 3]  # the crop size asked for
     assert session.get_modelmeta().custom_metadata_map["crowd_crops"] == str(PARTY)
+
+
+def test_crowded_throws_can_add_places_without_a_die(tmp_path) -> None:
+    import numpy as np
+
+    from dicecam.tools.train.crowd_crops import PARTY, crowd_crops
+
+    images, classes = crowd_crops(2, 32, seed=0, negatives=5)
+    assert np.count_nonzero(classes == 0) > 0
+    assert np.count_nonzero(classes > 0) == 2 * PARTY
+    assert images.shape[0] == len(classes) <= 2 * (PARTY + 5)
+
+
+def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
+    # whatever the detector boxes on a render is cut as a "not a die" crop (a render of
+    # --tables holds no d6; here a drawn photo stands in, so that there are boxes to cut)
+    import cv2
+    import numpy as np
+
+    from dicecam.tools.train.hard_negatives import rendered_table_crops
+    from tests.support.drawn_dice import drawn_photo
+
+    image, labels = drawn_photo(np.random.default_rng(0))
+    cv2.imwrite(str(tmp_path / "000000.png"), image)
+    cv2.imwrite(str(tmp_path / "000001.png"), np.full_like(image, 120))  # bare cloth
+    crops = rendered_table_crops([tmp_path], 32, log=lambda _: None)
+    assert crops.shape[1:] == (32, 32, 3) and crops.dtype == np.uint8
+    assert len(labels) - 1 <= len(crops) <= len(labels) + 1

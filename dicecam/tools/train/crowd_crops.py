@@ -22,15 +22,22 @@ from dicecam.vision.demo import DemoSource, DemoThrow
 from dicecam.vision.die_reader import cut_crop, resize_crop
 
 GAME = "diceparty"
+#: a "not a die" crop is centred at least this many die sizes from every die's centre
+NO_DIE_DISTANCE = 0.8
+#: draws of a place per "not a die" crop wanted
+PLACE_TRIES = 20
 PARTY = 54
 #: the first throw number drawn for training; ``seed`` moves it on by ``SEED_STRIDE``
 CROWD_FIRST = 100_000
 SEED_STRIDE = 10_000
 
 
-def crowd_crops(throws: int, size: int, seed: int,
+def crowd_crops(throws: int, size: int, seed: int, negatives: int = 0,
                 log: Callable[[str], None] = lambda _: None) -> tuple[np.ndarray, np.ndarray]:
-    """(N x size x size x 3 uint8 crops, N values 1-6) from ``throws`` demo throws."""
+    """(N x size x size x 3 uint8 crops, N classes) from ``throws`` demo throws: every die
+    (its value) and up to ``negatives`` a throw of places ``NO_DIE_DISTANCE`` die sizes
+    or more from every die's centre, cut at a die's size (class 0, "not a die": the
+    cloth between the clusters, the edges of dice beside them)."""
     game = get_game(GAME)
     config, actions = grown_parties(["Ann", "Bo"], PARTY)
     state = game.replay(config, actions)
@@ -41,12 +48,33 @@ def crowd_crops(throws: int, size: int, seed: int,
     request = DemoThrow(tuple(due.colours))  # values thrown at random
     images, labels = [], []
     first = CROWD_FIRST + seed * SEED_STRIDE
+    rng = np.random.default_rng([seed, CROWD_FIRST])
     for index in range(first, first + throws):
         picture, roll = source.still(index, request)
         for die in roll.dice:
             images.append(resize_crop(cut_crop(picture, die.cx, die.cy, die.w, die.h), size))
             labels.append(die.value)
+        for cx, cy, side in _places_without_a_die(rng, picture.shape, roll.dice, negatives):
+            images.append(resize_crop(cut_crop(picture, cx, cy, side, side), size))
+            labels.append(0)
         if (index - first + 1) % 20 == 0:
             log(f"drew {index - first + 1}/{throws} crowded throws ({len(labels)} dice)")
     return (np.stack(images) if images else np.zeros((0, size, size, 3), np.uint8),
             np.array(labels, np.int64))
+
+
+def _places_without_a_die(rng: np.random.Generator, shape: tuple[int, ...], dice,
+                          wanted: int) -> list[tuple[float, float, float]]:
+    if not wanted or not dice:
+        return []
+    centres = np.array([(d.cx, d.cy) for d in dice], np.float64)
+    side = float(np.median([max(d.w, d.h) for d in dice]))
+    height, width = shape[:2]
+    places = []
+    for _ in range(wanted * PLACE_TRIES):
+        x, y = rng.uniform(side, width - side), rng.uniform(side, height - side)
+        if np.hypot(*(centres - (x, y)).T).min() >= NO_DIE_DISTANCE * side:
+            places.append((x, y, side * rng.uniform(0.85, 1.15)))
+            if len(places) == wanted:
+                break
+    return places

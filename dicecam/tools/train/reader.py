@@ -25,7 +25,7 @@ from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.tools.train.crowd_crops import crowd_crops
 from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
-from dicecam.tools.train.hard_negatives import background_crops
+from dicecam.tools.train.hard_negatives import background_crops, rendered_table_crops
 from dicecam.tools.train.rendered import rendered_crops
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
 
@@ -74,6 +74,9 @@ class TrainConfig:
     #: epoch drawn from their dice
     crowd_throws: int = 0
     crowd_share: float = 0.0
+    crowd_negatives: int = 0  # "not a die" crops a crowded throw
+    #: rendered tables without a d6 whose detector boxes join the hard negatives
+    negatives: tuple[Path, ...] = ()
     #: the crops' side in pixels (the network is convolutional with global pooling: a
     #: 32 px model fine-tunes at 48 px from the same weights)
     input_px: int = 32
@@ -254,6 +257,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     report.left_out = tuple(config.leave_out)
     if config.hard_negatives:
         negatives = background_crops(INPUT_PX, log=log)
+        if config.negatives:
+            negatives = np.concatenate([negatives,
+                                        rendered_table_crops(config.negatives, INPUT_PX,
+                                                             log=log)])
         if len(negatives) > config.hard_negatives:
             pick = np.random.default_rng(config.seed).choice(
                 len(negatives), config.hard_negatives, replace=False)
@@ -276,7 +283,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     crowd_labels = np.zeros(0, np.int64)
     if config.crowd_throws:
         crowd_images, crowd_labels = crowd_crops(config.crowd_throws, INPUT_PX, config.seed,
-                                                 log)
+                                                 config.crowd_negatives, log)
         report.crowd_crops = len(crowd_labels)
         log(f"{len(crowd_labels)} crops of dice in {config.crowd_throws} crowded throws")
 
@@ -372,6 +379,9 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "rendered_share": str(config.rendered_share),
                                          "crowd_crops": str(report.crowd_crops),
                                          "crowd_share": str(config.crowd_share),
+                                         "crowd_negatives": str(config.crowd_negatives),
+                                         "negatives": ",".join(p.name for p in
+                                                               config.negatives),
                                          "fine_tuned_from": config.init_onnx.name
                                          if config.init_onnx else ""})
     report.seconds = time.monotonic() - started

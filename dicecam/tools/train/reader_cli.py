@@ -68,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crowd-throws", type=int, default=0, metavar="N",
                         help="also cut the dice of N crowded 54-die Dice Party throws as the "
                              "demo draws them (throws the benches never read)")
+    parser.add_argument("--negatives", action="append", type=Path, default=[], metavar="DIR",
+                        help="with --hard-negatives: also the detector's boxes on these "
+                             "rendered tables without a d6 (`dicecam train render --tables`; "
+                             "repeatable)")
+    parser.add_argument("--crowd-negatives", type=int, default=0, metavar="K",
+                        help="also K 'not a die' crops a crowded throw, between its dice "
+                             "(default 0)")
     parser.add_argument("--crowd-share", type=float, default=0.1, metavar="SHARE",
                         help="share of each epoch drawn from the crowded dice (default 0.1)")
     parser.add_argument("--input-px", type=int, default=32, metavar="PX",
@@ -102,8 +109,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--hard-negatives must be 0 or more")
     if not 0 <= args.real_share <= 1:
         raise InputError("--real-share must be from 0 to 1")
-    if args.crowd_throws < 0 or not 0 <= args.crowd_share <= 1:
-        raise InputError("--crowd-throws must be 0 or more, --crowd-share from 0 to 1")
+    if args.crowd_throws < 0 or args.crowd_negatives < 0 or not 0 <= args.crowd_share <= 1:
+        raise InputError("--crowd-throws and --crowd-negatives must be 0 or more, "
+                         "--crowd-share from 0 to 1")
+    for folder in args.negatives:
+        if not (folder / "labels.jsonl").is_file():
+            raise InputError(f"--negatives: no renders in {folder} (no labels.jsonl)")
+    if args.negatives and not args.hard_negatives:
+        raise InputError("--negatives joins the hard negatives: give --hard-negatives N")
     if not 16 <= args.input_px <= 128:
         raise InputError("--input-px must be from 16 to 128")
     if not 0 <= args.warp <= 1:
@@ -127,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
-                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share)
+                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
+                             crowd_negatives=args.crowd_negatives,
+                             negatives=tuple(args.negatives))
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -140,7 +155,9 @@ def run(args: argparse.Namespace) -> int:
                              crop_detector=args.crop_detector, rendered=tuple(args.rendered),
                              rendered_share=args.rendered_share,
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
-                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share)
+                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
+                             crowd_negatives=args.crowd_negatives,
+                             negatives=tuple(args.negatives))
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
