@@ -223,3 +223,13 @@ def test_train_commands_refuse_an_unknown_source(capsys) -> None:
     assert "unknown real source 'nowhere'" in capsys.readouterr().err
     assert main(["train", "detector", "--leave-out", "nowhere", "--steps", "1"]) == 2
     assert "unknown real source 'nowhere'" in capsys.readouterr().err
+
+
+def test_bench_teach_refuses_a_base_model_that_is_not_there(fake_root, tmp_path, monkeypatch,
+                                                            capsys) -> None:
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    missing = tmp_path / "leave_pxl_out.onnx"
+    assert main(["bench", "teach", "--source", "pxl", "--reader", str(missing)]) == 2
+    assert f"no model at {missing}" in capsys.readouterr().err
+    assert main(["bench", "teach", "--source", "pxl", "--detector", str(missing)]) == 2
+    assert f"no model at {missing}" in capsys.readouterr().err
