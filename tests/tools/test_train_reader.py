@@ -31,11 +31,38 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
     assert len(readings) == 3
 
 
+@pytest.mark.slow
+def test_a_wider_reader_trains_and_fine_tunes_at_its_own_widths(tmp_path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import onnxruntime as ort
+
+    from dicecam.tools.train.from_onnx import conv_widths
+    from dicecam.tools.train.reader import TrainConfig, train_reader
+
+    wide = tmp_path / "wide.onnx"
+    train_reader(TrainConfig(seed=3, samples=64, val_samples=16, epochs=1, batch=32, workers=1,
+                             use_real=False, out=wide, widths=(8, 16, 24, 40)), lambda _: None)
+    assert conv_widths(wide) == [8, 16, 16, 24, 24, 40]
+    meta = ort.InferenceSession(str(wide)).get_modelmeta().custom_metadata_map
+    assert meta["widths"] == "8,16,24,40"
+    tuned = tmp_path / "tuned.onnx"  # a fine-tune keeps the widths of the file it starts from
+    train_reader(TrainConfig(seed=4, samples=64, val_samples=16, epochs=1, batch=32, workers=1,
+                             use_real=False, out=tuned, init_onnx=wide), lambda _: None)
+    assert conv_widths(tuned) == [8, 16, 16, 24, 24, 40]
+    with pytest.raises(ValueError, match="has"):
+        train_reader(TrainConfig(seed=4, samples=64, val_samples=16, epochs=1, batch=32,
+                                 workers=1, use_real=False, out=tuned, init_onnx=wide,
+                                 widths=(16, 32, 64, 128)), lambda _: None)
+
+
 def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert main(["train", "reader", "--samples", "0"]) == 2
     assert "--samples must be at least 1" in capsys.readouterr().err
     assert main(["train", "reader", "--warp", "1.5"]) == 2
     assert "--warp must be from 0 to 1" in capsys.readouterr().err
+    assert main(["train", "reader", "--widths", "16,32,64"]) == 2
+    assert "--widths takes four numbers" in capsys.readouterr().err
 
 
 needs_real = pytest.mark.skipif(real_data_dir() is None,

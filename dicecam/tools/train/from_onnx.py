@@ -36,6 +36,11 @@ def _onnx_layers(path: Path) -> list[tuple[str, np.ndarray, np.ndarray | None]]:
     return layers
 
 
+def conv_widths(path: Path) -> list[int]:
+    """The output channels of every convolution of the ONNX file at ``path``, in order."""
+    return [int(weight.shape[0]) for op, weight, _bias in _onnx_layers(path) if op == "Conv"]
+
+
 def load_folded_onnx(net, path: Path) -> None:
     """Put the weights of the ONNX file at ``path`` into ``net`` (a torch module of the
     architecture it was exported from); raises ValueError where the two do not match."""

@@ -24,7 +24,7 @@ from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.tools.train.crowd_crops import crowd_crops
 from dicecam.tools.train.detector_crops import detector_crops
-from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
+from dicecam.tools.train.from_onnx import conv_widths, freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops, rendered_table_crops
 from dicecam.tools.train.rendered import rendered_crops
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
@@ -80,6 +80,9 @@ class TrainConfig:
     #: the crops' side in pixels (the network is convolutional with global pooling: a
     #: 32 px model fine-tunes at 48 px from the same weights)
     input_px: int = 32
+    #: the network's channel widths (``ReaderNet``); None: the shipped reader's, or those
+    #: of ``init_onnx``
+    widths: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -210,7 +213,7 @@ def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float
 def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport:
     """Train, export to ``config.out`` and return the figures measured along the way."""
     torch = _need_torch()
-    from dicecam.tools.train.reader_net import ReaderNet
+    from dicecam.tools.train.reader_net import WIDTHS, ReaderNet, widths_of
 
     INPUT_PX = config.input_px  # noqa: N806 (the module constant's name, per run)
     started = time.monotonic()
@@ -287,7 +290,14 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         report.crowd_crops = len(crowd_labels)
         log(f"{len(crowd_labels)} crops of dice in {config.crowd_throws} crowded throws")
 
-    net = ReaderNet()
+    widths = config.widths or WIDTHS
+    if config.init_onnx is not None:
+        widths = widths_of(conv_widths(config.init_onnx))
+        if config.widths is not None and tuple(config.widths) != widths:
+            raise ValueError(f"--widths {config.widths}: {config.init_onnx} has {widths}")
+    net = ReaderNet(widths)
+    log(f"network widths {widths}: "
+        f"{sum(p.numel() for p in net.parameters()) / 1000:.0f}k parameters")
     if config.init_onnx is not None:
         load_folded_onnx(net, config.init_onnx)
     generator = torch.Generator().manual_seed(config.seed)
@@ -366,6 +376,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
     export_onnx(torch, net, config.out, {"seed": str(config.seed),
                                          "input_px": str(INPUT_PX),
+                                         "widths": ",".join(map(str, widths)),
                                          "samples": str(config.samples),
                                          "epochs": str(config.epochs),
                                          "real_tuning_crops": str(report.real_tuning),

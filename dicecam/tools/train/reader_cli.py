@@ -80,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input-px", type=int, default=32, metavar="PX",
                         help="crop side the network reads (default 32; a 32 px --init-onnx "
                              "fine-tunes at another size from the same weights)")
+    parser.add_argument("--widths", default=None, metavar="A,B,C,D",
+                        help="the network's channel widths, four numbers (default 16,32,64,128 "
+                             "as shipped; an --init-onnx file keeps its own): a wider reader")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -119,6 +122,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--negatives joins the hard negatives: give --hard-negatives N")
     if not 16 <= args.input_px <= 128:
         raise InputError("--input-px must be from 16 to 128")
+    widths = None
+    if args.widths is not None:
+        try:
+            widths = tuple(int(w) for w in args.widths.split(","))
+        except ValueError:
+            widths = ()
+        if len(widths) != 4 or not all(4 <= w <= 512 for w in widths):
+            raise InputError("--widths takes four numbers from 4 to 512, e.g. 24,48,96,192")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
@@ -142,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives))
+                             negatives=tuple(args.negatives), widths=widths)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -157,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives))
+                             negatives=tuple(args.negatives), widths=widths)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,

@@ -14,6 +14,8 @@ from torch import nn
 
 INPUT_PX = 32
 CLASSES = 7  # 0: not a readable die, 1-6: the value
+#: the shipped reader's channel widths (blocks 16-32-32-64-64-128)
+WIDTHS = (16, 32, 64, 128)
 
 
 def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -24,7 +26,7 @@ def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class ReaderNet(nn.Module):
     """BGR crops in 0..1 (N x 3 x 32 x 32) -> class logits (N x 7)."""
 
-    def __init__(self, widths: tuple[int, ...] = (16, 32, 64, 128)) -> None:
+    def __init__(self, widths: tuple[int, ...] = WIDTHS) -> None:
         super().__init__()
         w = widths
         self.features = nn.Sequential(
@@ -44,6 +46,15 @@ class ReaderNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.dropout(self.features(x * 2.0 - 1.0)))
+
+
+def widths_of(conv_out_channels: list[int]) -> tuple[int, int, int, int]:
+    """The ``widths`` of a ReaderNet whose six convolutions have these output channels
+    (e.g. read from an exported file), so a wider reader fine-tunes as what it is."""
+    if len(conv_out_channels) != 6:
+        raise ValueError(f"a die reader has 6 convolutions, this one {len(conv_out_channels)}")
+    c = conv_out_channels
+    return (c[0], c[1], c[3], c[5])
 
 
 class Exported(nn.Module):
