@@ -11,7 +11,7 @@ they can cross threads safely, and all convert to the flat JSON the ``dicecam re
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 #: Below this confidence a reading is shown to the user for tap-to-correct.
@@ -67,10 +67,15 @@ class DieReading:
         return self.value is None or self.colour is None or self.confidence < LOW_CONFIDENCE
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        # field by field, not dataclasses.asdict: its deep copy cost ~0.1 ms a die, 6 ms
+        # for a 54-die throw on its way to the tablet (every field here is plain already)
+        data = {name: getattr(self, name) for name in _DIE_FIELDS}
         data["colour_scores"] = dict(self.colour_scores)
         data["needs_check"] = self.needs_check
         return data
+
+
+_DIE_FIELDS = tuple(f.name for f in fields(DieReading))
 
 
 @dataclass(frozen=True)
@@ -96,9 +101,12 @@ class FrameReading:
             raise ValueError(f"FrameReading.dice must be a tuple, got {type(self.dice).__name__}")
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {name: getattr(self, name) for name in _FRAME_FIELDS}
         data["dice"] = [d.to_json() for d in self.dice]
         return data
+
+
+_FRAME_FIELDS = tuple(f.name for f in fields(FrameReading))
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,6 @@ class SettledRoll:
     timestamp: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["dice"] = [d.to_json() for d in self.dice]
         return data

@@ -119,17 +119,36 @@ def _probabilities(die: DieReading, colours: list[str]) -> list[float]:
     return [r / total for r in row]
 
 
-def _moved(table: np.ndarray, axis: int, step: int, fill: float = 0.0) -> np.ndarray:
-    """``table`` moved one place along ``axis``: up (``step`` 1: the state after one more
-    die of that colour) or down (-1: the state before it); the place left empty gets
-    ``fill``."""
-    out = np.full_like(table, fill)
-    src = [slice(None)] * table.ndim
-    dst = [slice(None)] * table.ndim
-    src[axis], dst[axis] = (slice(0, -1), slice(1, None)) if step > 0 else \
-        (slice(1, None), slice(0, -1))
-    out[tuple(dst)] = table[tuple(src)]
-    return out
+class _Cells(NamedTuple):
+    """Every cell (a, b, ...) of a count table, flattened: a dice of the first colour, b
+    of the second... Each cell is reached after exactly a + b + ... dice, so each die's
+    step of the fit touches only the cells of its own count (a few hundred of a Dice Party
+    throw's thousands: the whole fit then costs the table once, not once a die)."""
+
+    #: per colour, the flat index of the cell with one die fewer of it (-1: none)
+    fewer: np.ndarray  # colours x cells
+    #: per colour, the flat index of the cell with one die more of it (-1: past the limit)
+    more: np.ndarray  # colours x cells
+    #: per count of dice 0..n, the flat indices of the cells of that count, ascending
+    by_count: list[np.ndarray]
+    #: the shape of the table, (limit + 1) a colour
+    shape: tuple[int, ...]
+
+
+def _cells(target: tuple[int, ...], n: int) -> _Cells:
+    shape = tuple(t + 1 for t in target)
+    grid = np.indices(shape).reshape(len(shape), -1)
+    flat = np.arange(grid.shape[1]).reshape(shape)
+    fewer = np.full(grid.shape, -1)
+    more = np.full(grid.shape, -1)
+    for axis in range(len(shape)):
+        below = [slice(None)] * len(shape)
+        above = [slice(None)] * len(shape)
+        below[axis], above[axis] = slice(0, -1), slice(1, None)
+        fewer[axis].reshape(shape)[tuple(above)] = flat[tuple(below)]
+        more[axis].reshape(shape)[tuple(below)] = flat[tuple(above)]
+    total = grid.sum(axis=0)
+    return _Cells(fewer, more, [np.flatnonzero(total == c) for c in range(n + 1)], shape)
 
 
 def _most_likely(probs: np.ndarray, target: tuple[int, ...], *, at_most: bool = False
@@ -138,28 +157,32 @@ def _most_likely(probs: np.ndarray, target: tuple[int, ...], *, at_most: bool = 
     (``at_most``: stays within them). The table's cell (a, b, ...) is the best labelling
     so far with a dice of the first colour, b of the second...: a count past its limit
     falls off the table."""
-    shape = tuple(t + 1 for t in target)
+    n, k = probs.shape
+    cells = _cells(target, n)
     # a corrected die's other colours are impossible, not just unlikely
     logp = np.full(probs.shape, -np.inf)
     np.log(probs, out=logp, where=probs > 0)
-    best = np.full(shape, -np.inf)
-    best[(0,) * len(shape)] = 0.0
-    choices = []
-    for row in logp:
-        candidates = np.stack([_moved(best, axis, 1, -np.inf) + row[axis]
-                               for axis in range(len(shape))])
-        choices.append(np.argmax(candidates, axis=0))
-        best = candidates.max(axis=0)
-    end = tuple(int(i) for i in np.unravel_index(np.argmax(best), shape)) if at_most \
-        else target
-    if not np.isfinite(best[end]):
+    best = np.full(cells.fewer.shape[1], -np.inf)
+    best[0] = 0.0  # no die yet
+    choice = np.zeros(cells.fewer.shape[1], np.int64)  # the last die's colour, a cell
+    for i, row in enumerate(logp):
+        here = cells.by_count[i + 1]
+        fewer = cells.fewer[:, here]
+        candidates = np.where(fewer >= 0, best[fewer] + row[:, None], -np.inf)
+        choice[here] = np.argmax(candidates, axis=0)
+        best[here] = candidates[choice[here], np.arange(len(here))]
+    ends = cells.by_count[n]
+    if at_most:
+        end = int(ends[np.argmax(best[ends])]) if len(ends) else -1
+    else:
+        end = int(np.ravel_multi_index(target, cells.shape))
+    if end < 0 or not np.isfinite(best[end]):
         return None
     labels = []
-    state = list(end)
-    for choice in reversed(choices):
-        label = int(choice[tuple(state)])
+    for _ in range(n):
+        label = int(choice[end])
         labels.append(label)
-        state[label] -= 1
+        end = int(cells.fewer[label, end])
     return labels[::-1]
 
 
@@ -170,25 +193,30 @@ def _marginals(probs: np.ndarray, target: tuple[int, ...], *, at_most: bool = Fa
     ``at_most`` every count within the limits may end the labelling (the cells that n
     dice cannot reach never get any weight forward)."""
     n, k = probs.shape
-    shape = tuple(t + 1 for t in target)
-    forward = [np.zeros(shape)]
-    forward[0][(0,) * k] = 1.0
-    for row in probs:
-        step = sum(_moved(forward[-1], axis, 1) * row[axis] for axis in range(k))
-        forward.append(step / max(step.sum(), 1e-300))
-    backward = [np.zeros(shape) for _ in range(n + 1)]
+    cells = _cells(target, n)
+    size = cells.fewer.shape[1]
+
+    def gathered(table: np.ndarray, index: np.ndarray) -> np.ndarray:
+        return np.where(index >= 0, table[index], 0.0)
+
+    forward = np.zeros(size)  # a cell of count i: the labellings of the first i dice
+    forward[0] = 1.0
+    for i, row in enumerate(probs):
+        here = cells.by_count[i + 1]
+        step = row @ gathered(forward, cells.fewer[:, here])
+        forward[here] = step / max(step.sum(), 1e-300)
+    backward = np.zeros(size)  # a cell of count i: the ways dice i.. complete it
     if at_most:
-        backward[n][...] = 1.0
+        backward[cells.by_count[n]] = 1.0
     else:
-        backward[n][target] = 1.0
-    for i in range(n - 1, -1, -1):
-        after = backward[i + 1]
-        step = sum(_moved(after, axis, -1) * probs[i, axis] for axis in range(k))
-        backward[i] = step / max(step.sum(), 1e-300)
+        backward[np.ravel_multi_index(target, cells.shape)] = 1.0
     out = np.zeros((n, k))
-    for i in range(n):
-        for axis in range(k):
-            out[i, axis] = (forward[i] * _moved(backward[i + 1], axis, -1)).sum() * probs[i, axis]
+    for i in range(n - 1, -1, -1):
+        here = cells.by_count[i]
+        after = gathered(backward, cells.more[:, here])  # colours x cells
+        out[i] = (after @ forward[here]) * probs[i]
+        step = probs[i] @ after
+        backward[here] = step / max(step.sum(), 1e-300)
         total = out[i].sum()
         out[i] = out[i] / total if total > 0 else 0.0
     return out

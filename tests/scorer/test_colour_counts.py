@@ -174,3 +174,40 @@ def test_a_greyish_die_takes_no_part_in_the_hue_bands() -> None:
     # too little colour for its hue to mean anything (a white glare patch, a grey die)
     names, conf, _ = hue_band_check([hue_lab(80, 67, chroma=10)], ["orange"])
     assert conf[0] > LOW_CONFIDENCE and names == ["orange"]
+
+
+@pytest.mark.parametrize("at_most", [False, True])
+def test_the_fit_equals_trying_every_labelling(at_most: bool) -> None:
+    """The counting tables give what enumerating every labelling gives: the most likely one
+    that holds the counts and each die's share of the labellings' weight."""
+    import itertools
+
+    from dicecam.scorer.colour_counts import _marginals, _most_likely
+
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        k, n = int(rng.integers(1, 4)), int(rng.integers(1, 7))
+        probs = rng.dirichlet(np.ones(k) * 0.5, size=n)
+        probs[rng.random(probs.shape) < 0.1] = 0.0  # some colours impossible
+        if at_most:
+            target = tuple(int(t) for t in rng.integers(0, n + 1, k))
+        else:
+            drawn = rng.integers(0, k, n)
+            target = tuple(int((drawn == c).sum()) for c in range(k))
+        weights: dict[tuple[int, ...], float] = {}
+        for labels in itertools.product(range(k), repeat=n):
+            used = np.bincount(labels, minlength=k)
+            fits = all(used <= target) if at_most else tuple(used) == target
+            if fits:
+                weights[labels] = float(np.prod(probs[np.arange(n), labels]))
+        best = _most_likely(probs, target, at_most=at_most)
+        if not weights or max(weights.values()) == 0.0:
+            assert best is None or weights.get(tuple(best), 0.0) == max(weights.values(),
+                                                                          default=0.0)
+            continue
+        assert best is not None and weights[tuple(best)] == pytest.approx(max(weights.values()))
+        total = sum(weights.values())
+        expected = np.zeros((n, k))
+        for labels, weight in weights.items():
+            expected[np.arange(n), labels] += weight / total
+        assert np.allclose(_marginals(probs, target, at_most=at_most), expected, atol=1e-9)
