@@ -156,6 +156,9 @@ def run(args: argparse.Namespace) -> int:
         server.shutdown()
         services(app).close()
     measured = samples[1:args.settles + 1]
+    if not measured:  # the first settle may predate the page: it alone measures nothing
+        raise InputError(f"only {len(samples)} settle reached the browser in the time "
+                         "allowed; nothing to measure")
     ids = {s["roll_id"] for s in measured}
     _report([s["ms"] for s in measured], measured,
             [v["ms"] for v in verdicts if v["roll_id"] in ids])
