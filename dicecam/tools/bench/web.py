@@ -238,6 +238,10 @@ def _report(latencies: list[float], samples: list[dict[str, Any]],
         statuses[s["status"]] = statuses.get(s["status"], 0) + 1
     print(f"settled reading -> roll drawn in the browser, over {len(latencies)} settles:")
     _line(latencies)
+    arrived = [s["arrived"] for s in samples if "arrived" in s]
+    if arrived:
+        print("  of which until the event reached the page (server and socket):")
+        _line(arrived)
     print(f"  rolls by outcome: {', '.join(f'{k} {v}' for k, v in sorted(statuses.items()))}")
     if verdicts:
         print(f"settled reading -> game verdict drawn, over the {len(verdicts)} settles scored:")

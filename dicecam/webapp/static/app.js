@@ -249,6 +249,7 @@
   }
 
   socket.on(E.ROLL, (roll) => {
+    const received = Date.now();
     // a roll corrected is the same roll: whether the table moved since it settled stays
     if (!app.roll || app.roll.roll_id !== roll.roll_id) {
       app.movedSinceRoll = false;
@@ -260,7 +261,8 @@
     // Measured once the browser has painted the new roll (the bench reads these).
     requestAnimationFrame(() => {
       const ms = Date.now() - roll.settled_at * 1000;
-      window.dicecamLatency.push({ roll_id: roll.roll_id, status: roll.status, ms });
+      const arrived = received - roll.settled_at * 1000; // the server's and the wire's part
+      window.dicecamLatency.push({ roll_id: roll.roll_id, status: roll.status, ms, arrived });
     });
   });
 
@@ -752,9 +754,18 @@
     const ratio = window.devicePixelRatio || 1;
     canvas.style.width = width + "px";
     canvas.style.height = height + "px";
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
+    // a canvas keeps its pixels while its size stays (each frame redraws it): cleared, not
+    // made anew
+    const pixelWidth = Math.round(width * ratio);
+    const pixelHeight = Math.round(height * ratio);
+    if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+      canvas.width = pixelWidth;
+      canvas.height = pixelHeight;
+    }
     const g = canvas.getContext("2d");
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, pixelWidth, pixelHeight);
+    g.setLineDash([]);
     g.scale(ratio, ratio);
     if (!app.frameShown) {
       g.fillStyle = "#1d2a22";
@@ -830,7 +841,9 @@
         g.stroke();
       }
       if (mark && mark.tag) {
-        const tagSize = Math.max(9, Math.min(18, w * 0.4));
+        // whole pixels: every new font size costs the browser a new set of glyphs (a
+        // fractional size per die made the first drawing of a 54-die throw take ~40 ms)
+        const tagSize = Math.round(Math.max(9, Math.min(18, w * 0.4)));
         g.font = `bold ${tagSize}px system-ui, sans-serif`;
         const tagWidth = g.measureText(mark.tag).width + 6;
         // under the die, or inside its box where the picture ends below it
@@ -845,7 +858,7 @@
       // cover the neighbours (a phone showing a party of dozens)
       if (!(mark && w < 24 && !d.needs_check)) {
         const text = d.value === null ? "?" : String(d.value);
-        const size = Math.max(12, Math.min(28, w * 0.55));
+        const size = Math.round(Math.max(12, Math.min(28, w * 0.55)));
         g.font = `bold ${size}px system-ui, sans-serif`;
         labels.push({ index, text, size, asked: Boolean(d.needs_check),
           w: Math.ceil(g.measureText(text).width) + 8, h: size + 4 });
