@@ -42,3 +42,15 @@ def test_a_throw_is_read_and_counted(capsys: pytest.CaptureFixture[str]) -> None
     assert figures["throws"] == 1 and 0 <= figures["throws_waiting"] <= 1
     assert sum(n for k, n in figures["dice"].items() if "EXTRA" not in k
                and "extra" not in k) >= 20
+
+
+def test_another_reader_is_read_with_and_a_missing_one_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    from dicecam.vision.die_reader import TRAINED_MODEL
+
+    shipped = TRAINED_MODEL
+    assert main(["bench", "crowd", "--throws", "1", "--still", "--party", "20",
+                 "--reader", str(shipped)]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["throws"] == 1
+    assert main(["bench", "crowd", "--reader", str(tmp_path / "none.onnx")]) == 2
+    assert "--reader: no model at" in capsys.readouterr().err

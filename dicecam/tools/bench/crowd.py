@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from dicecam.errors import InputError
@@ -48,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dice in the party thrown (the game is played to that size; 54)")
     parser.add_argument("--still", action="store_true",
                         help="read only the picture of the dice lying still, not every frame")
+    parser.add_argument("--reader", type=Path, default=None, metavar="ONNX",
+                        help="a die reader model instead of the shipped one")
     parser.add_argument("--no-second-look", action="store_true",
                         help="without the second look at dice read unsure in a crowd "
                              "(vision/second_look.py), for a before figure")
@@ -58,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.throws < 1:
         raise InputError("--throws must be at least 1")
+    if args.reader is not None and not args.reader.is_file():
+        raise InputError(f"--reader: no model at {args.reader}")
     cv2.setNumThreads(1)
     game = get_game(GAME)
     config, actions = grown_parties(["Ann", "Bo"], args.party)
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     due = game.throw_due(state) if game.throw_due is not None else None
     if due is None:
         raise InputError("the game played to that size waits for no throw")
-    pipeline = build_pipeline(game.dice_set, threads=1)
+    pipeline = build_pipeline(game.dice_set, threads=1, reader_path=args.reader)
     pipeline.second_look = not args.no_second_look
     source = DemoSource(game.dice_set)
     request = DemoThrow(due.colours, due.values)
