@@ -233,3 +233,16 @@ def test_bench_teach_refuses_a_base_model_that_is_not_there(fake_root, tmp_path,
     assert f"no model at {missing}" in capsys.readouterr().err
     assert main(["bench", "teach", "--source", "pxl", "--detector", str(missing)]) == 2
     assert f"no model at {missing}" in capsys.readouterr().err
+
+
+def test_bench_teach_refuses_learning_without_steps(fake_root, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    assert main(["bench", "teach", "--source", "pxl", "--detector-steps", "0"]) == 2
+    assert "--detector-steps must be at least 1" in capsys.readouterr().err
+
+
+def test_bench_reader_refuses_a_model_that_is_not_there(tmp_path, capsys) -> None:
+    missing = tmp_path / "wider.onnx"
+    assert main(["bench", "reader", "--no-real", "--frames", "1", "--reader",
+                 str(missing)]) == 2
+    assert f"no model at {missing}" in capsys.readouterr().err

@@ -27,6 +27,7 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
     assert any("rendered 96/96" in line for line in lines)  # progress was reported
     meta = ort.InferenceSession(str(out)).get_modelmeta().custom_metadata_map
     assert meta["seed"] == "3" and meta["classes"] == "unreadable,1,2,3,4,5,6"
+    assert meta["label_smoothing"] == "0.05"  # as every shipped recipe
     readings = DieReader(out).read([np.zeros((40, 40, 3), np.uint8)] * 3)
     assert len(readings) == 3
 
@@ -63,6 +64,8 @@ def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert "--warp must be from 0 to 1" in capsys.readouterr().err
     assert main(["train", "reader", "--widths", "16,32,64"]) == 2
     assert "--widths takes four numbers" in capsys.readouterr().err
+    assert main(["train", "reader", "--label-smoothing", "0.5"]) == 2
+    assert "--label-smoothing must be from 0 to under 0.5" in capsys.readouterr().err
 
 
 needs_real = pytest.mark.skipif(real_data_dir() is None,

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dicecam.errors import InputError
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.tools.bench import yolo_class
 from dicecam.tools.matching import Tally
@@ -46,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-real", action="store_true", help="skip the real photos")
     parser.add_argument("--save", metavar="DIR", help="also write the synthetic frames and "
                         "their labels (JSON) into DIR")
+    parser.add_argument("--reader", metavar="ONNX", help="a die reader model to bench "
+                        "instead of the shipped one (which runs the faster of its two files)")
     parser.add_argument("--detector", metavar="ONNX", help="a detector model to bench instead "
                         "of the shipped one")
     parser.add_argument("--yolo", action="store_true", help="also time a YOLOv8n-class "
@@ -69,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    pipeline = build_pipeline("diceparty", threads=1, detector_path=args.detector)
+    for given in (args.reader, args.detector):
+        if given is not None and not Path(given).is_file():
+            raise InputError(f"no model at {given}")
+    pipeline = build_pipeline("diceparty", threads=1, detector_path=args.detector,
+                              reader_path=args.reader)
     times: list[float] = []
     stage_ms: dict[str, list[float]] = {stage: [] for stage in STAGES}
     synth = Tally()
@@ -115,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     }
     root = None if args.no_real else real_data_dir()
     if root is not None:
-        plain = build_pipeline(None, threads=1, detector_path=args.detector, auto_zoom=True)
+        plain = build_pipeline(None, threads=1, detector_path=args.detector,
+                               reader_path=args.reader, auto_zoom=True)
         groups = {"real_all": Tally(), "real_held_out": Tally()}
         groups.update({f"real_{name}_held_out": Tally() for name in SOURCES})
         for count, photo in enumerate(iter_photos(root)):

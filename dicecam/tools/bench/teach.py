@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 
 from dicecam.errors import InputError
+from dicecam.teach.detector_learning import DetectorSettings
 from dicecam.teach.labelled import TaughtFromPhotos, read_labels, teach_photo
 from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
@@ -52,6 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also learn after the first 10, 30 and 100 confirmed dice")
     parser.add_argument("--steps", type=int, default=LearnSettings.steps,
                         help=f"learning steps (default {LearnSettings.steps})")
+    parser.add_argument("--detector-steps", type=int, default=DetectorSettings.steps,
+                        help=f"the detector's learning steps (default {DetectorSettings.steps})")
     parser.add_argument("--reader", type=Path, default=None, metavar="ONNX",
                         help="start from this die reader instead of the shipped one (a "
                              "source's leave-one-out reader: what a table no model saw gets)")
@@ -94,7 +97,8 @@ class BaseModels:
 
 
 def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
-                 log=print, base: BaseModels = BaseModels()) -> dict:
+                 log=print, base: BaseModels = BaseModels(),
+                 detector_settings: DetectorSettings | None = None) -> dict:
     photos = list(iter_photos(root, source=source))
     taught, read = split_for_teaching(photos)
     shipped = build_pipeline(None, auto_zoom=True, reader_path=base.reader,
@@ -111,17 +115,19 @@ def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
                     shipped.read_frame, tally, roll=photo.image.name)
         dice = store.counts()["dice"]
         while wanted and wanted[0] is not None and dice >= wanted[0]:
-            result["curve"].append(_learn_and_read(store, settings, read, source, log, base))
+            result["curve"].append(_learn_and_read(store, settings, read, source, log, base,
+                                                   detector_settings))
             wanted.pop(0)
-    final = _learn_and_read(store, settings, read, source, log, base)
+    final = _learn_and_read(store, settings, read, source, log, base, detector_settings)
     result.update(taught=tally.to_json(), learning=final["learning"], table=final["read"])
     return result
 
 
 def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: str,
-                    log, base: BaseModels) -> dict:
+                    log, base: BaseModels, detector_settings: DetectorSettings | None) -> dict:
     started = time.monotonic()
-    learning = learn_table(store, settings=settings, log=lambda _: None, **base.learn_from())
+    learning = learn_table(store, settings=settings, detector_settings=detector_settings,
+                           log=lambda _: None, **base.learn_from())
     detector = learning.detector or {}
     log(f"  {source}: learnt {learning.version} from {learning.dice} dice "
         f"({'used' if learning.used else 'not used'}) and {detector.get('version')} "
@@ -141,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
                          "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
     sources = check_sources(args.sources) or SOURCES
     settings = LearnSettings(steps=args.steps)
+    if args.steps < 1 or args.detector_steps < 1:
+        raise InputError("--steps and --detector-steps must be at least 1")
     for given in (args.reader, args.detector):
         if given is not None and not given.is_file():
             raise InputError(f"no model at {given}")
@@ -157,7 +165,8 @@ def run(args: argparse.Namespace) -> int:
             for source in () if args.live_cost else sources:
                 figures[source] = bench_source(source, root, settings, args.curve,
                                                log=lambda m: None if args.json else print(m),
-                                               base=base)
+                                               base=base, detector_settings=DetectorSettings(
+                                                   steps=args.detector_steps))
         finally:
             if previous is None:
                 os.environ.pop("DICECAM_HOME", None)

@@ -83,6 +83,9 @@ class TrainConfig:
     #: the network's channel widths (``ReaderNet``); None: the shipped reader's, or those
     #: of ``init_onnx``
     widths: tuple[int, int, int, int] | None = None
+    #: the cross-entropy's label smoothing: 0.05 keeps the top probability under ~0.96,
+    #: so a sure crop and one just over the turns' line look alike (issue 28)
+    label_smoothing: float = 0.05
 
 
 @dataclass
@@ -312,7 +315,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=config.lr, total_steps=steps_per_epoch * config.epochs,
         pct_start=0.15)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=config.label_smoothing)
     all_images = torch.from_numpy(np.concatenate([images, real_images, rendered_images,
                                                   crowd_images]))
     all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels,
@@ -385,6 +388,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "left_out": ",".join(report.left_out),
                                          "hard_negatives": str(report.hard_negatives),
                                          "warp": str(config.warp),
+                                         "label_smoothing": str(config.label_smoothing),
                                          "detector_crops": str(config.detector_crops),
                                          "rendered_crops": str(report.rendered_crops),
                                          "rendered_share": str(config.rendered_share),

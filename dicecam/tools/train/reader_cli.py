@@ -83,6 +83,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--widths", default=None, metavar="A,B,C,D",
                         help="the network's channel widths, four numbers (default 16,32,64,128 "
                              "as shipped; an --init-onnx file keeps its own): a wider reader")
+    parser.add_argument("--label-smoothing", type=float, default=0.05, metavar="E",
+                        help="the loss's label smoothing (default 0.05, as shipped: it keeps "
+                             "the top probability under ~0.96)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -130,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
             widths = ()
         if len(widths) != 4 or not all(4 <= w <= 512 for w in widths):
             raise InputError("--widths takes four numbers from 4 to 512, e.g. 24,48,96,192")
+    if not 0 <= args.label_smoothing < 0.5:
+        raise InputError("--label-smoothing must be from 0 to under 0.5")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
@@ -153,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives), widths=widths)
+                             negatives=tuple(args.negatives), widths=widths,
+                             label_smoothing=args.label_smoothing)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -168,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
                              rendered_limit=args.rendered_limit, input_px=args.input_px,
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives), widths=widths)
+                             negatives=tuple(args.negatives), widths=widths,
+                             label_smoothing=args.label_smoothing)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
