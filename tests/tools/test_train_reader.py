@@ -57,6 +57,32 @@ def test_a_wider_reader_trains_and_fine_tunes_at_its_own_widths(tmp_path) -> Non
                                  widths=(16, 32, 64, 128)), lambda _: None)
 
 
+@pytest.mark.slow
+def test_temperature_is_folded_into_the_written_model(tmp_path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import numpy as np
+
+    from dicecam.tools.train.reader import TrainConfig, train_reader
+    from dicecam.vision.die_reader import DieReader
+
+    probs = {}
+    for t in (1.0, 2.0):
+        out = tmp_path / f"t{t}.onnx"
+        train_reader(TrainConfig(seed=5, samples=64, val_samples=16, epochs=1, batch=32,
+                                 workers=1, use_real=False, out=out, label_smoothing=0.0,
+                                 temperature=t), lambda _: None)
+        reader = DieReader(out)
+        reader.turns_below = 0.0
+        crops = [np.random.default_rng(i).integers(0, 255, (40, 40, 3), np.uint8)
+                 for i in range(4)]
+        probs[t] = reader.probabilities(crops)
+    logits = np.log(probs[1.0])
+    tempered = np.exp(logits / 2.0)
+    tempered /= tempered.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(probs[2.0], tempered, atol=1e-4)
+
+
 def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert main(["train", "reader", "--samples", "0"]) == 2
     assert "--samples must be at least 1" in capsys.readouterr().err
@@ -66,6 +92,8 @@ def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert "--widths takes four numbers" in capsys.readouterr().err
     assert main(["train", "reader", "--label-smoothing", "0.5"]) == 2
     assert "--label-smoothing must be from 0 to under 0.5" in capsys.readouterr().err
+    assert main(["train", "reader", "--temperature", "0"]) == 2
+    assert "--temperature must be from 0.25 to 4" in capsys.readouterr().err
 
 
 needs_real = pytest.mark.skipif(real_data_dir() is None,

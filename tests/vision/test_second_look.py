@@ -11,7 +11,7 @@ import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.die_reader import ValueReading, cut_crop
-from dicecam.vision.pipeline import TablePipeline, build_pipeline
+from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
 from dicecam.vision.second_look import (
     MARGINS,
     SECOND_LOOK_SCORE,
@@ -145,8 +145,9 @@ def test_the_pipeline_takes_the_second_looks_confidence_only_when_asked_to():
 
 def test_the_pipeline_looks_again_only_in_boxes_the_detector_is_fairly_sure_of():
     def reader(crops):
-        return [Value(None, 0.5) if _shows(c, NEIGHBOUR) and _shows(c, DIE) else Value(3, 0.95)
-                for c in crops]
+        # "not a die", too unsure for the veto
+        return [Value(None, VETO_SURE - 0.05) if _shows(c, NEIGHBOUR) and _shows(c, DIE)
+                else Value(3, 0.95) for c in crops]
 
     def values(score):
         detector = FakeDetector(BOXES, scores=[score, score])

@@ -86,6 +86,9 @@ class TrainConfig:
     #: the cross-entropy's label smoothing: 0.05 keeps the top probability under ~0.96,
     #: so a sure crop and one just over the turns' line look alike (issue 28)
     label_smoothing: float = 0.05
+    #: the softmax's temperature folded into the head at export (softmax(logits / T)):
+    #: a reader trained without label smoothing is too sure of itself at 1
+    temperature: float = 1.0
 
 
 @dataclass
@@ -377,6 +380,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         report.history.append(entry)
         log(f"epoch {epoch + 1}: {entry}")
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
+    if config.temperature != 1.0:
+        with torch.no_grad():
+            net.head.weight /= config.temperature
+            net.head.bias /= config.temperature
     export_onnx(torch, net, config.out, {"seed": str(config.seed),
                                          "input_px": str(INPUT_PX),
                                          "widths": ",".join(map(str, widths)),
@@ -389,6 +396,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "hard_negatives": str(report.hard_negatives),
                                          "warp": str(config.warp),
                                          "label_smoothing": str(config.label_smoothing),
+                                         "temperature": str(config.temperature),
                                          "detector_crops": str(config.detector_crops),
                                          "rendered_crops": str(report.rendered_crops),
                                          "rendered_share": str(config.rendered_share),

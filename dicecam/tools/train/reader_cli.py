@@ -86,6 +86,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--label-smoothing", type=float, default=0.05, metavar="E",
                         help="the loss's label smoothing (default 0.05, as shipped: it keeps "
                              "the top probability under ~0.96)")
+    parser.add_argument("--temperature", type=float, default=1.0, metavar="T",
+                        help="fold softmax(logits / T) into the written model (default 1; "
+                             "the shipped reader, trained without label smoothing, uses 1.5)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -133,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
             widths = ()
         if len(widths) != 4 or not all(4 <= w <= 512 for w in widths):
             raise InputError("--widths takes four numbers from 4 to 512, e.g. 24,48,96,192")
+    if not 0.25 <= args.temperature <= 4:
+        raise InputError("--temperature must be from 0.25 to 4")
     if not 0 <= args.label_smoothing < 0.5:
         raise InputError("--label-smoothing must be from 0 to under 0.5")
     if not 0 <= args.warp <= 1:
@@ -159,7 +164,8 @@ def run(args: argparse.Namespace) -> int:
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
                              negatives=tuple(args.negatives), widths=widths,
-                             label_smoothing=args.label_smoothing)
+                             label_smoothing=args.label_smoothing,
+                             temperature=args.temperature)
     else:
         config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
@@ -175,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
                              crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                              crowd_negatives=args.crowd_negatives,
                              negatives=tuple(args.negatives), widths=widths,
-                             label_smoothing=args.label_smoothing)
+                             label_smoothing=args.label_smoothing,
+                             temperature=args.temperature)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
