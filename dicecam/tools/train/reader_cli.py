@@ -84,8 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the network's channel widths, four numbers (default 16,32,64,128 "
                              "as shipped; an --init-onnx file keeps its own): a wider reader")
     parser.add_argument("--label-smoothing", type=float, default=0.05, metavar="E",
-                        help="the loss's label smoothing (default 0.05, as shipped: it keeps "
-                             "the top probability under ~0.96)")
+                        help="the loss's label smoothing (default 0.05, as stages 1-4: it keeps "
+                             "the top probability under ~0.96; stage 5 was fine-tuned at 0)")
     parser.add_argument("--temperature", type=float, default=1.0, metavar="T",
                         help="fold softmax(logits / T) into the written model (default 1; "
                              "the shipped reader, trained without label smoothing, uses 1.5)")
