@@ -117,6 +117,7 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
     onnx.save(result.model, buffer)
     card = {"trained_on": result.trained_on, "temperature": round(result.temperature, 4),
             "seconds": round(result.seconds, 1), "steps": settings.steps,
+            "label_smoothing": settings.label_smoothing,
             "seed": settings.seed, "base": base_reader.name,
             "held_back": {"shipped": result.shipped.to_json(),
                           "previous": None if previous is None else previous.to_json(),
