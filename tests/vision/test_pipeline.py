@@ -7,6 +7,8 @@ pointed. The real models are exercised in test_detect.py and test_read_command.p
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from dicecam.reading import DieReading
@@ -14,8 +16,10 @@ from dicecam.vision.pipeline import (
     VETO_SURE,
     PipelineOutput,
     TablePipeline,
+    dice_boxes_from_specks,
     iter_outputs,
     square_crop,
+    without_boxes_too_small_for_dice,
     without_parts_of_larger_dice,
 )
 from dicecam.vision.settle import SettleConfig
@@ -169,3 +173,54 @@ def test_a_small_box_inside_a_surer_larger_die_is_a_part_of_it_not_a_die():
     cluster, inner = _read(300, 300, 150, 0.05), _read(320, 310, 60, 0.95)
     assert without_parts_of_larger_dice([cluster, inner]) == [cluster, inner]
     assert without_parts_of_larger_dice([]) == [] and without_parts_of_larger_dice([pip]) == [pip]
+
+
+def test_an_unsure_box_far_smaller_than_the_sure_dice_beside_it_is_no_die():
+    dice = [_read(100 + 50 * i, 100, 40, 0.97) for i in range(3)]
+    key, small_sure = _read(400, 400, 10, 0.6), _read(500, 400, 10, 0.95)
+    half_hidden = _read(600, 400, 0.3 * 40 + 1, 0.4)  # just over the share: stays
+    assert without_boxes_too_small_for_dice([*dice, key, small_sure, half_hidden]) == [
+        *dice, small_sure, half_hidden]
+    # a box a player corrected stays, whatever its size
+    corrected = replace(key, corrected=True)
+    assert without_boxes_too_small_for_dice([*dice, corrected]) == [*dice, corrected]
+    # an unreadable speck goes as well
+    speck = DieReading(x=9, y=9, w=8, h=8, value=None, colour=None, confidence=0.8,
+                       value_confidence=0.8)
+    assert without_boxes_too_small_for_dice([*dice, speck]) == dice
+    # with fewer than three sure dice there is no size to go by
+    assert without_boxes_too_small_for_dice([*dice[:2], key]) == [*dice[:2], key]
+
+
+def _small_crops_unsure(crops):  # the specks' small crops read unsure, as a pip's would
+    return [Value(v.value, v.confidence if crop.shape[0] > 20 else 0.5)
+            for v, crop in zip(PaintedValueReader()(crops), crops, strict=True)]
+
+
+def test_the_pipeline_drops_a_small_unsure_box_among_sure_dice():
+    detector = FakeDetector([*boxes(), (250, 250, 10, 10)])
+    pipeline = TablePipeline(detector, _small_crops_unsure, None, crop=square_crop)
+    reading = pipeline.read_frame(painted_frame())
+    assert [(round(d.x), round(d.y)) for d in reading.dice] == [(100, 120), (141, 120),
+                                                                 (400, 300)]
+
+
+def test_the_pips_of_a_die_the_detector_took_for_dice_are_read_again_as_one_die():
+    pips = [(240, 240, 8, 8), (260, 240, 8, 8), (250, 262, 8, 8)]  # around (250, 247)
+    detector = FakeDetector([*boxes(), *pips])
+    pipeline = TablePipeline(detector, _small_crops_unsure, None, crop=square_crop)
+    reading = pipeline.read_frame(painted_frame([*SQUARES, (250, 247, 2)]))
+    assert [(round(d.x), round(d.y), round(d.w), d.value) for d in reading.dice] == [
+        (100, 120, 40, 3), (141, 120, 40, 5), (250, 247, 40, 2), (400, 300, 40, 6)]
+
+
+def test_dice_boxes_from_specks_one_box_a_cluster_none_on_a_found_die():
+    specks = [_read(100, 100, 8, 0.5), _read(120, 100, 8, 0.4),  # one die's pips
+              _read(300, 300, 8, 0.3),  # a lone speck
+              _read(505, 500, 8, 0.3)]  # a speck on a die already found
+    found = [_read(500, 500, 40, 0.97)]
+    grown = dice_boxes_from_specks(specks, 40.0, found)
+    assert grown.tolist() == [[110, 100, 40, 40], [300, 300, 40, 40]]
+    # specks further apart than a face are not one die's
+    apart = dice_boxes_from_specks([_read(0, 0, 8, 0.5), _read(40, 0, 8, 0.5)], 40.0, [])
+    assert len(apart) == 2
