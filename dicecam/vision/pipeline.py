@@ -82,6 +82,10 @@ PART_OF_DIE_SHARE = 0.6
 SMALL_BOX_SHARE = 0.3
 #: ...counted only where at least this many dice of the frame are read surely
 SIZE_REFERENCE_DICE = 3
+#: Where fewer are, more unsure boxes than this (twice the largest party, Dice Party's 60)
+#: are a texture, all of them specks: a speckled carpet drew 386 boxes on one rendered
+#: frame, none read surely (the detector's auto-zoom draws the same line, ``detect.py``)
+TEXTURE_BOXES = 120
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
@@ -389,14 +393,15 @@ def split_specks(dice: list[DieReading]
                  ) -> tuple[list[DieReading], list[DieReading], float | None]:
     """(``dice`` less the specks, the specks, the sure dice's median side): specks are dice
     read unsure and far smaller than the dice read surely beside them
-    (``SMALL_BOX_SHARE``); a die a player corrected is never one. The side is None where
-    too few dice are read surely to go by."""
+    (``SMALL_BOX_SHARE``), or every die read unsure where the boxes are a texture
+    (``TEXTURE_BOXES``); a die a player corrected is never one. The side is None where
+    too few dice are read surely to go by (no speck is then read again as a die)."""
     sure = [max(d.w, d.h) for d in dice
             if d.value is not None and d.value_confidence >= LOW_CONFIDENCE]
-    if len(sure) < SIZE_REFERENCE_DICE:
+    side = float(np.median(sure)) if len(sure) >= SIZE_REFERENCE_DICE else None
+    if side is None and len(dice) - len(sure) <= TEXTURE_BOXES:
         return dice, [], None
-    side = float(np.median(sure))
-    smallest = SMALL_BOX_SHARE * side
+    smallest = np.inf if side is None else SMALL_BOX_SHARE * side
     kept, specks = [], []
     for d in dice:
         speck = (not d.corrected and max(d.w, d.h) < smallest

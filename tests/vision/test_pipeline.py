@@ -224,3 +224,11 @@ def test_dice_boxes_from_specks_one_box_a_cluster_none_on_a_found_die():
     # specks further apart than a face are not one die's
     apart = dice_boxes_from_specks([_read(0, 0, 8, 0.5), _read(40, 0, 8, 0.5)], 40.0, [])
     assert len(apart) == 2
+
+
+def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
+    flecks = [_read(10 + 20 * (i % 30), 10 + 20 * (i // 30), 12, 0.4) for i in range(121)]
+    assert without_boxes_too_small_for_dice(flecks) == []
+    assert without_boxes_too_small_for_dice(flecks[:120]) == flecks[:120]
+    sure = [_read(700, 700 + 50 * i, 40, 0.97) for i in range(2)]
+    assert without_boxes_too_small_for_dice([*flecks, *sure]) == sure
