@@ -44,13 +44,15 @@ def test_a_throw_is_read_and_counted(capsys: pytest.CaptureFixture[str]) -> None
                and "extra" not in k) >= 20
 
 
-def test_another_reader_is_read_with_and_a_missing_one_refused(
+def test_other_models_are_read_with_and_missing_ones_refused(
         capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    from dicecam.vision.detect import MODEL_PATH
     from dicecam.vision.die_reader import TRAINED_MODEL
 
-    shipped = TRAINED_MODEL
     assert main(["bench", "crowd", "--throws", "1", "--still", "--party", "20",
-                 "--reader", str(shipped)]) == 0
+                 "--reader", str(TRAINED_MODEL), "--detector", str(MODEL_PATH)]) == 0
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["throws"] == 1
     assert main(["bench", "crowd", "--reader", str(tmp_path / "none.onnx")]) == 2
     assert "--reader: no model at" in capsys.readouterr().err
+    assert main(["bench", "crowd", "--detector", str(tmp_path / "none.onnx")]) == 2
+    assert "--detector: no model at" in capsys.readouterr().err

@@ -154,3 +154,32 @@ def test_train_detector_refuses_a_squash_share_out_of_range(capsys) -> None:
 
     assert main(["train", "detector", "--squash", "1.5"]) == 2
     assert "--squash must be a share from 0 to 1" in capsys.readouterr().err
+
+
+def test_crowd_tiles_hold_the_dice_of_crowded_throws_at_the_detectors_scale() -> None:
+    from dicecam.tools.train.crowd_crops import PARTY, crowd_tiles, party_throws
+
+    tiles = crowd_tiles(2, seed=0, tile=256, long_side=640)
+    assert len(tiles) == 4  # two a throw
+    picture, roll = next(party_throws(100_000, 1))
+    k = 640 / max(picture.shape[:2])
+    assert len(roll.dice) == PARTY
+    for image, boxes in tiles:
+        assert image.shape == (256, 256, 3) and image.dtype == np.uint8
+        assert len(boxes) >= 1 and ((boxes[:, :2] >= 0) & (boxes[:, :2] < 256)).all()
+        # a die's box at the frame's scale: the party's dice, shrunk as the detector sees them
+        assert np.median(boxes[:, 2]) == pytest.approx(
+            np.median([d.w for d in roll.dice]) * k, rel=0.25)
+        # the box's middle is on a die, not on the cloth: the cloth is the tile's commonest
+        cx, cy = (int(v) for v in boxes[0, :2])
+        cloth = np.median(image.reshape(-1, 3), axis=0)
+        assert np.abs(image[cy, cx].astype(int) - cloth).sum() > 30
+    again = crowd_tiles(2, seed=0, tile=256, long_side=640)
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(tiles, again, strict=True))
+
+
+def test_train_detector_refuses_a_negative_crowd_tile_count(capsys) -> None:
+    from dicecam.cli import main
+
+    assert main(["train", "detector", "--crowd-tiles", "-1"]) == 2
+    assert "--crowd-tiles must be 0 or more" in capsys.readouterr().err

@@ -51,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read only the picture of the dice lying still, not every frame")
     parser.add_argument("--reader", type=Path, default=None, metavar="ONNX",
                         help="a die reader model instead of the shipped one")
+    parser.add_argument("--detector", type=Path, default=None, metavar="ONNX",
+                        help="a die detector model instead of the shipped one")
     parser.add_argument("--no-second-look", action="store_true",
                         help="without the second look at dice read unsure in a crowd "
                              "(vision/second_look.py), for a before figure")
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--throws must be at least 1")
     if args.reader is not None and not args.reader.is_file():
         raise InputError(f"--reader: no model at {args.reader}")
+    if args.detector is not None and not args.detector.is_file():
+        raise InputError(f"--detector: no model at {args.detector}")
     cv2.setNumThreads(1)
     game = get_game(GAME)
     config, actions = grown_parties(["Ann", "Bo"], args.party)
@@ -70,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     due = game.throw_due(state) if game.throw_due is not None else None
     if due is None:
         raise InputError("the game played to that size waits for no throw")
-    pipeline = build_pipeline(game.dice_set, threads=1, reader_path=args.reader)
+    pipeline = build_pipeline(game.dice_set, threads=1, reader_path=args.reader,
+                              detector_path=args.detector)
     pipeline.second_look = not args.no_second_look
     source = DemoSource(game.dice_set)
     request = DemoThrow(due.colours, due.values)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 
 from dicecam.scorer.registry import get_game
@@ -32,12 +33,8 @@ CROWD_FIRST = 100_000
 SEED_STRIDE = 10_000
 
 
-def crowd_crops(throws: int, size: int, seed: int, negatives: int = 0,
-                log: Callable[[str], None] = lambda _: None) -> tuple[np.ndarray, np.ndarray]:
-    """(N x size x size x 3 uint8 crops, N classes) from ``throws`` demo throws: every die
-    (its value) and up to ``negatives`` a throw of places ``NO_DIE_DISTANCE`` die sizes
-    or more from every die's centre, cut at a die's size (class 0, "not a die": the
-    cloth between the clusters, the edges of dice beside them)."""
+def party_throws(first: int, count: int):
+    """(still picture, its roll) of ``count`` demo throws of the grown party from ``first``."""
     game = get_game(GAME)
     config, actions = grown_parties(["Ann", "Bo"], PARTY)
     state = game.replay(config, actions)
@@ -46,19 +43,56 @@ def crowd_crops(throws: int, size: int, seed: int, negatives: int = 0,
         raise ValueError("the grown Dice Party game waits for no throw")
     source = DemoSource(game.dice_set)
     request = DemoThrow(tuple(due.colours))  # values thrown at random
+    for index in range(first, first + count):
+        yield source.still(index, request)
+
+
+def crowd_tiles(throws: int, seed: int, tile: int, long_side: int, per_throw: int = 2
+                ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(tile x tile x 3 uint8 picture, N x 4 boxes) pairs for the detector: the still
+    pictures of ``throws`` demo throws scaled as the detector sees a frame (``long_side``),
+    ``per_throw`` squares of each around a die drawn at random (the clusters are where the
+    dice are), with the top faces of the dice lying in them. Throw numbers as
+    ``crowd_crops`` draws them for ``seed`` (the reader's and the detector's are alike)."""
+    rng = np.random.default_rng([seed, CROWD_FIRST, 1])
+    out = []
+    first = CROWD_FIRST + seed * SEED_STRIDE
+    for picture, roll in party_throws(first, throws):
+        height, width = picture.shape[:2]
+        k = long_side / max(height, width)
+        scaled = cv2.resize(picture, (round(width * k), round(height * k)),
+                            interpolation=cv2.INTER_AREA)
+        boxes = np.array([(d.cx * k, d.cy * k, d.w * k, d.h * k) for d in roll.dice
+                          if not d.hidden], np.float32).reshape(-1, 4)
+        sh, sw = scaled.shape[:2]
+        for _ in range(per_throw if len(boxes) and min(sh, sw) >= tile else 0):
+            cx, cy = boxes[int(rng.integers(len(boxes))), :2]
+            x0 = int(np.clip(cx - tile / 2 + rng.uniform(-tile / 4, tile / 4), 0, sw - tile))
+            y0 = int(np.clip(cy - tile / 2 + rng.uniform(-tile / 4, tile / 4), 0, sh - tile))
+            b = boxes - np.array([x0, y0, 0, 0], np.float32)
+            inside = (b[:, 0] >= 0) & (b[:, 0] < tile) & (b[:, 1] >= 0) & (b[:, 1] < tile)
+            out.append((scaled[y0:y0 + tile, x0:x0 + tile].copy(), b[inside]))
+    return out
+
+
+def crowd_crops(throws: int, size: int, seed: int, negatives: int = 0,
+                log: Callable[[str], None] = lambda _: None) -> tuple[np.ndarray, np.ndarray]:
+    """(N x size x size x 3 uint8 crops, N classes) from ``throws`` demo throws: every die
+    (its value) and up to ``negatives`` a throw of places ``NO_DIE_DISTANCE`` die sizes
+    or more from every die's centre, cut at a die's size (class 0, "not a die": the
+    cloth between the clusters, the edges of dice beside them)."""
     images, labels = [], []
     first = CROWD_FIRST + seed * SEED_STRIDE
     rng = np.random.default_rng([seed, CROWD_FIRST])
-    for index in range(first, first + throws):
-        picture, roll = source.still(index, request)
+    for number, (picture, roll) in enumerate(party_throws(first, throws), 1):
         for die in roll.dice:
             images.append(resize_crop(cut_crop(picture, die.cx, die.cy, die.w, die.h), size))
             labels.append(die.value)
         for cx, cy, side in _places_without_a_die(rng, picture.shape, roll.dice, negatives):
             images.append(resize_crop(cut_crop(picture, cx, cy, side, side), size))
             labels.append(0)
-        if (index - first + 1) % 20 == 0:
-            log(f"drew {index - first + 1}/{throws} crowded throws ({len(labels)} dice)")
+        if number % 20 == 0:
+            log(f"drew {number}/{throws} crowded throws ({len(labels)} dice)")
     return (np.stack(images) if images else np.zeros((0, size, size, 3), np.uint8),
             np.array(labels, np.int64))
 

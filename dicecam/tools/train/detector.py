@@ -28,6 +28,7 @@ from dicecam.tools.realdata import (
     select_photos,
 )
 from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
+from dicecam.tools.train.crowd_crops import crowd_tiles
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.rendered import read_labels
 
@@ -243,7 +244,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    weights_out: Path | None = None, real_sources=None, leave_out=(),
                    init_onnx: Path | None = None, backgrounds: float = 0.0,
                    pasted: int = 0, lr: float = 3e-3, squash_share: float = 0.0,
-                   copy_paste: int = 0, estimated_sizes: bool = False,
+                   copy_paste: int = 0, crowd_throws: int = 0, estimated_sizes: bool = False,
                    negative_renders: tuple[Path, ...] = (), negative_render_share: float = 0.5,
                    log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
@@ -255,8 +256,9 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards);
     ``squash_share`` of the tiles are squeezed along one axis (``squash``);
     ``copy_paste`` more tiles paste the real tuning dice onto those photos without dice
-    (``copy_paste.py``); ``estimated_sizes`` learns the size of pxl's estimated faces.
-    ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
+    (``copy_paste.py``); ``crowd_throws`` crowded Dice Party throws give two tiles each
+    (``crowd_crops.crowd_tiles``); ``estimated_sizes`` learns the size of pxl's estimated
+    faces. ``init_onnx`` fine-tunes a shipped ONNX model (its batch norms frozen)."""
     started = time.monotonic()
     log(f"rendering {pool_size} synthetic tiles...")
     synth = synthetic_pool(pool_size, seed, cache=cache)
@@ -271,6 +273,12 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
         log(f"pasted the real tuning dice onto {len(pasted_real)} tiles of the photos "
             f"without dice")
         synth = synth + pasted_real
+    if crowd_throws > 0:
+        crowded = [Sample(image, boxes, np.ones(len(boxes), bool),
+                          np.zeros(image.shape[:2], np.uint8))
+                   for image, boxes in crowd_tiles(crowd_throws, seed, TILE, INPUT_LONG_SIDE)]
+        log(f"cut {len(crowded)} tiles from {crowd_throws} crowded Dice Party throws")
+        synth = synth + crowded
     if backgrounds <= 0:
         negatives = []
     elif negative_renders:  # hard negatives only, never pasted on; after the photos, so
@@ -292,6 +300,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                 "background_share": str(backgrounds), "pasted_tiles": str(pasted),
                 "fine_tuned_from": Path(init_onnx).name if init_onnx else "",
                 "squash_share": str(squash_share), "copy_paste_tiles": str(copy_paste),
+                **({"crowd_throws": str(crowd_throws)} if crowd_throws else {}),
                 "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else "",
                 "negative_renders": ",".join(f"{Path(f).name}:{len(read_labels(Path(f)))}"
                                              for f in negative_renders),

@@ -57,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--copy-paste", type=int, default=0, metavar="N",
                         help="also make N tiles of the real tuning dice cut from their labels "
                              "and pasted onto the real photos without dice (default 0)")
+    parser.add_argument("--crowd-tiles", type=int, default=0, metavar="THROWS",
+                        help="also cut two tiles from each of THROWS crowded 54-die Dice Party "
+                             "throws as the demo draws them (touching, piled dice; default 0)")
     parser.add_argument("--estimated-sizes", action="store_true",
                         help="learn the die's size from pxl's estimated faces too (0.7 of "
                              "the label box; by default only from labels that are faces)")
@@ -84,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--pasted must be 0 or more")
     if args.copy_paste < 0:
         raise InputError("--copy-paste must be 0 or more")
+    if args.crowd_tiles < 0:
+        raise InputError("--crowd-tiles must be 0 or more")
     if not 0 < args.lr <= 0.1:
         raise InputError("--lr must be above 0 and at most 0.1")
     if not 0 <= args.squash <= 1:
@@ -107,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
                              init_onnx=Path(args.init_onnx) if args.init_onnx else None,
                              backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
                              squash_share=args.squash, copy_paste=args.copy_paste,
-                             estimated_sizes=args.estimated_sizes,
+                             crowd_throws=args.crowd_tiles, estimated_sizes=args.estimated_sizes,
                              negative_renders=tuple(Path(f) for f in args.negatives),
                              negative_render_share=args.negatives_share,
                              log=lambda line: print(line, flush=True))
