@@ -183,3 +183,22 @@ def test_train_detector_refuses_a_negative_crowd_tile_count(capsys) -> None:
 
     assert main(["train", "detector", "--crowd-tiles", "-1"]) == 2
     assert "--crowd-tiles must be 0 or more" in capsys.readouterr().err
+
+
+def test_crowd_tiles_drawn_at_other_scales_shrink_their_boxes_with_their_pixels() -> None:
+    from dicecam.tools.train.crowd_crops import crowd_tiles
+
+    plain = crowd_tiles(4, seed=0, tile=256, long_side=640)
+    scaled = crowd_tiles(4, seed=0, tile=256, long_side=640, scales=(0.75, 0.8))
+    assert len(scaled) == len(plain) == 8
+    assert np.median([b[:, 2].mean() for _, b in scaled]) < 0.85 * np.median(
+        [b[:, 2].mean() for _, b in plain])
+    # a throw drawn smaller than a tile (540 x 0.667 x 0.5 = 180 px high) gives none
+    assert crowd_tiles(2, seed=0, tile=256, long_side=640, scales=(0.5, 0.5)) == []
+
+
+def test_train_detector_refuses_crowd_scales_out_of_order(capsys) -> None:
+    from dicecam.cli import main
+
+    assert main(["train", "detector", "--crowd-scales", "1.2", "0.4"]) == 2
+    assert "--crowd-scales must be LOW <= HIGH" in capsys.readouterr().err

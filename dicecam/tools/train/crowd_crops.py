@@ -47,19 +47,24 @@ def party_throws(first: int, count: int):
         yield source.still(index, request)
 
 
-def crowd_tiles(throws: int, seed: int, tile: int, long_side: int, per_throw: int = 2
-                ) -> list[tuple[np.ndarray, np.ndarray]]:
+def crowd_tiles(throws: int, seed: int, tile: int, long_side: int, per_throw: int = 2,
+                scales: tuple[float, float] = (1.0, 1.0)) -> list[tuple[np.ndarray, np.ndarray]]:
     """(tile x tile x 3 uint8 picture, N x 4 boxes) pairs for the detector: the still
-    pictures of ``throws`` demo throws scaled as the detector sees a frame (``long_side``),
-    ``per_throw`` squares of each around a die drawn at random (the clusters are where the
-    dice are), with the top faces of the dice lying in them. Throw numbers as
-    ``crowd_crops`` draws them for ``seed`` (the reader's and the detector's are alike)."""
+    pictures of ``throws`` demo throws scaled as the detector sees a frame (``long_side``)
+    times a factor drawn from ``scales`` (log-uniform: a camera higher or lower above the
+    table), ``per_throw`` squares of each around a die drawn at random (the clusters are
+    where the dice are), with the top faces of the dice lying in them; a throw drawn
+    smaller than a tile gives none (the demo's 960 x 540 pictures under about 0.71: at
+    0.4-1.2, about half the throws). Throw numbers as ``crowd_crops`` draws them for
+    ``seed`` (the reader's and the detector's are alike)."""
     rng = np.random.default_rng([seed, CROWD_FIRST, 1])
     out = []
     first = CROWD_FIRST + seed * SEED_STRIDE
     for picture, roll in party_throws(first, throws):
         height, width = picture.shape[:2]
         k = long_side / max(height, width)
+        if scales != (1.0, 1.0):
+            k *= float(np.exp(rng.uniform(np.log(scales[0]), np.log(scales[1]))))
         scaled = cv2.resize(picture, (round(width * k), round(height * k)),
                             interpolation=cv2.INTER_AREA)
         boxes = np.array([(d.cx * k, d.cy * k, d.w * k, d.h * k) for d in roll.dice

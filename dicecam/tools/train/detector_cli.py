@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.tools.realdata import check_sources
-from dicecam.tools.train.detector import train_detector
+from dicecam.tools.train.detector import CROWD_SCALES, train_detector
 
 HELP = "train the die detector (tiny CenterNet) on synthetic tables and export it to ONNX"
 
@@ -60,6 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crowd-tiles", type=int, default=0, metavar="THROWS",
                         help="also cut two tiles from each of THROWS crowded 54-die Dice Party "
                              "throws as the demo draws them (touching, piled dice; default 0)")
+    parser.add_argument("--crowd-scales", type=float, nargs=2, default=list(CROWD_SCALES),
+                        metavar=("LOW", "HIGH"),
+                        help="those tiles at a scale drawn from LOW to HIGH times a frame's "
+                             f"(default {CROWD_SCALES[0]:g} {CROWD_SCALES[1]:g})")
     parser.add_argument("--estimated-sizes", action="store_true",
                         help="learn the die's size from pxl's estimated faces too (0.7 of "
                              "the label box; by default only from labels that are faces)")
@@ -89,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--copy-paste must be 0 or more")
     if args.crowd_tiles < 0:
         raise InputError("--crowd-tiles must be 0 or more")
+    if not 0.1 <= args.crowd_scales[0] <= args.crowd_scales[1] <= 4:
+        raise InputError("--crowd-scales must be LOW <= HIGH, each from 0.1 to 4")
     if not 0 < args.lr <= 0.1:
         raise InputError("--lr must be above 0 and at most 0.1")
     if not 0 <= args.squash <= 1:
@@ -112,7 +118,9 @@ def run(args: argparse.Namespace) -> int:
                              init_onnx=Path(args.init_onnx) if args.init_onnx else None,
                              backgrounds=args.backgrounds, pasted=args.pasted, lr=args.lr,
                              squash_share=args.squash, copy_paste=args.copy_paste,
-                             crowd_throws=args.crowd_tiles, estimated_sizes=args.estimated_sizes,
+                             crowd_throws=args.crowd_tiles,
+                             crowd_scales=tuple(args.crowd_scales),
+                             estimated_sizes=args.estimated_sizes,
                              negative_renders=tuple(Path(f) for f in args.negatives),
                              negative_render_share=args.negatives_share,
                              log=lambda line: print(line, flush=True))
