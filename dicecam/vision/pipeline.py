@@ -410,11 +410,6 @@ def split_specks(dice: list[DieReading]
     return kept, specks, side
 
 
-def without_boxes_too_small_for_dice(dice: list[DieReading]) -> list[DieReading]:
-    """``dice`` less the specks (``split_specks``)."""
-    return split_specks(dice)[0]
-
-
 def dice_boxes_from_specks(specks: Sequence[DieReading], side: float,
                            dice: Sequence[DieReading]) -> np.ndarray:
     """(N, 4) die-sized boxes (``side`` square), one at the centre of each group of specks

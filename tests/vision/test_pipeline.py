@@ -18,8 +18,8 @@ from dicecam.vision.pipeline import (
     TablePipeline,
     dice_boxes_from_specks,
     iter_outputs,
+    split_specks,
     square_crop,
-    without_boxes_too_small_for_dice,
     without_parts_of_larger_dice,
 )
 from dicecam.vision.settle import SettleConfig
@@ -175,21 +175,25 @@ def test_a_small_box_inside_a_surer_larger_die_is_a_part_of_it_not_a_die():
     assert without_parts_of_larger_dice([]) == [] and without_parts_of_larger_dice([pip]) == [pip]
 
 
+def _without_specks(dice):
+    return split_specks(dice)[0]
+
+
 def test_an_unsure_box_far_smaller_than_the_sure_dice_beside_it_is_no_die():
     dice = [_read(100 + 50 * i, 100, 40, 0.97) for i in range(3)]
     key, small_sure = _read(400, 400, 10, 0.6), _read(500, 400, 10, 0.95)
     half_hidden = _read(600, 400, 0.3 * 40 + 1, 0.4)  # just over the share: stays
-    assert without_boxes_too_small_for_dice([*dice, key, small_sure, half_hidden]) == [
+    assert _without_specks([*dice, key, small_sure, half_hidden]) == [
         *dice, small_sure, half_hidden]
     # a box a player corrected stays, whatever its size
     corrected = replace(key, corrected=True)
-    assert without_boxes_too_small_for_dice([*dice, corrected]) == [*dice, corrected]
+    assert _without_specks([*dice, corrected]) == [*dice, corrected]
     # an unreadable speck goes as well
     speck = DieReading(x=9, y=9, w=8, h=8, value=None, colour=None, confidence=0.8,
                        value_confidence=0.8)
-    assert without_boxes_too_small_for_dice([*dice, speck]) == dice
+    assert _without_specks([*dice, speck]) == dice
     # with fewer than three sure dice there is no size to go by
-    assert without_boxes_too_small_for_dice([*dice[:2], key]) == [*dice[:2], key]
+    assert _without_specks([*dice[:2], key]) == [*dice[:2], key]
 
 
 def _small_crops_unsure(crops):  # the specks' small crops read unsure, as a pip's would
@@ -228,7 +232,7 @@ def test_dice_boxes_from_specks_one_box_a_cluster_none_on_a_found_die():
 
 def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
     flecks = [_read(10 + 20 * (i % 30), 10 + 20 * (i // 30), 12, 0.4) for i in range(121)]
-    assert without_boxes_too_small_for_dice(flecks) == []
-    assert without_boxes_too_small_for_dice(flecks[:120]) == flecks[:120]
+    assert _without_specks(flecks) == []
+    assert _without_specks(flecks[:120]) == flecks[:120]
     sure = [_read(700, 700 + 50 * i, 40, 0.97) for i in range(2)]
-    assert without_boxes_too_small_for_dice([*flecks, *sure]) == sure
+    assert _without_specks([*flecks, *sure]) == sure

@@ -150,39 +150,28 @@ def run(args: argparse.Namespace) -> int:
     if args.crop_detector is not None and not args.crop_detector.is_file():
         raise InputError(f"--crop-detector: no model at {args.crop_detector}")
     out = args.out
+    # what a smoke run and a full run share; they differ in size, data and where they write
+    common = dict(seed=args.seed, threads=args.threads, real_sources=real_sources,
+                  leave_out=leave_out, init_onnx=args.init_onnx,
+                  hard_negatives=args.hard_negatives, warp=args.warp,
+                  detector_crops=args.detector_crops, crop_detector=args.crop_detector,
+                  rendered=tuple(args.rendered), rendered_share=args.rendered_share,
+                  rendered_limit=args.rendered_limit, input_px=args.input_px,
+                  crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
+                  crowd_negatives=args.crowd_negatives, negatives=tuple(args.negatives),
+                  widths=widths, label_smoothing=args.label_smoothing,
+                  temperature=args.temperature)
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
         use_real = bool(leave_out or real_sources) and not args.no_real
-        config = TrainConfig(seed=args.seed, samples=256, val_samples=64, epochs=1, batch=64,
-                             workers=1, threads=args.threads, use_real=use_real, out=out,
-                             real_sources=real_sources, leave_out=leave_out,
-                             init_onnx=args.init_onnx, hard_negatives=args.hard_negatives,
-                             warp=args.warp, detector_crops=args.detector_crops,
-                             crop_detector=args.crop_detector, rendered=tuple(args.rendered),
-                             rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit, input_px=args.input_px,
-                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
-                             crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives), widths=widths,
-                             label_smoothing=args.label_smoothing,
-                             temperature=args.temperature)
+        config = TrainConfig(samples=256, val_samples=64, epochs=1, batch=64, workers=1,
+                             use_real=use_real, out=out, **common)
     else:
-        config = TrainConfig(seed=args.seed, samples=args.samples, val_samples=args.val_samples,
+        config = TrainConfig(samples=args.samples, val_samples=args.val_samples,
                              epochs=args.epochs, batch=args.batch, lr=args.lr,
-                             workers=args.workers, threads=args.threads,
-                             use_real=not args.no_real, out=out or TRAINED_MODEL,
-                             cache_dir=args.cache_dir, real_sources=real_sources,
-                             leave_out=leave_out, init_onnx=args.init_onnx,
-                             hard_negatives=args.hard_negatives, real_share=args.real_share,
-                             warp=args.warp, detector_crops=args.detector_crops,
-                             crop_detector=args.crop_detector, rendered=tuple(args.rendered),
-                             rendered_share=args.rendered_share,
-                             rendered_limit=args.rendered_limit, input_px=args.input_px,
-                             crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
-                             crowd_negatives=args.crowd_negatives,
-                             negatives=tuple(args.negatives), widths=widths,
-                             label_smoothing=args.label_smoothing,
-                             temperature=args.temperature)
+                             workers=args.workers, use_real=not args.no_real,
+                             out=out or TRAINED_MODEL, cache_dir=args.cache_dir,
+                             real_share=args.real_share, **common)
     report = train_reader(config, _log)
     print(json.dumps({"model": str(config.out), "seed": report.seed, "samples": report.samples,
                       "epochs": report.epochs, "val_accuracy": report.val_accuracy,
