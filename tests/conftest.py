@@ -16,6 +16,9 @@ from tests.support.browsers import headless_chromium
 # workers of a parallel run already share the cores, and OpenBLAS threads that wait for a
 # busy core made the table-learning tests four times slower (69 s against 17 s on 2 cores)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# The tables' learners at normal priority: at the lowest (the product's), a learner beside a
+# training run or the other workers gets about 1% of a core, and its test waits for minutes
+os.environ.setdefault("DICECAM_LEARNER_NICE", "0")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -3,11 +3,12 @@
 The live view must never wait for the learning (at most one core, frame time no more than
 10% above normal), and a learner that crashes or is killed must cost nothing but its own
 run. So the learning runs in a child process (``python -m dicecam.teach.worker TABLE``)
-with ``nice`` 19 and one BLAS thread, and talks to the live view only through the table's
-folder: it reads the taught dice, writes a new version whole and, where it is better, the
-choice of version. ``BackgroundLearner`` starts a run when enough new dice were taught
-since the last one, watches it from a thread, and tells ``on_learnt`` what it made of the
-table (or that it failed); the live view then reads with whatever version is in use.
+with ``nice`` 19 (``DICECAM_LEARNER_NICE`` sets another) and one BLAS thread, and talks to
+the live view only through the table's folder: it reads the taught dice, writes a new
+version whole and, where it is better, the choice of version. ``BackgroundLearner`` starts
+a run when enough new dice were taught since the last one, watches it from a thread, and
+tells ``on_learnt`` what it made of the table (or that it failed); the live view then reads
+with whatever version is in use.
 """
 
 from __future__ import annotations
@@ -29,9 +30,21 @@ log = logging.getLogger(__name__)
 #: new confirmed dice that start another learning run
 LEARN_EVERY = 20
 
+#: the learner's priority: the lowest, so that it never takes a core the live view wants
+LEARNER_NICE = 19
 
-def _lowest_priority() -> None:  # runs in the child before it starts
-    os.nice(19)
+
+def learner_nice() -> int:
+    """``DICECAM_LEARNER_NICE`` or the lowest priority. The test suite runs its learners at
+    0: beside a training run a learner at 19 gets about 1% of a core and its tests wait for
+    minutes."""
+    value = os.environ.get("DICECAM_LEARNER_NICE", "")
+    try:
+        return int(value) if value.strip() else LEARNER_NICE
+    except ValueError:
+        log.warning("DICECAM_LEARNER_NICE=%r is not a whole number; the learner runs at %d",
+                    value, LEARNER_NICE)
+        return LEARNER_NICE
 
 
 class BackgroundLearner:
@@ -69,13 +82,15 @@ class BackgroundLearner:
             if self._learnt_from is None and dice < 2 * self.every:
                 return False  # the first run once its held-back rolls can judge it
             self._learnt_from = dice
-            command = [sys.executable, "-m", "dicecam.teach.worker", self.store.name]
+            command = [sys.executable, "-m", "dicecam.teach.worker", self.store.name,
+                       "--nice", str(learner_nice())]
             if self.steps is not None:
                 command += ["--steps", str(self.steps)]
+            # The child lowers its own priority: a preexec_fn can deadlock the fork of a
+            # process with threads (the live view's), and Popen then never returns
             self._child = subprocess.Popen(
                 command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
-                preexec_fn=_lowest_priority)
+                env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
             child = self._child
         threading.Thread(target=self._watch, args=(child,), name="table-learner",
                          daemon=True).start()

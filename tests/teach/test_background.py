@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import queue
 
-from dicecam.teach.background import BackgroundLearner
+import pytest
+
+from dicecam.teach.background import LEARNER_NICE, BackgroundLearner, learner_nice
 from dicecam.teach.store import TableStore
 from tests.support.drawn_dice import drawn_examples
 from tests.support.waiting import wait_until
@@ -63,3 +65,13 @@ def test_closing_stops_a_run_and_starts_no_other() -> None:
     assert outcomes.empty()  # a closed view is told nothing
     assert not learner.taught()
     assert store.reader_versions() == []
+
+
+def test_the_learner_runs_at_the_lowest_priority_unless_told_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DICECAM_LEARNER_NICE", raising=False)
+    assert learner_nice() == LEARNER_NICE == 19
+    monkeypatch.setenv("DICECAM_LEARNER_NICE", "5")
+    assert learner_nice() == 5
+    monkeypatch.setenv("DICECAM_LEARNER_NICE", "low")
+    assert learner_nice() == LEARNER_NICE
