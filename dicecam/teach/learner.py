@@ -3,7 +3,11 @@
 ``learn_table`` fine-tunes the shipped reader on every example the table ever kept (a
 second evening at the same table starts from all of the first one's dice: later learning
 adds to earlier by adding examples, always from the shipped weights, so no version drifts
-from a drift), plus pieces of its empty-table picture as "not a die". The new version is
+from a drift), plus pieces of its empty-table picture as "not a die", and the detector's
+boxes on no die of the frames whose every die is known (a roll accepted as read, a
+labelled photo): what this camera mistakes for dice at this table, which the players never
+saw because the reader already turned them down, and which a reader learning only the
+table's dice would stop turning down. The new version is
 checked on the held-back share against the shipped reader and against the version in use;
 it is kept in any case (with its figures), and used only where it beats both there. The
 detector learns the same way from the table's whole frames and its dice pasted on its
@@ -40,6 +44,7 @@ from dicecam.teach.reader_learning import (
     ReaderCheck,
     background_examples,
     check_reader,
+    cut_stored_crop,
     learn_reader,
     split_held_back,
 )
@@ -47,11 +52,19 @@ from dicecam.teach.store import TableStore
 from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
+from dicecam.vision.matching import match_centres
 
 #: fewer confirmed dice than this teach nothing yet (too few to hold any back)
 MIN_DICE = 10
 #: pieces of the empty table per confirmed die, as "not a die"
 BACKGROUND_PER_DIE = 0.25
+#: at most this many of the detector's boxes on no die of a whole frame per confirmed
+#: die, as "not a die"
+FRAME_NEGATIVES_PER_DIE = 0.5
+#: draws of a piece's place per piece wanted, before a crowded frame gives fewer
+PIECE_TRIES = 5
+#: a detector box whose centre is within this share of a known die's size is that die's
+MATCH_TOLERANCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,58 @@ def _with_background(store: TableStore, examples: list[Example], seed: int) -> l
     return examples + background_examples(load_table_picture(store.name), box, count, rng)
 
 
+def _with_frame_negatives(store: TableStore, examples: list[Example], base_detector: Path,
+                          seed: int) -> list[Example]:
+    """``examples`` and, as "not a die", what the table's whole frames hold besides their
+    known dice: the boxes ``base_detector`` finds there on no die, then pieces of the
+    table itself (the cloth, carpet or board around the dice) from a fifth to the whole
+    of a die's side (the detector's false boxes on a textured table are mostly small).
+    At most ``FRAME_NEGATIVES_PER_DIE`` a confirmed die, the detector's boxes first; each
+    frame's a roll of their own (held back together)."""
+    dice = [e for e in examples if e.value]
+    frames = [f for f in store.frames() if f.complete]
+    if not frames or not dice:
+        return examples
+    limit = int(len(dice) * FRAME_NEGATIVES_PER_DIE)
+    rng = np.random.default_rng(seed)
+    detector = DieDetector(base_detector, auto_zoom=True)
+    found, pieces = [], []
+    for stored in frames:
+        image = stored.read()
+        if image is None:
+            continue
+        roll = f"frame:{stored.file.name}"
+        known = [(b[0], b[1], max(b[2], b[3])) for b in stored.dice + stored.not_dice]
+        boxes = detector(image).boxes
+        taken = {j for j in match_centres(known, [(b[0], b[1]) for b in boxes],
+                                          MATCH_TOLERANCE) if j is not None}
+        found += [Example(cut_stored_crop(image, *b[:4]), 0, roll)
+                  for j, b in enumerate(boxes) if j not in taken]
+        pieces += _table_pieces(image, known, -(-limit // len(frames)), rng, roll)
+    if len(found) > limit:
+        found = [found[i] for i in sorted(rng.choice(len(found), limit, replace=False))]
+    return examples + found + pieces[:limit - len(found)]
+
+
+def _table_pieces(image: np.ndarray, known: list[tuple[float, float, float]], count: int,
+                  rng: np.random.Generator, roll: str) -> list[Example]:
+    """Up to ``count`` pieces of a whole frame clear of its known dice, as "not a die"."""
+    if not known:
+        return []
+    side = float(np.median([k[2] for k in known]))
+    height, width = image.shape[:2]
+    pieces = []
+    for _ in range(count * PIECE_TRIES):
+        if len(pieces) == count:
+            break
+        box = side * float(np.exp(rng.uniform(np.log(0.2), 0.0)))
+        x, y = rng.uniform(box / 2, width - box / 2), rng.uniform(box / 2, height - box / 2)
+        if any(np.hypot(x - kx, y - ky) < (ks + box) * 0.75 for kx, ky, ks in known):
+            continue
+        pieces.append(Example(cut_stored_crop(image, x, y, box, box), 0, roll))
+    return pieces
+
+
 def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
                 detector_settings: DetectorSettings | None = None,
                 log: Callable[[str], None] = lambda _: None,
@@ -105,6 +170,7 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
         raise ValueError(f"table {store.name} has {dice} confirmed dice; it learns from "
                          f"{MIN_DICE} on")
     examples = _with_background(store, examples, settings.seed)
+    examples = _with_frame_negatives(store, examples, base_detector, settings.seed)
     with tempfile.TemporaryDirectory() as work:
         result = learn_reader(examples, base_model=base_reader, settings=settings,
                               work_dir=Path(work), log=log)

@@ -24,8 +24,9 @@ from dicecam.teach.reader_learning import (
     split_held_back,
 )
 from dicecam.teach.store import TableStore
+from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.die_reader import CROP_MARGIN, TRAINED_MODEL, DieReader, cut_crop
-from tests.support.drawn_dice import drawn_examples
+from tests.support.drawn_dice import drawn_examples, drawn_photo
 
 QUICK = LearnSettings(steps=30, batch=32, replay=8)
 
@@ -132,3 +133,29 @@ def test_a_table_learns_from_the_base_models_it_is_given(
     learning = learn_table(store, base_reader=base)
     assert bases == [base]
     assert store.reader_card(learning.version)["base"] == "leave_one_out.onnx"
+
+
+def test_whole_frames_teach_what_is_not_a_die_clear_of_their_dice() -> None:
+    rng = np.random.default_rng(5)
+    store = TableStore("carpet")
+    frame, labels = drawn_photo(rng)
+    store.add_frame(frame, [(cx, cy, w, h) for _, cx, cy, w, h in labels], [], complete=True)
+    store.add_frame(frame, [], [], complete=False)  # a frame with dice nobody named
+    dice = drawn_examples(12, seed=6)
+    taught = learner._with_frame_negatives(store, dice, DETECTOR_MODEL, seed=0)
+    negatives = taught[len(dice):]
+    assert taught[:len(dice)] == dice
+    assert 0 < len(negatives) <= len(dice) * learner.FRAME_NEGATIVES_PER_DIE
+    assert {(e.value, e.roll) for e in negatives} == {(0, "frame:" + store.frames()[0].file.name)}
+
+
+def test_pieces_of_a_frame_keep_clear_of_its_dice() -> None:
+    image = np.zeros((480, 640, 3), np.uint8)
+    known = [(100.0, 100.0, 40.0), (320.0, 240.0, 40.0), (500.0, 400.0, 40.0)]
+    for x, y, side in known:
+        image[int(y - side / 2):int(y + side / 2), int(x - side / 2):int(x + side / 2)] = 255
+    pieces = learner._table_pieces(image, known, 30, np.random.default_rng(1), "r")
+    assert len(pieces) == 30
+    assert all(runtime_crop(p.crop).max() == 0 for p in pieces)  # no die in what is read
+    sides = [p.crop.shape[0] / 2 for p in pieces]  # a stored crop is twice its box
+    assert 8 <= min(sides) < 20 < max(sides) <= 40  # a fifth of a die's side to a whole one
