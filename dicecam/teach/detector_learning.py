@@ -330,7 +330,8 @@ def learn_detector(frames: Sequence[TableFrame], dice: Sequence[tuple[np.ndarray
     candidate = work_dir / "detector.candidate.onnx"
     onnx.save(model, str(candidate))
     shipped = check_detector(DieDetector(base_model, auto_zoom=True), held)
-    learned = check_detector(DieDetector(candidate, auto_zoom=True), held)
+    learned = check_detector(DieDetector(candidate, auto_zoom=True,
+                                         coarse_model_path=base_model), held)
     candidate.unlink()
     return LearnedDetector(model, shipped, learned, len(scaled), time.monotonic() - started)
 

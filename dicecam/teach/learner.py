@@ -219,7 +219,8 @@ def _learn_detector(store: TableStore, settings: DetectorSettings,
     previous_path = store.in_use("detector")
     previous = None
     if previous_path is not None:
-        previous = check_detector(DieDetector(previous_path, auto_zoom=True),
+        previous = check_detector(DieDetector(previous_path, auto_zoom=True,
+                                              coarse_model_path=base),
                                   split_frames(frames)[1])
     used = result.better and (previous is None or result.learned.better_than(previous))
     buffer = io.BytesIO()

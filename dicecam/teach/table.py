@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dicecam.calibration.tables import saved_table_names
 from dicecam.teach.store import TableStore
+from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import TablePipeline, build_pipeline
 
 
@@ -24,4 +25,5 @@ def table_pipeline(name: str, *, dice_set: str | None = None, zones: str | Path 
         empty_table = name
     return build_pipeline(dice_set, zones=zones, threads=threads, auto_zoom=auto_zoom,
                           reader_path=store.in_use("reader"),
-                          detector_path=store.in_use("detector"), empty_table=empty_table)
+                          detector_path=store.in_use("detector"), empty_table=empty_table,
+                          coarse_detector_path=SHIPPED_DETECTOR)

@@ -107,19 +107,26 @@ class DieDetector:
         input_long_side: int | None = None,
         auto_zoom: bool = False,
         coarse_pass: bool = True,
+        coarse_model_path: str | Path | None = None,
         threads: int | None = None,
     ) -> None:
+        """``coarse_model_path``: the model of the coarse pass (None: this one). A table's
+        learnt detector runs its coarse pass with the model it learnt from: it learnt the
+        table's dice at the size its camera shows them, never at a third of that, where
+        byler's table's detector drew a box three dice wide on one frame in eight."""
         path = Path(model_path) if model_path is not None else MODEL_PATH
-        if not path.is_file():
-            raise InputError(f"die detector model not found at {path}; train it with "
-                             f"'dicecam train detector' or reinstall dicecam")
+        coarse_path = Path(coarse_model_path) if coarse_model_path is not None else path
+        for model in (path, coarse_path):
+            if not model.is_file():
+                raise InputError(f"die detector model not found at {model}; train it with "
+                                 f"'dicecam train detector' or reinstall dicecam")
         options = session_options(threads)
         self._session = ort.InferenceSession(str(path), options,
                                              providers=["CPUExecutionProvider"])
         # the coarse pass has a session of its own: onnxruntime plans its memory for the
         # input shape it last saw, and one session alternating two shapes re-plans each
         # call (measured: the coarse pass cost 11 ms a frame instead of 1)
-        self._coarse_session = ort.InferenceSession(str(path), options,
+        self._coarse_session = ort.InferenceSession(str(coarse_path), options,
                                                     providers=["CPUExecutionProvider"]) \
             if coarse_pass else None
         self._input = self._session.get_inputs()[0].name

@@ -459,11 +459,14 @@ def build_pipeline(
     settle: SettleConfig | None = None,
     auto_zoom: bool = False,
     empty_table: str | Path | None = None,
+    coarse_detector_path: str | Path | None = None,
 ) -> TablePipeline:
     """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
     colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone);
-    ``empty_table`` names a picture of the table without dice (``calibrate table``)."""
-    detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom)
+    ``empty_table`` names a picture of the table without dice (``calibrate table``);
+    ``coarse_detector_path`` the detector of the coarse pass (None: the detector's own)."""
+    detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom,
+                           coarse_model_path=coarse_detector_path)
     reader = _make_reader(DieReader, reader_path, threads)
     read_colours = None
     if dice_set is not None:

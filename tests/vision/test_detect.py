@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from dicecam.errors import InputError
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.tools.matching import Tally, match_centres
 from dicecam.tools.realdata import LabelledDie, iter_photos, real_data_dir
@@ -190,3 +191,35 @@ def test_real_held_out_photos_are_mostly_found(pipeline):
         tally.add(photo.dice(frame.shape[1], frame.shape[0]), read_of(pipeline, frame))
     assert tally.truth > 50
     assert tally.recall >= 0.95 and tally.precision >= 0.95, tally.as_dict()
+
+
+def _blind_copy(path):
+    """A copy of the shipped detector whose heat map never rises: it finds nothing."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(MODEL_PATH))
+    head = next(n for n in model.graph.node if n.output[0] == "/net/head/head.1/Conv_output_0")
+    bias = next(i for i in model.graph.initializer if i.name == head.input[2])
+    values = numpy_helper.to_array(bias).copy()
+    values[0] = -50.0
+    bias.CopyFrom(numpy_helper.from_array(values, bias.name))
+    onnx.save(model, str(path))
+    return path
+
+
+@needs_model
+def test_the_coarse_pass_can_run_another_model(tmp_path):
+    """A table's learnt detector runs its coarse pass with the shipped model: here the main
+    model finds nothing, so every die found came from the coarse pass's own model."""
+    blind = _blind_copy(tmp_path / "blind.onnx")
+    spec = SceneSpec(width=1920, height=1080, n_dice=3, die_px=(300.0, 600.0),
+                     cluster_share=0.0, max_tilt=8.0, distractors=0, hand_probability=0.0)
+    scene = render_scene(np.random.default_rng([99, 0]), spec)
+    assert len(DieDetector(blind, threads=1).detect(scene.image_bgr).boxes) == 0
+    found = DieDetector(blind, coarse_model_path=MODEL_PATH, threads=1).detect(scene.image_bgr)
+    tally = Tally()
+    tally.add(truth_of(scene), found_of(found))
+    assert tally.recall >= 0.6 and tally.precision == 1.0, tally.as_dict()
+    with pytest.raises(InputError, match="not found"):
+        DieDetector(MODEL_PATH, coarse_model_path=tmp_path / "missing.onnx")

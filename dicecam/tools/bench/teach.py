@@ -36,6 +36,7 @@ from dicecam.teach.store import TableStore
 from dicecam.tools.bench.real import print_table, read_sources
 from dicecam.tools.bench.teach_live import live_cost
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
+from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("a table taught every 5th photo of each real source, the rest read before and "
@@ -135,7 +136,8 @@ def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: st
         f"{time.monotonic() - started:.0f} s")
     pipeline = build_pipeline(None, auto_zoom=True,
                               reader_path=store.in_use("reader") or base.reader,
-                              detector_path=store.in_use("detector") or base.detector)
+                              detector_path=store.in_use("detector") or base.detector,
+                              coarse_detector_path=base.detector or SHIPPED_DETECTOR)
     return {"dice": learning.dice, "learning": learning.to_json(),
             "read": _read_rows(pipeline, read, source)}
 

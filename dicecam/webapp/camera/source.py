@@ -38,6 +38,7 @@ from dicecam.scorer.registry import get_game
 from dicecam.teach.store import TableStore
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
+from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import DieReader
 from dicecam.vision.frames import CameraFault
@@ -110,8 +111,10 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
 def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None,
                   reader_path: Path | None = None,
                   detector_path: Path | None = None) -> TablePipeline:
+    # a table's detector runs its coarse pass with the shipped one it learnt from
     return build_pipeline(dice_set, zones=zones, empty_table=empty_table,
-                          reader_path=reader_path, detector_path=detector_path)
+                          reader_path=reader_path, detector_path=detector_path,
+                          coarse_detector_path=SHIPPED_DETECTOR)
 
 
 class Camera(ABC):
@@ -251,7 +254,8 @@ class TableCamera(Camera):
         if running is None:
             return False
         pipeline = running[0]
-        read_values, detect = DieReader(reader).read, DieDetector(detector)
+        read_values = DieReader(reader).read
+        detect = DieDetector(detector, coarse_model_path=SHIPPED_DETECTOR)
         pipeline.read_values = read_values
         pipeline.detect = detect
         return True
