@@ -61,6 +61,8 @@ BACKGROUND_PER_DIE = 0.25
 #: at most this many of the detector's boxes on no die of a whole frame per confirmed
 #: die, as "not a die"
 FRAME_NEGATIVES_PER_DIE = 0.5
+#: whole frames looked at for them at most (a detector pass each: ~30 ms for 1080p)
+NEGATIVE_FRAMES = 60
 #: draws of a piece's place per piece wanted, before a crowded frame gives fewer
 PIECE_TRIES = 5
 #: a detector box whose centre is within this share of a known die's size is that die's
@@ -114,6 +116,8 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
     frames = [f for f in store.frames() if f.complete]
     if not frames or not dice:
         return examples
+    if len(frames) > NEGATIVE_FRAMES:  # spread over the evenings, at a bounded cost
+        frames = [frames[int(i)] for i in np.linspace(0, len(frames) - 1, NEGATIVE_FRAMES)]
     limit = int(len(dice) * FRAME_NEGATIVES_PER_DIE)
     rng = np.random.default_rng(seed)
     detector = DieDetector(base_detector, auto_zoom=True)

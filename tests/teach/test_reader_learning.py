@@ -159,3 +159,17 @@ def test_pieces_of_a_frame_keep_clear_of_its_dice() -> None:
     assert all(runtime_crop(p.crop).max() == 0 for p in pieces)  # no die in what is read
     sides = [p.crop.shape[0] / 2 for p in pieces]  # a stored crop is twice its box
     assert 8 <= min(sides) < 20 < max(sides) <= 40  # a fifth of a die's side to a whole one
+
+
+def test_the_frames_looked_at_for_what_is_not_a_die_are_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = TableStore("long-evenings")
+    frame, labels = drawn_photo(np.random.default_rng(7))
+    for _ in range(5):
+        store.add_frame(frame, [(cx, cy, w, h) for _, cx, cy, w, h in labels], [],
+                        complete=True)
+    monkeypatch.setattr(learner, "NEGATIVE_FRAMES", 3)
+    taught = learner._with_frame_negatives(store, drawn_examples(40, seed=8), DETECTOR_MODEL,
+                                           seed=0)
+    names = {e.roll for e in taught if e.roll and e.roll.startswith("frame:")}
+    assert names == {f"frame:{store.frames()[i].file.name}" for i in (0, 2, 4)}
