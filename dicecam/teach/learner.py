@@ -3,11 +3,11 @@
 ``learn_table`` fine-tunes the shipped reader on every example the table ever kept (a
 second evening at the same table starts from all of the first one's dice: later learning
 adds to earlier by adding examples, always from the shipped weights, so no version drifts
-from a drift), plus pieces of its empty-table picture as "not a die", and the detector's
-boxes on no die of the frames whose every die is known (a roll accepted as read, a
-labelled photo): what this camera mistakes for dice at this table, which the players never
-saw because the reader already turned them down, and which a reader learning only the
-table's dice would stop turning down. The new version is
+from a drift), plus pieces of its empty-table picture as "not a die", and what the frames
+whose every die is known (a roll accepted as read, a labelled photo) hold besides their
+dice: the detector's boxes on no die there and pieces of the cloth or carpet. The players
+never saw those, because the reader already turned them down, and a reader that learns
+only the table's dice stops turning them down. The new version is
 checked on the held-back share against the shipped reader and against the version in use;
 it is kept in any case (with its figures), and used only where it beats both there. The
 detector learns the same way from the table's whole frames and its dice pasted on its
@@ -32,6 +32,7 @@ import onnx
 
 from dicecam.calibration.tables import load_table_picture, saved_table_names
 from dicecam.teach.detector_learning import (
+    MATCH_TOLERANCE,
     DetectorSettings,
     TableFrame,
     check_detector,
@@ -65,8 +66,6 @@ FRAME_NEGATIVES_PER_DIE = 0.5
 NEGATIVE_FRAMES = 60
 #: draws of a piece's place per piece wanted, before a crowded frame gives fewer
 PIECE_TRIES = 5
-#: a detector box whose centre is within this share of a known die's size is that die's
-MATCH_TOLERANCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -152,6 +151,7 @@ def _table_pieces(image: np.ndarray, known: list[tuple[float, float, float]], co
             break
         box = side * float(np.exp(rng.uniform(np.log(0.2), 0.0)))
         x, y = rng.uniform(box / 2, width - box / 2), rng.uniform(box / 2, height - box / 2)
+        # the piece's runtime crop (0.7 of its side each way) holds no part of a die
         if any(np.hypot(x - kx, y - ky) < (ks + box) * 0.75 for kx, ky, ks in known):
             continue
         pieces.append(Example(cut_stored_crop(image, x, y, box, box), 0, roll))
