@@ -13,6 +13,12 @@ import json
 import os
 import sys
 
+from dicecam.errors import DicecamError
+from dicecam.teach.detector_learning import DetectorSettings
+from dicecam.teach.learner import learn_table
+from dicecam.teach.reader_learning import LearnSettings
+from dicecam.teach.store import TableStore
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dicecam.teach.worker")
@@ -24,14 +30,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.nice > 0 and hasattr(os, "nice"):
         os.nice(args.nice)
-    # imported once the priority is lowered: loading numpy, OpenCV and onnxruntime is the
-    # first second of the run's work
-    from dicecam.errors import DicecamError
-    from dicecam.teach.detector_learning import DetectorSettings
-    from dicecam.teach.learner import learn_table
-    from dicecam.teach.reader_learning import LearnSettings
-    from dicecam.teach.store import TableStore
-
     try:
         quick = args.steps is not None
         learning = learn_table(
