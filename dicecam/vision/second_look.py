@@ -73,9 +73,12 @@ def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int
     side = crop.shape[0]
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
     others = np.zeros((side, side), bool)
-    for k, (ox, oy, ow, oh) in enumerate(np.asarray(boxes, np.float64)):
-        if k == index or abs(ox - cx) > side or abs(oy - cy) > side:
-            continue
+    all_boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    # the boxes near enough to reach the crop, found for all at once: a loop over every
+    # box of a 60-die frame cost 0.25 ms a crop, 1.4 ms of a crowded frame
+    near = (np.abs(all_boxes[:, 0] - cx) <= side) & (np.abs(all_boxes[:, 1] - cy) <= side)
+    near[index] = False
+    for ox, oy, ow, oh in all_boxes[near]:
         others[_span(oy - oh / 2 - y0, oy + oh / 2 - y0, side),
                _span(ox - ow / 2 - x0, ox + ow / 2 - x0, side)] = True
     if not others.any():
