@@ -49,6 +49,11 @@ from dicecam.teach.reader_learning import (
     learn_reader,
     split_held_back,
 )
+from dicecam.teach.side_face_learning import (
+    CANDIDATE_THRESHOLD,
+    FrameBoxes,
+    learn_side_faces,
+)
 from dicecam.teach.store import TableStore
 from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.detect import DieDetector
@@ -82,13 +87,16 @@ class TableLearning:
     #: the detector's part (version, used, frames, checks), None where the table kept no
     #: whole frame and no empty-table picture to learn it from
     detector: dict[str, Any] | None = None
+    #: where the table's side faces lie (``side_face_learning``): the zone, or None, and
+    #: the figures it was decided on
+    side_faces: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "used": self.used, "dice": self.dice,
                 "shipped": self.shipped.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json(),
                 "learned": self.learned.to_json(), "seconds": round(self.seconds, 1),
-                "detector": self.detector}
+                "detector": self.detector, "side_faces": self.side_faces}
 
 
 def _with_background(store: TableStore, examples: list[Example], seed: int) -> list[Example]:
@@ -104,23 +112,28 @@ def _with_background(store: TableStore, examples: list[Example], seed: int) -> l
 
 
 def _with_frame_negatives(store: TableStore, examples: list[Example], base_detector: Path,
-                          seed: int) -> list[Example]:
+                          seed: int) -> tuple[list[Example], list[FrameBoxes]]:
     """``examples`` and, as "not a die", what the table's whole frames hold besides their
     known dice: the boxes ``base_detector`` finds there on no die, then pieces of the
     table itself (the cloth, carpet or board around the dice) from a fifth to the whole
     of a die's side (the detector's false boxes on a textured table are mostly small).
     At most ``FRAME_NEGATIVES_PER_DIE`` a confirmed die, the detector's boxes first; each
-    frame's a roll of their own (held back together)."""
+    frame's a roll of their own (held back together). Also each frame's known dice and
+    the detector's boxes on none of them (where the table's side faces lie)."""
     dice = [e for e in examples if e.value]
     frames = [f for f in store.frames() if f.complete]
     if not frames or not dice:
-        return examples
+        return examples, []
     if len(frames) > NEGATIVE_FRAMES:  # spread over the evenings, at a bounded cost
         frames = [frames[int(i)] for i in np.linspace(0, len(frames) - 1, NEGATIVE_FRAMES)]
     limit = int(len(dice) * FRAME_NEGATIVES_PER_DIE)
     rng = np.random.default_rng(seed)
     detector = DieDetector(base_detector, auto_zoom=True)
-    found, pieces = [], []
+    # side faces: a tilted camera's side faces reach the detector's usual threshold on
+    # about one frame in ten, and a table is taught from a few dozen; they are seen at a
+    # lower one (``side_face_learning``)
+    faint = DieDetector(base_detector, auto_zoom=True, threshold=CANDIDATE_THRESHOLD)
+    found, pieces, seen = [], [], []
     for stored in frames:
         image = stored.read()
         if image is None:
@@ -133,9 +146,20 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
         found += [Example(cut_stored_crop(image, *b[:4]), 0, roll)
                   for j, b in enumerate(boxes) if j not in taken]
         pieces += _table_pieces(image, known, -(-limit // len(frames)), rng, roll)
+        seen.append(_frame_boxes(known[:len(stored.dice)], faint(image).boxes))
     if len(found) > limit:
         found = [found[i] for i in sorted(rng.choice(len(found), limit, replace=False))]
-    return examples + found + pieces[:limit - len(found)]
+    return examples + found + pieces[:limit - len(found)], seen
+
+
+def _frame_boxes(dice: list[tuple[float, float, float]], boxes: np.ndarray) -> FrameBoxes:
+    """A frame's known dice and the boxes on none of them (a box on a place the players
+    struck is one: that was a false box)."""
+    on_dice = {j for j in match_centres(dice, [(b[0], b[1]) for b in boxes], MATCH_TOLERANCE)
+               if j is not None}
+    return FrameBoxes(np.array(dice, np.float64).reshape(-1, 3),
+                      np.array([b[:2] for j, b in enumerate(boxes) if j not in on_dice],
+                               np.float64).reshape(-1, 2))
 
 
 def _table_pieces(image: np.ndarray, known: list[tuple[float, float, float]], count: int,
@@ -174,7 +198,10 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
         raise ValueError(f"table {store.name} has {dice} confirmed dice; it learns from "
                          f"{MIN_DICE} on")
     examples = _with_background(store, examples, settings.seed)
-    examples = _with_frame_negatives(store, examples, base_detector, settings.seed)
+    examples, frame_boxes = _with_frame_negatives(store, examples, base_detector,
+                                                  settings.seed)
+    zone, zone_figures = learn_side_faces(frame_boxes)
+    store.save_side_faces(zone, zone_figures)
     with tempfile.TemporaryDirectory() as work:
         result = learn_reader(examples, base_model=base_reader, settings=settings,
                               work_dir=Path(work), log=log)
@@ -197,7 +224,8 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
     detector = _learn_detector(store, detector_settings or DetectorSettings(), log,
                                base_detector)
     return TableLearning(version, used, dice, result.shipped, previous, result.learned,
-                         result.seconds, detector)
+                         result.seconds, detector,
+                         {"zone": None if zone is None else zone.to_json(), **zone_figures})
 
 
 def _learn_detector(store: TableStore, settings: DetectorSettings,

@@ -42,6 +42,7 @@ import numpy as np
 from dicecam.calibration.tables import table_dir
 from dicecam.errors import InputError
 from dicecam.teach.reader_learning import SURE, Example
+from dicecam.vision.side_faces import SideFaceZone
 
 HOWS = ("confirmed", "corrected", "added", "labelled", "not_a_die")
 #: the models a table learns, each kept as KIND-vN.onnx
@@ -299,6 +300,23 @@ class TableStore:
             return json.loads((self.models / f"{name}.json").read_text())
         except (OSError, ValueError):
             return {}
+
+    def save_side_faces(self, zone: SideFaceZone | None, figures: dict[str, Any]) -> None:
+        """Keep where the last learning found the table's side faces (None: nowhere)."""
+        self.models.mkdir(parents=True, exist_ok=True)
+        _write_atomically(self.models / "side_faces.json", json.dumps(
+            {"zone": None if zone is None else zone.to_json(), "figures": figures},
+            indent=1) + "\n")
+
+    def side_faces(self) -> SideFaceZone | None:
+        """Where the table's side faces lie, as its last learning found (None: nowhere,
+        or not learnt)."""
+        try:
+            data = json.loads((self.models / "side_faces.json").read_text())
+        except (OSError, ValueError):
+            return None
+        zone = data.get("zone") if isinstance(data, dict) else None
+        return None if zone is None else SideFaceZone.from_json(zone)
 
     # the reader's, by name (the reader was the first model a table learnt)
     def reader_versions(self) -> list[str]:

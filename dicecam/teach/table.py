@@ -26,4 +26,5 @@ def table_pipeline(name: str, *, dice_set: str | None = None, zones: str | Path 
     return build_pipeline(dice_set, zones=zones, threads=threads, auto_zoom=auto_zoom,
                           reader_path=store.in_use("reader"),
                           detector_path=store.in_use("detector"), empty_table=empty_table,
-                          coarse_detector_path=SHIPPED_DETECTOR)
+                          coarse_detector_path=SHIPPED_DETECTOR,
+                          side_faces=store.side_faces())

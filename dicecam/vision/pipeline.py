@@ -41,6 +41,7 @@ from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
 from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
+from dicecam.vision.side_faces import SideFaceZone
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +162,7 @@ class TablePipeline:
         veto_below_score: float = VETO_BELOW_SCORE,
         empty_table: EmptyTable | None = None,
         second_look: bool = False,
+        side_faces: SideFaceZone | None = None,
     ) -> None:
         self.detect = detect
         #: the table without dice (``calibrate table``): a box that still looks like it is
@@ -178,6 +180,9 @@ class TablePipeline:
         #: (``second_look.py``: it confirms a value, or reads one where the first look
         #: found none)
         self.second_look = second_look
+        #: where this table's camera shows dice's side faces (``side_faces.py``, learnt by
+        #: a taught table): boxes read unsure there beside a sure die are dropped
+        self.side_faces = side_faces
         self.changes = ChangeMap()
         #: how frames were read: "full", "changed" (only where the picture changed), "kept"
         #: (nothing changed: the last reading kept), and "dice_read" (crops read)
@@ -278,8 +283,10 @@ class TablePipeline:
                 value_confidence=value_conf, colour_confidence=colour_conf,
                 colour_scores=tuple(scores_of[0]) if scores_of else (),
             )
-        found, specks, side = split_specks(
-            without_parts_of_larger_dice([d for d in dice if d is not None]))
+        read = without_parts_of_larger_dice([d for d in dice if d is not None])
+        if self.side_faces is not None:
+            read = self.side_faces.drop(read)
+        found, specks, side = split_specks(read)
         self._lap("rest", clock)
         if regrow and specks and side is not None:
             grown = dice_boxes_from_specks(specks, side, found)
@@ -460,11 +467,13 @@ def build_pipeline(
     auto_zoom: bool = False,
     empty_table: str | Path | None = None,
     coarse_detector_path: str | Path | None = None,
+    side_faces: SideFaceZone | None = None,
 ) -> TablePipeline:
     """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
     colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone);
     ``empty_table`` names a picture of the table without dice (``calibrate table``);
-    ``coarse_detector_path`` the detector of the coarse pass (None: the detector's own)."""
+    ``coarse_detector_path`` the detector of the coarse pass (None: the detector's own);
+    ``side_faces`` where a taught table's camera shows side faces (None: nowhere)."""
     detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom,
                            coarse_model_path=coarse_detector_path)
     reader = _make_reader(DieReader, reader_path, threads)
@@ -478,7 +487,8 @@ def build_pipeline(
     if empty_table is not None:
         table = EmptyTable.from_frame(load_table_picture(empty_table))
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
-                         settle=settle, empty_table=table, second_look=True)
+                         settle=settle, empty_table=table, second_look=True,
+                         side_faces=side_faces)
 
 
 def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:

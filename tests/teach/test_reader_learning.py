@@ -142,8 +142,9 @@ def test_whole_frames_teach_what_is_not_a_die_clear_of_their_dice() -> None:
     store.add_frame(frame, [(cx, cy, w, h) for _, cx, cy, w, h in labels], [], complete=True)
     store.add_frame(frame, [], [], complete=False)  # a frame with dice nobody named
     dice = drawn_examples(12, seed=6)
-    taught = learner._with_frame_negatives(store, dice, DETECTOR_MODEL, seed=0)
+    taught, frames = learner._with_frame_negatives(store, dice, DETECTOR_MODEL, seed=0)
     negatives = taught[len(dice):]
+    assert len(frames) == 1 and len(frames[0].dice) == len(labels)  # the whole frame only
     assert taught[:len(dice)] == dice
     assert 0 < len(negatives) <= len(dice) * learner.FRAME_NEGATIVES_PER_DIE
     assert {(e.value, e.roll) for e in negatives} == {(0, "frame:" + store.frames()[0].file.name)}
@@ -169,7 +170,7 @@ def test_the_frames_looked_at_for_what_is_not_a_die_are_bounded(
         store.add_frame(frame, [(cx, cy, w, h) for _, cx, cy, w, h in labels], [],
                         complete=True)
     monkeypatch.setattr(learner, "NEGATIVE_FRAMES", 3)
-    taught = learner._with_frame_negatives(store, drawn_examples(40, seed=8), DETECTOR_MODEL,
-                                           seed=0)
+    taught, _ = learner._with_frame_negatives(store, drawn_examples(40, seed=8),
+                                              DETECTOR_MODEL, seed=0)
     names = {e.roll for e in taught if e.roll and e.roll.startswith("frame:")}
     assert names == {f"frame:{store.frames()[i].file.name}" for i in (0, 2, 4)}

@@ -10,6 +10,7 @@ from dicecam.calibration.tables import save_table_picture, saved_table_names
 from dicecam.errors import InputError
 from dicecam.teach.store import TableStore
 from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.side_faces import SideFaceZone
 
 CROP = np.full((40, 40, 3), 128, np.uint8)
 
@@ -99,10 +100,23 @@ def test_forget_goes_back_to_the_shipped_models_and_keeps_the_empty_table() -> N
     save_table_picture(np.zeros((48, 64, 3), np.uint8), "kitchen")
     store.add(CROP, (10, 20, 30, 30), (640, 480), 3, "confirmed")
     store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
+    store.save_side_faces(SideFaceZone(1.5, 0.5, 0.5, 0.9), {"candidates": 9})
     store.forget()
     assert store.dice() == [] and store.reader_versions() == []
-    assert store.reader_in_use() is None
+    assert store.reader_in_use() is None and store.side_faces() is None
     assert "kitchen" in saved_table_names()
+
+
+def test_the_side_face_zone_is_kept_and_a_learning_without_one_clears_it() -> None:
+    store = TableStore("kitchen")
+    assert store.side_faces() is None  # never learnt
+    store.save_side_faces(SideFaceZone(1.5, 0.5, 0.5, 0.9), {"candidates": 9})
+    zone = TableStore("kitchen").side_faces()
+    assert zone is not None and (zone.near, zone.far) == (0.5, 0.9)
+    store.save_side_faces(None, {"candidates": 2})
+    assert store.side_faces() is None
+    (store.models / "side_faces.json").write_text("{not json")
+    assert store.side_faces() is None  # a damaged file: no zone, nothing else lost
 
 
 def test_a_table_name_is_a_name() -> None:

@@ -137,7 +137,8 @@ def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: st
     pipeline = build_pipeline(None, auto_zoom=True,
                               reader_path=store.in_use("reader") or base.reader,
                               detector_path=store.in_use("detector") or base.detector,
-                              coarse_detector_path=base.detector or SHIPPED_DETECTOR)
+                              coarse_detector_path=base.detector or SHIPPED_DETECTOR,
+                              side_faces=store.side_faces())
     return {"dice": learning.dice, "learning": learning.to_json(),
             "read": _read_rows(pipeline, read, source)}
 
@@ -198,4 +199,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {source}: detector learnt in {detector['seconds']} s, "
                   f"{detector['version']} {'used' if detector['used'] else 'NOT used'}; "
                   f"held back: {detector['held_back']}")
+        side_faces = learning.get("side_faces")
+        if side_faces:
+            print(f"  {source}: side faces {side_faces}")
     return 0

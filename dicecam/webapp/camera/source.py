@@ -43,6 +43,7 @@ from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import DieReader
 from dicecam.vision.frames import CameraFault
 from dicecam.vision.pipeline import PipelineOutput, TablePipeline, build_pipeline, iter_outputs
+from dicecam.vision.side_faces import SideFaceZone
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.camera.live import LiveOutput
 
@@ -109,12 +110,12 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
 
 
 def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None,
-                  reader_path: Path | None = None,
-                  detector_path: Path | None = None) -> TablePipeline:
+                  reader_path: Path | None = None, detector_path: Path | None = None,
+                  side_faces: SideFaceZone | None = None) -> TablePipeline:
     # a table's detector runs its coarse pass with the shipped one it learnt from
     return build_pipeline(dice_set, zones=zones, empty_table=empty_table,
                           reader_path=reader_path, detector_path=detector_path,
-                          coarse_detector_path=SHIPPED_DETECTOR)
+                          coarse_detector_path=SHIPPED_DETECTOR, side_faces=side_faces)
 
 
 class Camera(ABC):
@@ -192,11 +193,13 @@ class TableCamera(Camera):
         opened = self._open_frames(descriptor, dice_set)
         try:
             empty_table = self._empty_table
-            models: dict[str, Path] = {}
+            models: dict[str, Any] = {}
             if self.table is not None:
                 store = TableStore(self.table)
                 models = {f"{kind}_path": path for kind in ("reader", "detector")
                           if (path := store.in_use(kind)) is not None}
+                if (zone := store.side_faces()) is not None:
+                    models["side_faces"] = zone
                 if empty_table is None and self.table in saved_table_names():
                     empty_table = self.table
             # (the third argument and the models only when given: test readers take two)
@@ -258,6 +261,8 @@ class TableCamera(Camera):
         detect = DieDetector(detector, coarse_model_path=SHIPPED_DETECTOR)
         pipeline.read_values = read_values
         pipeline.detect = detect
+        if self.table is not None:  # learnt with the models
+            pipeline.side_faces = TableStore(self.table).side_faces()
         return True
 
     def _skip_image(self, error: Exception) -> None:

@@ -77,6 +77,8 @@ class TableTeacher:
         self._use_models = use_models
         #: the reader and detector versions the camera reads with (None: the shipped ones)
         self.version, self.detector = self._in_use()
+        #: where the camera takes boxes for side faces (``vision/side_faces.py``)
+        self.side_faces = self.store.side_faces()
         self._pictures: OrderedDict[int, _Picture] = OrderedDict()
         self._lock = threading.Lock()
         self._writing = threading.Lock()
@@ -173,10 +175,13 @@ class TableTeacher:
         if self._failed is None:
             reader, detector = (self.store.in_use(kind) for kind in ("reader", "detector"))
             versions = tuple(None if p is None else p.stem for p in (reader, detector))
-            if versions != (self.version, self.detector):
+            zone = self.store.side_faces()
+            if versions != (self.version, self.detector) or zone != self.side_faces:
                 try:
+                    # (the camera also takes the table's side-face zone anew)
                     if self._use_models(reader, detector):
                         self.version, self.detector = versions
+                        self.side_faces = zone
                 except Exception:  # a version that cannot be loaded: keep the last good ones
                     log.exception("cannot read with %s; the table keeps reading with %s",
                                   versions, (self.version, self.detector))

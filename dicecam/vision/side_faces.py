@@ -1,0 +1,87 @@
+"""A tilted camera's side faces: where beside a die they lie at one table, and dropping them.
+
+A camera that looks at the table from the side (a webcam on a stand, 30-50 degrees off
+vertical) sees each die's side face turned towards it, and the detector often draws a box
+on it: the webcam source's taught table kept 26 false boxes on 262 photos, 24 of them the
+side face below a die, 0.43-0.81 of a side from its centre, each asked. No single frame
+says where such faces lie (a frame of two dice holds one such box at most), and a rule for
+every table cannot tell them from a crowd's touching dice (a die leaning on another lies
+0.7 of a side away: ``detector.md``). One table's camera does not move, though, so the
+table learns its own zone from the frames it was taught (``teach/side_face_learning.py``):
+the direction and distance at which its false boxes lie from its known dice, kept only
+when they all point one way and no two of its known dice lie that way from each other.
+
+``SideFaceZone.drop`` then removes, from one frame's dice, those read unsure (under
+``LOW_CONFIDENCE``, or no value) whose centre lies in the zone of a die read surely.
+A die a player corrected is never dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dicecam.reading import LOW_CONFIDENCE, DieReading
+
+
+@dataclass(frozen=True)
+class SideFaceZone:
+    """Where a table's side faces lie from their die's centre: ``angle`` (radians, image
+    axes: 0 is to the right, pi/2 downwards) within ``spread`` either way, ``near`` to
+    ``far`` of the die's box side away."""
+
+    angle: float
+    spread: float
+    near: float
+    far: float
+
+    def __post_init__(self) -> None:
+        if not (0.0 < self.spread <= math.pi and 0.0 <= self.near < self.far):
+            raise ValueError(f"not a side-face zone: {self}")
+
+    def contains(self, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+        """Whether offsets (in die sides) lie in the zone."""
+        dx, dy = np.asarray(dx, np.float64), np.asarray(dy, np.float64)
+        distance = np.hypot(dx, dy)
+        turn = np.angle(np.exp(1j * (np.arctan2(dy, dx) - self.angle)))
+        return (distance >= self.near) & (distance <= self.far) & (np.abs(turn) <= self.spread)
+
+    def drop(self, dice: Sequence[DieReading]) -> list[DieReading]:
+        """``dice`` less those read unsure in the zone of a die read surely."""
+        sure = [d for d in dice if _sure(d)]
+        if not sure or len(sure) == len(dice):
+            return list(dice)
+        anchors = np.array([(d.x, d.y, max(d.w, d.h)) for d in sure])
+        kept = []
+        for die in dice:
+            if not _sure(die) and not die.corrected:
+                dx = (die.x - anchors[:, 0]) / anchors[:, 2]
+                dy = (die.y - anchors[:, 1]) / anchors[:, 2]
+                if self.contains(dx, dy).any():
+                    continue
+            kept.append(die)
+        return kept
+
+    def to_json(self) -> dict[str, float]:
+        return {"angle_deg": round(math.degrees(self.angle), 1),
+                "spread_deg": round(math.degrees(self.spread), 1),
+                "near": round(self.near, 3), "far": round(self.far, 3)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SideFaceZone | None:
+        """The zone written by ``to_json`` (None for anything else: a damaged file reads
+        as no zone, which only keeps a few more boxes to be asked)."""
+        try:
+            return cls(math.radians(float(data["angle_deg"])),
+                       math.radians(float(data["spread_deg"])),
+                       float(data["near"]), float(data["far"]))
+        except (TypeError, KeyError, ValueError):
+            return None
+
+
+def _sure(die: DieReading) -> bool:
+    return die.value is not None and die.value_confidence >= LOW_CONFIDENCE
