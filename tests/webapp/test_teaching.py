@@ -19,6 +19,7 @@ from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.teach.store import TableStore
 from dicecam.vision.die_reader import TRAINED_MODEL
 from dicecam.vision.pipeline import PipelineOutput
+from dicecam.vision.side_faces import SideFaceZone
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import Camera, TableCamera
@@ -363,9 +364,11 @@ def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> 
 
 class FakePipeline:
     def __init__(self, *args: Any, reader_path: Path | None = None,
-                 detector_path: Path | None = None) -> None:
+                 detector_path: Path | None = None,
+                 side_faces: SideFaceZone | None = None) -> None:
         self.args = args
         self.reader_path = reader_path
+        self.side_faces = side_faces
         self.read_values = None
         self.detect = None
         self.settle = SimpleNamespace(waiting=False)
@@ -379,6 +382,8 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
         tmp_path: Path) -> None:
     store = TableStore(TABLE)
     store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
+    below = SideFaceZone(1.57, 0.6, 0.5, 0.9)
+    store.save_side_faces(below, {})
     made: list[FakePipeline] = []
 
     def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
@@ -395,9 +400,11 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
     outputs = camera.open(None)
     next(outputs)
     assert made[0].reader_path == store.reader_in_use()
+    assert made[0].side_faces == store.side_faces() is not None  # its side-face zone too
+    store.save_side_faces(None, {})  # a later learning found none
     assert camera.use_models(None, None)  # the shipped models, from the next frame on
     assert made[0].read_values.__self__.model_path.name.startswith("die_reader")
-    assert made[0].detect is not None
+    assert made[0].detect is not None and made[0].side_faces is None
     next(outputs)
     assert len(made) == 1  # not reopened
     outputs.close()

@@ -160,7 +160,8 @@ class TableTeacher:
         """What the tablets show of the table's learning."""
         status = self.store.status()
         return {**status, "learning": self.learner.learning, "failed": self._failed,
-                "reading_with": self.version, "detecting_with": self.detector}
+                "reading_with": self.version, "detecting_with": self.detector,
+                "side_faces": self.side_faces is not None}
 
     def publish_status(self) -> None:
         # (computed and sent in one step: the handlers' threads and the learner's each

@@ -304,6 +304,7 @@
     else if (teach.failed) more.push(t("teach_failed"));
     if (teach.reading_with) more.push(t("teach_version", { v: teach.reading_with.replace(/^reader-v/, "") }));
     if (teach.detecting_with) more.push(t("teach_detector", { v: teach.detecting_with.replace(/^detector-v/, "") }));
+    if (teach.side_faces) more.push(t("teach_side_faces"));
     $("teach-status").textContent = [text, ...more].join(" · ");
     $("teach-status").title = teach.failed || "";
     $("teach-panel").dataset.learning = teach.learning ? "1" : "0";

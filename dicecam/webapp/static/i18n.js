@@ -59,6 +59,7 @@
       teach_version: "reads with its own version {v}",
       teach_layout_open: "Teach your dice in one minute",
       teach_detector: "finds dice with its own version {v}",
+      teach_side_faces: "knows where the camera sees the dice's sides",
       layout_title: "Teach your dice in one minute",
       layout_text: "Lay out all your dice under the camera like this: every 1 in the top row, " +
         "the 2s in the row below, and so on down to the 6s at the bottom; one colour per " +
@@ -138,6 +139,7 @@
       teach_version: "liest mit eigener Version {v}",
       teach_layout_open: "Würfel in einer Minute beibringen",
       teach_detector: "findet Würfel mit eigener Version {v}",
+      teach_side_faces: "kennt die Seitenflächen, die die Kamera sieht",
       layout_title: "Würfel in einer Minute beibringen",
       layout_text: "Legt alle eure Würfel so unter die Kamera: jede 1 in die oberste Reihe, " +
         "die 2en in die Reihe darunter und so weiter bis zu den 6en ganz unten; eine Farbe je " +
