@@ -24,7 +24,10 @@ class DieLook:
 
     ``colour_name`` is the game colour this die counts as: the body colour for pip dice,
     the numeral colour for numeral dice. ``marble_bgr`` is the second colour swirled into a
-    marbled body; ``translucent`` bodies let the table show through faintly.
+    marbled body; ``translucent`` bodies let the table show through faintly. ``see_through``
+    (0-1) is how much of the marks on the faces turned away from the camera shows through a
+    clear body, as on smoky and gem dice (their opaque paint stays as it is): a one on such
+    a die shows the six's pips beneath it.
     """
 
     body_bgr: BGR
@@ -34,6 +37,7 @@ class DieLook:
     translucent: bool = False
     marbled: bool = False
     marble_bgr: BGR = (255, 255, 255)
+    see_through: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ a cocked die. Faces are drawn at twice the output size and shrunk, for smooth ed
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -97,7 +97,11 @@ def _draw_marks(face: np.ndarray, value: int, look: DieLook, rng: np.random.Gene
 
 
 def _face_texture(value: int, look: DieLook, size: int, corner_radius: float,
-                  rng: np.random.Generator, style: dict) -> np.ndarray:
+                  rng: np.random.Generator, style: dict, *, hidden: bool = False
+                  ) -> np.ndarray:
+    """A face's BGR + alpha texture. A see-through die's faces keep their paint opaque
+    over a clearer body; a ``hidden`` face (turned away, seen through the body) is its
+    marks alone, as faint as the die's ``see_through``."""
     if look.marbled:
         face = np.clip(_marble(size, look, rng), 0, 255).astype(np.uint8)
     else:
@@ -105,7 +109,14 @@ def _face_texture(value: int, look: DieLook, size: int, corner_radius: float,
         face[:] = look.body_bgr
     _draw_marks(face, value, look, rng, **style)
     alpha = _rounded_mask(size, corner_radius).astype(np.float32)
-    if look.translucent:
+    if look.see_through > 0:
+        marks = np.zeros((size, size, 3), np.uint8)
+        _draw_marks(marks, value, replace(look, mark_bgr=(255, 255, 255)), rng, **style)
+        paint = marks[..., 0].astype(np.float32) / 255.0
+        body_alpha = 1.0 - look.see_through if not hidden else 0.0
+        keep = min(1.0, 1.5 * look.see_through) if hidden else 1.0
+        alpha *= body_alpha + (keep - body_alpha) * paint
+    elif look.translucent:
         alpha *= style_alpha(rng)
     return np.dstack([face.astype(np.float32), alpha])
 
@@ -201,8 +212,8 @@ def render_die(value: int, look: DieLook, size_px: int, rng: np.random.Generator
     drawn = []
     for index, (normal, u, v) in enumerate(_FACES):
         n_cam = rot @ normal
-        if n_cam[2] <= 0.02:
-            continue
+        if n_cam[2] <= 0.02 and look.see_through <= 0:
+            continue  # turned away (a see-through die shows its marks through the body)
         corners3 = np.array([normal * 0.5 - u * 0.5 - v * 0.5, normal * 0.5 + u * 0.5 - v * 0.5,
                              normal * 0.5 + u * 0.5 + v * 0.5, normal * 0.5 - u * 0.5 + v * 0.5])
         depth = float((corners3 @ rot.T)[:, 2].mean())
@@ -210,7 +221,9 @@ def render_die(value: int, look: DieLook, size_px: int, rng: np.random.Generator
     drawn.sort(key=lambda item: item[0])
     top_index, top_cos, top_corners = 0, -1.0, None
     for _depth, index, n_cam, corners in drawn:
-        texture = _face_texture(values[index], look, tex, corner_radius, rng, style)
+        hidden = n_cam[2] <= 0.02
+        texture = _face_texture(values[index], look, tex, corner_radius, rng, style,
+                                hidden=hidden)
         x0, y0 = np.floor(corners.min(axis=0)).astype(int)
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, big), min(y1, big)
@@ -219,12 +232,16 @@ def render_die(value: int, look: DieLook, size_px: int, rng: np.random.Generator
         warped = cv2.warpPerspective(texture, matrix, (x1 - x0, y1 - y0),
                                      flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                      borderValue=0)
-        shade = ambient + (1 - ambient) * max(0.0, float(n_cam @ light))
+        # a face seen through the body is lit through it: dimmer than any face outside
+        shade = ambient * 0.7 if hidden \
+            else ambient + (1 - ambient) * max(0.0, float(n_cam @ light))
         a = warped[..., 3:4] * (1.0 / 255.0)
         roi = acc[y0:y1, x0:x1]
         roi += (warped[..., :3] * shade - roi) * a
         roi_alpha = acc_alpha[y0:y1, x0:x1]
         roi_alpha += (1.0 - roi_alpha) * a[..., 0]
+        if hidden:
+            continue  # the die's own alpha and its top face are the faces outside
         if n_cam[2] > top_cos:
             top_index, top_cos, top_corners = index, float(n_cam[2]), corners
     if ss > 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -139,3 +141,34 @@ def test_degrade_keeps_shape_and_type() -> None:
     image = np.random.default_rng(0).integers(0, 255, (40, 40, 3), dtype=np.uint8)
     out = degrade(image, np.random.default_rng(1), blur=1.0, motion=3, noise=5, jpeg_quality=50)
     assert out.shape == image.shape and out.dtype == np.uint8
+
+
+def test_a_clear_die_shows_its_far_faces_pips_and_keeps_its_own_paint() -> None:
+    """A one on a smoky die with red paint: seen from above, the six beneath shows through
+    as faint marks around the one's pip; the opaque die shows the one alone."""
+    smoky = DieLook((80, 80, 80), (40, 40, 200), "pips", "any", translucent=True)
+    clear = replace(smoky, see_through=0.6)
+    opaque = render_die(1, replace(smoky, translucent=False), 64, np.random.default_rng(4),
+                        light_dir=(0, 0, 1), perspective=0.0)
+    seen = render_die(1, clear, 64, np.random.default_rng(4), light_dir=(0, 0, 1),
+                      perspective=0.0)
+    assert seen.top_value == 1 and seen.top_box == opaque.top_box
+
+    def reddish(die) -> int:
+        image = _on_background(die.image_bgra, 200).astype(int)
+        cx, cy, w, h = die.top_box
+        face = image[int(cy - 0.4 * h):int(cy + 0.4 * h), int(cx - 0.4 * w):int(cx + 0.4 * w)]
+        return int(((face[..., 2] - face[..., 1]) > 25).sum())
+
+    # the one's own pip is as red on both; the six's pips add faint red beside it
+    assert reddish(seen) > 1.5 * reddish(opaque)
+    # the paint on the top stays opaque: the pip's centre is the paint's colour
+    cx, cy = (int(round(t)) for t in seen.top_box[:2])
+    assert seen.image_bgra[cy, cx, 3] == 255
+
+
+def test_clear_dice_join_the_training_crops_only_when_asked_for() -> None:
+    plain = generate_crops(40, 9, CropOptions(), workers=1)[0]
+    again = generate_crops(40, 9, CropOptions(see_through_share=0.0), workers=1)[0]
+    more = generate_crops(40, 9, CropOptions(see_through_share=1.0), workers=1)[0]
+    assert np.array_equal(plain, again) and not np.array_equal(plain, more)

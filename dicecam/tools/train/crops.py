@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -48,6 +48,9 @@ class CropOptions:
     only_set: str | None = None      # every die from this built-in set (colour benches)
     kelvin: float | None = None      # fixed lamp colour (colour benches)
     degrade: bool = True
+    #: dice made clear bodies that show the marks of their far faces (``DieLook.see_through``;
+    #: byler's smoky dice with red pips, read 1 -> 6 by readers that never saw such dice)
+    see_through_share: float = 0.0
 
 
 # ---------------------------------------------------------------------------- tables
@@ -154,7 +157,26 @@ def _pick_look(rng: np.random.Generator, options: CropOptions) -> DieLook:
         return set_look(rng, options.only_set)
     if rng.random() < options.set_share:
         return set_look(rng, list(DICE_SETS)[int(rng.integers(len(DICE_SETS)))])
-    return random_look(rng)
+    look = random_look(rng)
+    # (drawn only where asked for, so earlier recipes draw the same crops)
+    if options.see_through_share > 0 and rng.random() < options.see_through_share:
+        look = see_through_look(rng, look)
+    return look
+
+
+def see_through_look(rng: np.random.Generator, look: DieLook) -> DieLook:
+    """``look`` as a clear die: a smoky grey or tinted body, half of them tinted like
+    ``look``'s, marks painted in a colour that stands out (red, white, gold or black)."""
+    if rng.random() < 0.5:  # smoke: a dark, nearly grey body
+        grey = rng.uniform(40, 110)
+        tint = rng.uniform(-12, 12, 3)
+        body = tuple(int(np.clip(grey + t, 0, 255)) for t in tint)
+    else:
+        body = look.body_bgr
+    paints = [(40, 40, 200), (235, 235, 235), (60, 190, 230), (25, 25, 25)]
+    mark = look.mark_bgr if rng.random() < 0.3 else paints[int(rng.integers(len(paints)))]
+    return replace(look, body_bgr=body, mark_bgr=mark, translucent=True, marbled=False,
+                   see_through=float(rng.uniform(0.3, 0.6)))
 
 
 def _tilt(rng: np.random.Generator, max_tilt: float) -> float:

@@ -89,6 +89,9 @@ class TrainConfig:
     #: the softmax's temperature folded into the head at export (softmax(logits / T)):
     #: a reader trained without label smoothing is too sure of itself at 1
     temperature: float = 1.0
+    #: share of the random-look dice drawn clear, their far faces' marks showing through
+    #: (``crops.see_through_look``)
+    see_through: float = 0.0
 
 
 @dataclass
@@ -226,7 +229,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     cv2.setNumThreads(1)
-    options = CropOptions(out_px=INPUT_PX)
+    options = CropOptions(out_px=INPUT_PX, see_through_share=config.see_through)
     log(f"rendering {config.samples} training crops (seed {config.seed})")
     images, labels = synthetic_set(config.samples, config.seed, options, config.workers,
                                    config.cache_dir, log)
@@ -397,6 +400,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "warp": str(config.warp),
                                          "label_smoothing": str(config.label_smoothing),
                                          "temperature": str(config.temperature),
+                                         "see_through": str(config.see_through),
                                          "detector_crops": str(config.detector_crops),
                                          "rendered_crops": str(report.rendered_crops),
                                          "rendered_share": str(config.rendered_share),

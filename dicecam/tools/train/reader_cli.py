@@ -77,6 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 0)")
     parser.add_argument("--crowd-share", type=float, default=0.1, metavar="SHARE",
                         help="share of each epoch drawn from the crowded dice (default 0.1)")
+    parser.add_argument("--see-through", type=float, default=0.0, metavar="SHARE",
+                        help="share of the random-look dice drawn as clear dice showing "
+                        "the marks of their far faces (smoky and gem dice; default 0)")
     parser.add_argument("--input-px", type=int, default=32, metavar="PX",
                         help="crop side the network reads (default 32; a 32 px --init-onnx "
                              "fine-tunes at another size from the same weights)")
@@ -142,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--label-smoothing must be from 0 to under 0.5")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
+    if not 0 <= args.see_through <= 1:
+        raise InputError("--see-through must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
         raise InputError("--rendered-share must be from 0 to 1")
     for folder in args.rendered:
@@ -160,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
                   crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                   crowd_negatives=args.crowd_negatives, negatives=tuple(args.negatives),
                   widths=widths, label_smoothing=args.label_smoothing,
-                  temperature=args.temperature)
+                  temperature=args.temperature, see_through=args.see_through)
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
         use_real = bool(leave_out or real_sources) and not args.no_real
