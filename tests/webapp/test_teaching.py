@@ -359,6 +359,19 @@ def test_a_reader_that_cannot_be_loaded_leaves_the_last_good_one(table: Any) -> 
     assert teach_events(client)[-1]["reading_with"] is None
 
 
+def test_a_learning_that_finds_side_faces_hands_them_to_the_camera(table: Any) -> None:
+    app, camera, client = table
+    teacher = services(app).teacher
+    assert teacher.side_faces is None and not teach_events(client)[-1]["side_faces"]
+    # the learning found a zone and no new versions: the camera still takes it
+    TableStore(TABLE).save_side_faces(SideFaceZone(1.57, 0.6, 0.5, 0.9), {})
+    taken = len(camera.readers)
+    teacher._learnt({"version": None, "used": False})  # noqa: SLF001
+    assert len(camera.readers) == taken + 1
+    assert teacher.side_faces == TableStore(TABLE).side_faces()
+    assert teach_events(client)[-1]["side_faces"]
+
+
 # -- the real camera: the table's reader, and a new one taken while it runs ---------------
 
 
