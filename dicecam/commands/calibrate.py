@@ -389,8 +389,23 @@ def _run_dice(args: argparse.Namespace) -> int:
         verdict = ("is now in use" if detector["used"] else
                    "is kept, not used: it finds the held-back dice no better")
         print(f"  {detector['version']} {verdict}; learnt in {detector['seconds']:.0f} s")
+    _print_side_faces(learning.side_faces)
     print(f"  {figures['seconds_in_all']:.0f} s in all")
     return 0
+
+
+def _print_side_faces(side_faces: dict | None) -> None:
+    """Where the camera shows the dice's side faces, as the learning found (or why not)."""
+    if not side_faces:
+        return
+    zone = side_faces.get("zone")
+    if zone is None:
+        print(f"  side faces: none dropped ({side_faces.get('why_none', 'no zone')}; "
+              f"{side_faces.get('candidates', 0)} faint boxes beside the dice)")
+        return
+    print(f"  side faces: unsure boxes {zone['near']:.2f}-{zone['far']:.2f} of a side from a "
+          f"sure die towards {zone['angle_deg']:.0f} degrees (+-{zone['spread_deg']:.0f}; "
+          f"0 is right, 90 down) are dropped; from {side_faces['candidates']} faint boxes")
 
 
 def _run_list(args: argparse.Namespace) -> int:

@@ -53,6 +53,8 @@ def test_a_table_taught_from_photos_reads_its_odd_dice_surely(
     assert figures["used"] and figures["version"] == "reader-v1"
     assert figures["learned"]["right"] > figures["shipped"]["right"]
     assert figures["taught"]["photos"] == 8 and figures["dice"] >= 40
+    # drawn from above: the faint boxes beside the dice make no side-face zone
+    assert figures["side_faces"]["zone"] is None and figures["side_faces"]["frames"] == 8
     shipped = _sure_and_right(_read(capsys, later), later)
     table = _sure_and_right(_read(capsys, later, "--table", "kitchen"), later)
     assert table > shipped and table >= 15  # of 18 dice
