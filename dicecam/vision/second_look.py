@@ -32,6 +32,12 @@ from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
 
 #: the margins (crop side / box side) of the second look's three crops
 MARGINS = (1.2, 1.3, 1.4)
+#: the confidence the views give the first value: the mean of the best this many (all
+#: three). The best two (2026-11-27): ``bench crowd --still`` throws 120-239 waiting 9 -> 5
+#: of 120, 400-439 4 of 40 both, none read wrong; but ``bench real`` reads 2 more of
+#: webcam's side faces sure (0.89 -> 0.90, 0.71-0.78 of a box side below a sure die, where
+#: crowd dice lie too: a reach rule could not part them), sure mistakes 46 -> 47. Kept at 3.
+VIEWS_COUNTED = 3
 #: dice read less surely than this get the second look (the tablet asks below it)
 SECOND_LOOK_BELOW = LOW_CONFIDENCE
 #: the second look is for boxes the detector is this sure are dice: on the real photos the
@@ -138,7 +144,10 @@ def look_again(frame_bgr: np.ndarray, boxes: np.ndarray, first: dict[int, ValueR
             if len(seen) != 1 or None in seen:
                 continue
             value, floor = seen.pop(), 0.0
-        agreed = sum(float(v.confidence) for v in own if v.value == value) / len(own)
+        backing = [float(v.confidence) if v.value == value else 0.0 for v in own]
+        if VIEWS_COUNTED < len(backing):
+            backing = sorted(backing, reverse=True)[:VIEWS_COUNTED]
+        agreed = sum(backing) / len(backing)
         out[i] = ValueReading(value, max(floor, agreed))
     return out
 
