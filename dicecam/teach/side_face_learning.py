@@ -18,7 +18,7 @@ them within 30-150, aligned 0.7. Hence ``ALIGNED`` 0.65 and a zone of up to +-60
 Measured (``bench teach``, every 5th photo teaches, 2026-11-27): the webcam source's 24
 taught photos gave 23 candidates, aligned 0.89, a zone 76 degrees (downwards) +-55, 0.51
 to 0.95 of a side, and no known die in it; its taught table's false boxes on the other
-262 photos fell from 26 to 10 (precision 97.1 -> 98.9%), recall, values and dice asked
+262 photos fell from 26 to 8 (precision 97.1 -> 99.1%), recall, values and dice asked
 unchanged. The rest are beside dice read unsure themselves (no sure die to go by) or just
 outside the zone. byler (2 candidates), damiantab (85, aligned 0.09: its carpet) and pxl
 (255, aligned 0.14) make none, and read as before.

@@ -11,9 +11,12 @@ table learns its own zone from the frames it was taught (``teach/side_face_learn
 the direction and distance at which its false boxes lie from its known dice, kept only
 when they all point one way and no two of its known dice lie that way from each other.
 
-``SideFaceZone.drop`` then removes, from one frame's dice, those read unsure (under
-``LOW_CONFIDENCE``, or no value) whose centre lies in the zone of a die read surely.
-A die a player corrected is never dropped.
+``SideFaceZone.drop`` then removes, from one frame's dice, those whose centre lies in the
+zone of a die read surely and are read less surely than it: every die read unsure (under
+``LOW_CONFIDENCE``, or no value), and a die read sure only beside a surer one. A die a
+player corrected is never dropped. Taught webcam table (``bench teach``): unsure ones only,
+26 -> 11 false boxes (3 read sure); the sure ones beside a surer die too, 8 (1 read
+sure), precision 98.9 -> 99.1%, recall and values the same.
 """
 
 from __future__ import annotations
@@ -51,17 +54,21 @@ class SideFaceZone:
         return (distance >= self.near) & (distance <= self.far) & (np.abs(turn) <= self.spread)
 
     def drop(self, dice: Sequence[DieReading]) -> list[DieReading]:
-        """``dice`` less those read unsure in the zone of a die read surely."""
+        """``dice`` less those in the zone of a die read surely and read less surely
+        than it (unsure, or sure beside a surer die)."""
         sure = [d for d in dice if _sure(d)]
-        if not sure or len(sure) == len(dice):
+        if not sure:
             return list(dice)
-        anchors = np.array([(d.x, d.y, max(d.w, d.h)) for d in sure])
+        anchors = np.array([(d.x, d.y, max(d.w, d.h), d.value_confidence) for d in sure])
         kept = []
         for die in dice:
-            if not _sure(die) and not die.corrected:
+            if not die.corrected:
                 dx = (die.x - anchors[:, 0]) / anchors[:, 2]
                 dy = (die.y - anchors[:, 1]) / anchors[:, 2]
-                if self.contains(dx, dy).any():
+                inside = self.contains(dx, dy)
+                if _sure(die):  # (a die is never in its own zone: distance 0)
+                    inside &= anchors[:, 3] > die.value_confidence
+                if inside.any():
                     continue
             kept.append(die)
         return kept

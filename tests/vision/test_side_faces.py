@@ -38,6 +38,14 @@ def test_an_unsure_box_below_a_sure_die_is_dropped_and_nothing_else_is():
     assert BELOW.drop([die, struck_by_players]) == [die, struck_by_players]
 
 
+def test_a_sure_box_below_a_surer_die_is_a_side_face_too():
+    die = _die(100, 100, sure=0.98)
+    side_face = _die(100, 128, value=5, sure=0.93)
+    as_sure_below = _die(300, 328, value=4, sure=0.98)  # as sure as the die above it
+    above = _die(300, 300, value=1, sure=0.98)
+    assert BELOW.drop([die, side_face, above, as_sure_below]) == [die, above, as_sure_below]
+
+
 def test_without_a_sure_die_beside_it_an_unsure_box_stays():
     top = _die(100, 100, sure=0.8)
     below = _die(100, 128, sure=0.6)
