@@ -213,28 +213,34 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-#: the least temperature ``fit_temperature`` may choose (its docstring says why). 0.8,
-#: measured 2026-11-27 with the side-face zone (``bench teach``, every 5th photo teaches):
-#: webcam from its leave-one-out reader asked 4.6 -> 2.9% of dice, its false boxes read
-#: sure 3 -> 5; damiantab asked 1.6 -> 0.5% but lost a die (recall 99.0 -> 98.4%, a
-#: sharper "not a die" vetoed it) and read one more false box sure; 0.6: webcam 2.1%
-#: asked, 8 false boxes sure. Not enough on two tables to lower it.
+#: the least temperature ``fit_temperature`` may choose (its docstring says why), and the
+#: least once at least ``TRUSTED_HELD_BACK`` examples are held back to fit it on: a fit on
+#: a few dozen is trusted that far. Measured 2026-11-27 (``bench teach``, every 5th photo
+#: teaches, the side-face zone on): webcam (33 held back) from its leave-one-out reader,
+#: floor 1 -> 0.8: dice asked 4.6 -> 2.9%, false boxes 8 -> 6 (read sure 1 -> 2), recall,
+#: values and silent errors the same; 0.6: 2.1% asked, more false boxes read sure. On
+#: damiantab (18 held back) 0.8 lost a die to a sharper "not a die" veto (recall 99.0 ->
+#: 98.4%): there the floor stays 1.
 MIN_TEMPERATURE = 1.0
+TRUSTED_MIN_TEMPERATURE = 0.8
+TRUSTED_HELD_BACK = 30
 
 
-def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+def fit_temperature(logits: np.ndarray, labels: np.ndarray,
+                    floor: float = MIN_TEMPERATURE) -> float:
     """The softmax temperature that makes these readings' confidence honest (least
     negative log-likelihood on a grid; 1.0 when there is nothing to fit on).
 
-    Never below 1: a reader fine-tuned on a table's few dozen dice reads its held-back
-    dice nearly all right, which asks for an ever sharper softmax, and the odd die later
-    is then read wrong but sure. Measured with ``bench teach`` (webcam): a temperature
-    down to 0.25 asked 1.3% of dice and read 0.6% wrong and sure (39 false boxes sure);
-    at least 1, 3.8% asked and 0.1% wrong and sure (11 false boxes sure, 12 shipped)."""
+    Never below ``floor`` (1 unless many dice are held back): a reader fine-tuned on a
+    table's few dozen dice reads its held-back dice nearly all right, which asks for an
+    ever sharper softmax, and the odd die later is then read wrong but sure. Measured with
+    ``bench teach`` (webcam): a temperature down to 0.25 asked 1.3% of dice and read 0.6%
+    wrong and sure (39 false boxes sure); at least 1, 3.8% asked and 0.1% wrong and sure
+    (11 false boxes sure, 12 shipped)."""
     if len(labels) == 0:
         return 1.0
     best, best_nll = 1.0, np.inf
-    for t in np.exp(np.linspace(np.log(MIN_TEMPERATURE), np.log(4.0), 29)):
+    for t in np.exp(np.linspace(np.log(floor), np.log(4.0), 29)):
         p = _softmax(logits / t)
         nll = -np.log(np.maximum(p[np.arange(len(labels)), labels], 1e-9)).mean()
         if nll < best_nll:
@@ -318,7 +324,9 @@ def learn_reader(examples: Sequence[Example], *, base_model: Path = TRAINED_MODE
                                   for _ in range(CALIBRATION_VIEWS)])
         held_labels = np.array([e.value for e in held] * (1 + CALIBRATION_VIEWS))
         held_labels[len(held):] = np.repeat([e.value for e in held], CALIBRATION_VIEWS)
-        temperature = fit_temperature(graph.forward(held_inputs), held_labels)
+        floor = TRUSTED_MIN_TEMPERATURE if len(held) >= TRUSTED_HELD_BACK \
+            else MIN_TEMPERATURE
+        temperature = fit_temperature(graph.forward(held_inputs), held_labels, floor)
     params = dict(graph.params)
     gemm = [n for n in graph.nodes if n.op == "Gemm"][-1]
     for name in gemm.inputs[1:]:  # softmax(logits / T): fold T into the last layer

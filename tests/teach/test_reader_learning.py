@@ -77,6 +77,8 @@ def test_an_overconfident_reader_is_cooled_and_never_sharpened() -> None:
     assert fit_temperature(logits, labels) > 2.0
     timid_but_right = np.eye(7)[labels] * 1.0
     assert fit_temperature(timid_but_right, labels) == 1.0  # a few right dice prove little
+    # with many held back, it may sharpen as far as the trusted floor, no further
+    assert fit_temperature(timid_but_right, labels, floor=0.8) == pytest.approx(0.8)
     assert fit_temperature(logits[:0], labels[:0]) == 1.0
 
 
