@@ -141,8 +141,7 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
         roll = f"frame:{stored.file.name}"
         known = [(b[0], b[1], max(b[2], b[3])) for b in stored.dice + stored.not_dice]
         boxes = detector(image).boxes
-        taken = {j for j in match_centres(known, [(b[0], b[1]) for b in boxes],
-                                          MATCH_TOLERANCE) if j is not None}
+        taken = _on_known(known, boxes)
         found += [Example(cut_stored_crop(image, *b[:4]), 0, roll)
                   for j, b in enumerate(boxes) if j not in taken]
         pieces += _table_pieces(image, known, -(-limit // len(frames)), rng, roll)
@@ -152,11 +151,16 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
     return examples + found + pieces[:limit - len(found)], seen
 
 
+def _on_known(known: list[tuple[float, float, float]], boxes: np.ndarray) -> set[int]:
+    """Indices of the detector's ``boxes`` that lie on one of the ``known`` places."""
+    return {j for j in match_centres(known, [(b[0], b[1]) for b in boxes], MATCH_TOLERANCE)
+            if j is not None}
+
+
 def _frame_boxes(dice: list[tuple[float, float, float]], boxes: np.ndarray) -> FrameBoxes:
     """A frame's known dice and the boxes on none of them (a box on a place the players
     struck is one: that was a false box)."""
-    on_dice = {j for j in match_centres(dice, [(b[0], b[1]) for b in boxes], MATCH_TOLERANCE)
-               if j is not None}
+    on_dice = _on_known(dice, boxes)
     return FrameBoxes(np.array(dice, np.float64).reshape(-1, 3),
                       np.array([b[:2] for j, b in enumerate(boxes) if j not in on_dice],
                                np.float64).reshape(-1, 2))

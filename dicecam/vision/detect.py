@@ -123,11 +123,13 @@ class DieDetector:
                 raise InputError(f"die detector model not found at {model}; train it with "
                                  f"'dicecam train detector' or reinstall dicecam")
         options = session_options(threads)
-        self._session = _session(path, options)
+        model = _folded_model(path)
+        self._session = _session(model, options)
         # the coarse pass has a session of its own: onnxruntime plans its memory for the
         # input shape it last saw, and one session alternating two shapes re-plans each
         # call (measured: the coarse pass cost 11 ms a frame instead of 1)
-        self._coarse_session = _session(coarse_path, options) if coarse_pass else None
+        self._coarse_session = None if not coarse_pass else _session(
+            model if coarse_path == path else _folded_model(coarse_path), options)
         self._input = self._session.get_inputs()[0].name
         meta = self._session.get_modelmeta().custom_metadata_map
         self.stride = int(meta.get("stride", 4))
@@ -205,15 +207,18 @@ class DieDetector:
         return Detections(boxes[keep], scores[keep].astype(np.float32), hand_share)
 
 
-def _session(path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
-    """A session of the model at ``path`` with its input scale folded into its first
-    convolution (``fold_input_scale``: the same maps, 0.5 ms a frame less)."""
+def _folded_model(path: Path) -> bytes:
+    """The model at ``path`` with its input scale folded into its first convolution
+    (``fold_input_scale``: the same maps, 0.5 ms a frame less), serialised."""
     try:
         model = onnx.load(str(path))
     except Exception as error:  # onnx raises protobuf's own errors on a damaged file
         raise InputError(f"die detector model at {path} cannot be read: {error}") from error
-    return ort.InferenceSession(fold_input_scale(model).SerializeToString(), options,
-                                providers=["CPUExecutionProvider"])
+    return fold_input_scale(model).SerializeToString()
+
+
+def _session(model: bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 def _hand_share(hand_map: np.ndarray, image_bgr: np.ndarray) -> float:
