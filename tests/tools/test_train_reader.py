@@ -94,6 +94,8 @@ def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert "--label-smoothing must be from 0 to under 0.5" in capsys.readouterr().err
     assert main(["train", "reader", "--temperature", "0"]) == 2
     assert "--temperature must be from 0.25 to 4" in capsys.readouterr().err
+    assert main(["train", "reader", "--device", "tpu"]) == 2
+    assert "--device 'tpu': cpu or cuda" in capsys.readouterr().err
 
 
 needs_real = pytest.mark.skipif(real_data_dir() is None,

@@ -92,6 +92,9 @@ class TrainConfig:
     #: share of the random-look dice drawn clear, their far faces' marks showing through
     #: (``crops.see_through_look``)
     see_through: float = 0.0
+    #: where torch trains ("cpu", or "cuda" where a GPU is): on a GPU the augmentation
+    #: draws from a generator of its own there, so a GPU run does not reproduce a CPU one
+    device: str = "cpu"
 
 
 @dataclass
@@ -149,22 +152,23 @@ def synthetic_set(count: int, seed: int, options: CropOptions, workers: int,
 def _augment(torch, x, generator):  # x: N x 3 x S x S float in 0..1
     """Cheap label-keeping changes: quarter turns, channel order (pip colour is not the
     value), colour inversion, brightness and contrast."""
-    n = x.shape[0]
-    k = torch.randint(0, 4, (n,), generator=generator)
+    n, device = x.shape[0], x.device
+    k = torch.randint(0, 4, (n,), generator=generator, device=device)
     turned = x.clone()
     for quarter in (1, 2, 3):
         pick = k == quarter
         if pick.any():
             turned[pick] = torch.rot90(x[pick], quarter, dims=(2, 3))
     x = turned
-    perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
-    perm = perms[torch.randint(0, 6, (n,), generator=generator)]
+    perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]],
+                         device=device)
+    perm = perms[torch.randint(0, 6, (n,), generator=generator, device=device)]
     x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, x.shape[2], x.shape[3]))
-    invert = torch.rand(n, generator=generator) < 0.15
+    invert = torch.rand(n, generator=generator, device=device) < 0.15
     x = torch.where(invert[:, None, None, None], 1.0 - x, x)
-    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    gain = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator, device=device)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator)
+    contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator, device=device)
     return ((x - mean) * contrast + mean * gain).clamp(0.0, 1.0)
 
 
@@ -183,14 +187,14 @@ def _warp(torch, x, generator, share: float):  # x: N x 3 x S x S float in 0..1
     tighter boxes than the renderer's and the real crops come in few orientations: the
     synthetic crops and the ~3,000 real ones seen hundreds of times need the variety.
     """
-    n = x.shape[0]
-    pick = torch.rand(n, generator=generator) < share
+    n, device = x.shape[0], x.device
+    pick = torch.rand(n, generator=generator, device=device) < share
     if not pick.any():
         return x
     m = int(pick.sum())
 
     def uniform(low: float, high: float, *shape):
-        return low + (high - low) * torch.rand(m, *shape, generator=generator)
+        return low + (high - low) * torch.rand(m, *shape, generator=generator, device=device)
 
     aspect = torch.exp(uniform(-math.log(WARP_ASPECT), math.log(WARP_ASPECT)))
     scale = uniform(*WARP_SCALE)
@@ -210,11 +214,13 @@ def _warp(torch, x, generator, share: float):  # x: N x 3 x S x S float in 0..1
 
 def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
     net.eval()
+    device = next(net.parameters()).device
     preds = []
     with torch.no_grad():
         for start in range(0, len(images), 512):
-            x = torch.from_numpy(images[start:start + 512]).permute(0, 3, 1, 2).float() / 255.0
-            preds.append(net(x).argmax(dim=1).numpy())
+            x = torch.from_numpy(images[start:start + 512]).to(device)
+            x = x.permute(0, 3, 1, 2).float() / 255.0
+            preds.append(net(x).argmax(dim=1).cpu().numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
     return float((pred == labels).mean()) if len(labels) else float("nan"), pred
 
@@ -309,7 +315,13 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         f"{sum(p.numel() for p in net.parameters()) / 1000:.0f}k parameters")
     if config.init_onnx is not None:
         load_folded_onnx(net, config.init_onnx)
+    device = torch.device(config.device)
+    net.to(device)
+    # the batches' order is drawn on the CPU; the augmentation where the batch is (on the
+    # CPU from the same generator, so CPU recipes reproduce as before)
     generator = torch.Generator().manual_seed(config.seed)
+    augment_generator = (generator if device.type == "cpu"
+                         else torch.Generator(device=device).manual_seed(config.seed))
     real_per_epoch = int(round(config.samples * config.real_share)) if len(real_labels) else 0
     rendered_per_epoch = (int(round(config.samples * config.rendered_share))
                           if len(rendered_labels) else 0)
@@ -352,11 +364,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             index = order[step * config.batch:(step + 1) * config.batch]
             if len(index) == 0:
                 break
-            x = all_images[index].permute(0, 3, 1, 2).float() / 255.0
+            x = all_images[index].to(device).permute(0, 3, 1, 2).float() / 255.0
             if config.warp:  # no draw from the generator when off: older recipes reproduce
-                x = _warp(torch, x, generator, config.warp)
-            x = _augment(torch, x, generator)
-            loss = loss_fn(net(x), all_labels[index])
+                x = _warp(torch, x, augment_generator, config.warp)
+            x = _augment(torch, x, augment_generator)
+            loss = loss_fn(net(x), all_labels[index].to(device))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -383,6 +395,7 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         report.history.append(entry)
         log(f"epoch {epoch + 1}: {entry}")
     report.val_accuracy = report.history[-1]["val_accuracy"] if report.history else 0.0
+    net.cpu()
     if config.temperature != 1.0:
         with torch.no_grad():
             net.head.weight /= config.temperature

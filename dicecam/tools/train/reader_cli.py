@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering crops")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--device", default="cpu",
+                        help="where torch trains: cpu (default) or cuda (a GPU; its runs do "
+                             "not reproduce a CPU run's weights)")
     parser.add_argument("--no-real", action="store_true",
                         help="do not fine-tune on the real photos' tuning part")
     parser.add_argument("--leave-out", action="append", default=[], metavar="SOURCE",
@@ -145,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--label-smoothing must be from 0 to under 0.5")
     if not 0 <= args.warp <= 1:
         raise InputError("--warp must be from 0 to 1")
+    if args.device != "cpu" and not args.device.startswith("cuda"):
+        raise InputError(f"--device {args.device!r}: cpu or cuda (cuda:N for the N-th GPU)")
     if not 0 <= args.see_through <= 1:
         raise InputError("--see-through must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
@@ -165,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
                   crowd_throws=args.crowd_throws, crowd_share=args.crowd_share,
                   crowd_negatives=args.crowd_negatives, negatives=tuple(args.negatives),
                   widths=widths, label_smoothing=args.label_smoothing,
-                  temperature=args.temperature, see_through=args.see_through)
+                  temperature=args.temperature, see_through=args.see_through,
+                  device=args.device)
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
         use_real = bool(leave_out or real_sources) and not args.no_real
