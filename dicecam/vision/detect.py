@@ -12,6 +12,10 @@ dice it found are under ``MIN_DIE_INPUT_PX`` input pixels across, unless it foun
 than ``MAX_DICE_TO_ZOOM`` of them: no game's table holds that many, so they are specks of a
 carpet or a cloth, and zooming into such a texture turns hundreds of specks into thousands
 of boxes (a rendered speckled carpet: 383 -> 3,061).
+
+Dice much larger than it expects (a camera close above a few dice) are read at smaller
+scales: the coarse pass at a third of the main scale, and, where the frame is not a crowd,
+the close pass at a quarter; their large boxes replace the main pass's boxes on a die's pips.
 """
 
 from __future__ import annotations
@@ -52,6 +56,18 @@ LARGE_DIE_INPUT_PX = 56.0
 #: large die the main pass split, and its pips, are unsure)
 SAME_SIZE_SHARE = 0.5
 DIE_SIZE_SHARE = 0.2
+#: The close pass reads the frame once more at this share of the main pass's scale (a
+#: twelfth of a 1080p frame's side): a die 400-600 px wide at 1080p is 45-67 px at the
+#: coarse pass's input, at the top of what the net learnt, and some such dice on a
+#: carpet drew no box there; at this scale they are 33-50 px. Its boxes count only from
+#: ``CLOSE_MIN_INPUT_PX`` at the main pass's input (smaller ones the other passes see
+#: better) and join as the coarse pass's do, after them.
+CLOSE_SHARE = 1 / 4
+CLOSE_MIN_INPUT_PX = 120.0
+#: A frame where the other passes found more boxes than this is a crowd of dice, not a
+#: camera close above a few (eight dice of 400 px fill a 1080p frame; their pips, seen as
+#: dice, are at most 48 boxes): it skips the close pass (0.5 ms of a 60-die frame)
+CLOSE_MAX_BOXES = 48
 #: A large die of the coarse pass counts from this score (the real ones on damiantab's
 #: close-ups scored 0.53-0.91; blurred clusters and the edges of byler's tray 0.36-0.49)
 COARSE_MIN_SCORE = 0.5
@@ -112,10 +128,12 @@ class DieDetector:
         coarse_model_path: str | Path | None = None,
         threads: int | None = None,
     ) -> None:
-        """``coarse_model_path``: the model of the coarse pass (None: this one). A table's
-        learnt detector runs its coarse pass with the model it learnt from: it learnt the
-        table's dice at the size its camera shows them, never at a third of that, where
-        byler's table's detector drew a box three dice wide on one frame in eight."""
+        """``coarse_pass``: read the frame at smaller scales too (the coarse and close
+        passes) for dice larger than the net learnt. ``coarse_model_path``: the model of
+        those passes (None: this one). A table's learnt detector runs them with the model it
+        learnt from: it learnt the table's dice at the size its camera shows them, never at
+        a third of that, where byler's table's detector drew a box three dice wide on one
+        frame in eight."""
         path = Path(model_path) if model_path is not None else MODEL_PATH
         coarse_path = Path(coarse_model_path) if coarse_model_path is not None else path
         for model in (path, coarse_path):
@@ -128,15 +146,19 @@ class DieDetector:
         # the coarse pass has a session of its own: onnxruntime plans its memory for the
         # input shape it last saw, and one session alternating two shapes re-plans each
         # call (measured: the coarse pass cost 11 ms a frame instead of 1)
-        self._coarse_session = None if not coarse_pass else _session(
-            model if coarse_path == path else _folded_model(coarse_path), options)
+        coarse_model = (None if not coarse_pass
+                        else model if coarse_path == path else _folded_model(coarse_path))
+        self._coarse_session = None if coarse_model is None else _session(coarse_model,
+                                                                          options)
+        # the close pass's input has a shape of its own again, so a session of its own
+        self._close_session = None if coarse_model is None else _session(coarse_model,
+                                                                         options)
         self._input = self._session.get_inputs()[0].name
         meta = self._session.get_modelmeta().custom_metadata_map
         self.stride = int(meta.get("stride", 4))
         self.input_long_side = int(input_long_side or meta.get("input_long_side", 640))
         self.threshold = threshold
         self.auto_zoom = auto_zoom
-        self.coarse_pass = coarse_pass
         self._shrunk: np.ndarray | None = None  # the main pass's copy of the last frame
 
     def __call__(self, frame_bgr: np.ndarray) -> Detections:
@@ -156,15 +178,24 @@ class DieDetector:
                            MAX_ZOOM_LONG_SIDE / long_side)
                 if zoom > scale * 1.3:
                     found = self._detect_at(frame_bgr, zoom)
-        if self.coarse_pass and self._coarse_session is not None:
-            coarse = self._detect_at(frame_bgr, scale * COARSE_SHARE,
-                                     session=self._coarse_session, shrunk=self._shrunk,
-                                     hand=False)
-            large = ((coarse.boxes[:, 2:4].max(axis=1) * scale >= LARGE_DIE_INPUT_PX)
-                     & (coarse.scores >= COARSE_MIN_SCORE))
-            if large.any():
-                found = _with_large_dice(found, coarse.keep(large))
+        if self._coarse_session is not None and self._close_session is not None:
+            found = _with_large_dice(found, self._large_dice_at(
+                frame_bgr, scale, COARSE_SHARE, self._coarse_session, LARGE_DIE_INPUT_PX))
+            if len(found) <= CLOSE_MAX_BOXES:
+                found = _with_large_dice(found, self._large_dice_at(
+                    frame_bgr, scale, CLOSE_SHARE, self._close_session, CLOSE_MIN_INPUT_PX))
         return found
+
+    def _large_dice_at(self, frame_bgr: np.ndarray, scale: float, share: float,
+                       session: ort.InferenceSession, min_input_px: float) -> Detections:
+        """The dice a pass at ``share`` of the main pass's ``scale`` finds with at least
+        ``COARSE_MIN_SCORE``, at least ``min_input_px`` across at the main pass's input
+        (it starts from the main pass's shrunk copy of the frame)."""
+        found = self._detect_at(frame_bgr, scale * share, session=session,
+                                shrunk=self._shrunk, hand=False)
+        large = ((found.boxes[:, 2:4].max(axis=1) * scale >= min_input_px)
+                 & (found.scores >= COARSE_MIN_SCORE))
+        return found.keep(large)
 
     def _detect_at(self, frame_bgr: np.ndarray, scale: float, *,
                    session: ort.InferenceSession | None = None,
