@@ -66,7 +66,7 @@ CLOSE_SHARE = 1 / 4
 CLOSE_MIN_INPUT_PX = 120.0
 #: A frame where the other passes found more boxes than this is a crowd of dice, not a
 #: camera close above a few (eight dice of 400 px fill a 1080p frame; their pips, seen as
-#: dice, are at most 48 boxes): it skips the close pass (0.5 ms of a 60-die frame)
+#: dice, are at most 48 boxes): it skips the close pass and its 0.5 ms
 CLOSE_MAX_BOXES = 48
 #: A large die of the coarse pass counts from this score (the real ones on damiantab's
 #: close-ups scored 0.53-0.91; blurred clusters and the edges of byler's tray 0.36-0.49)
