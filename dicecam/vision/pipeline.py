@@ -42,6 +42,7 @@ from dicecam.vision.frames import CheckedFrames
 from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.wider_look import look_wider
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +163,7 @@ class TablePipeline:
         veto_below_score: float = VETO_BELOW_SCORE,
         empty_table: EmptyTable | None = None,
         second_look: bool = False,
+        wider_look: bool = False,
         side_faces: SideFaceZone | None = None,
     ) -> None:
         self.detect = detect
@@ -180,6 +182,9 @@ class TablePipeline:
         #: (``second_look.py``: it confirms a value, or reads one where the first look
         #: found none)
         self.second_look = second_look
+        #: read a large die read unsure again from wider crops (``wider_look.py``: the
+        #: detector's box on a die larger than it learnt is often part of the die)
+        self.wider_look = wider_look
         #: where this table's camera shows dice's side faces (``side_faces.py``, learnt by
         #: a taught table): boxes read unsure there beside a sure die are dropped
         self.side_faces = side_faces
@@ -257,6 +262,10 @@ class TablePipeline:
                         and value_of[i].confidence >= VETO_SURE)]
         if self.second_look and kept:
             self._look_again(frame_bgr, boxes, scores, todo, kept, value_of)
+            clock = self._lap("values", clock)
+        if self.wider_look and kept:
+            value_of.update(look_wider(frame_bgr, boxes, {i: value_of[i] for i in kept},
+                                       self.read_values))
             clock = self._lap("values", clock)
         colours: Sequence[tuple[Any, ...]]
         if self.read_colours is not None and kept:
@@ -487,7 +496,7 @@ def build_pipeline(
     if empty_table is not None:
         table = EmptyTable.from_frame(load_table_picture(empty_table))
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
-                         settle=settle, empty_table=table, second_look=True,
+                         settle=settle, empty_table=table, second_look=True, wider_look=True,
                          side_faces=side_faces)
 
 
