@@ -13,7 +13,9 @@ their neighbours. From 40 px it made more dice right and sure on the real photos
 against 3,092 of 3,919) but read 4 wrong and sure. A crop that would hold another die's
 centre is not read (a second box on the same die, read sure from a wide crop, was a false
 die on a close-up), and another value is taken only when read sure (unsure, it changed
-what the tablet proposed for 7 of pxl's asked dice, and made them wrong).
+what the tablet proposed for 7 of pxl's asked dice, and made them wrong). "Not a die"
+from a wide crop never counts: the crop is loose by design (a taught webcam table lost 4
+dice to it).
 
 ``bench real`` (shipped models), before -> after: damiantab, which no model saw, value
 98.73 -> 99.58% and asked 14.0 -> 4.2%; webcam asked 4.5 -> 3.7%; closeup:damiantab
@@ -57,8 +59,9 @@ def look_wider(frame_bgr: np.ndarray, boxes: np.ndarray,
                ) -> dict[int, ValueReadingLike]:
     """For each die ``i`` of ``first`` (its first reading; the dice of ``first`` are all
     the frame's) that is large and read under ``WIDER_LOOK_BELOW``: the most confident
-    reading of its wider crops that hold no other die's centre, where that is surer than
-    the first and reads the same value or is sure. All the crops are read as one batch."""
+    reading of a value from its wider crops that hold no other die's centre, where that
+    is surer than the first and reads the same value or is sure. All the crops are read
+    as one batch."""
     centres = np.asarray([boxes[i][:2] for i in first], np.float64).reshape(-1, 2)
     margins_of: dict[int, list[float]] = {}
     for i, reading in first.items():
@@ -83,7 +86,10 @@ def look_wider(frame_bgr: np.ndarray, boxes: np.ndarray,
     readings = iter(read_values(crops))
     better: dict[int, ValueReadingLike] = {}
     for i, margins in margins_of.items():
-        views = [next(readings) for _ in margins]
+        # a wide crop is loose by design: its "not a die" says nothing of the die
+        views = [r for r in (next(readings) for _ in margins) if r.value is not None]
+        if not views:
+            continue
         best = max(views, key=lambda r: r.confidence)
         # another value only when read sure: an unsure one would change what the tablet
         # proposes for a die it asks about anyway (pxl: 7 proposals made wrong)

@@ -80,3 +80,10 @@ def test_no_wider_crop_holds_another_dies_centre():
     boxes[1, 0] = 960 + LARGE * 0.5  # within every wider crop
     assert look_wider(FRAME, boxes, {0: ValueReading(6, 0.5), 1: ValueReading(6, 0.99)},
                       _by_side([])) == {}
+
+
+def test_not_a_die_from_a_wide_crop_never_replaces_a_reading():
+    boxes = np.array([(960, 540, LARGE, LARGE)], np.float32)
+    first = {0: ValueReading(6, 0.5)}
+    assert look_wider(FRAME, boxes, first,
+                      lambda crops: [ValueReading(None, 0.99) for _ in crops]) == {}
