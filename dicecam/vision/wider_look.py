@@ -25,13 +25,13 @@ value 94.4 -> 100%, asked 16.7 -> 5.6%; tilt:damiantab value 91.2 -> 93.0%, aske
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Sequence
 
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.die_reader import CROP_MARGIN, cut_crop
+from dicecam.vision.second_look import ValueFn, ValueReadingLike
 
 #: the wider crops' sides over the box's longer side (the first look's is ``CROP_MARGIN``)
 MARGINS = (1.3 * CROP_MARGIN, 1.7 * CROP_MARGIN, 2.2 * CROP_MARGIN)
@@ -39,14 +39,6 @@ MARGINS = (1.3 * CROP_MARGIN, 1.7 * CROP_MARGIN, 2.2 * CROP_MARGIN)
 LARGE_SHARE = 60 / 640
 #: dice read less surely than this get the wider look (the tablet asks below it)
 WIDER_LOOK_BELOW = LOW_CONFIDENCE
-
-
-class ValueReadingLike(Protocol):
-    value: int | None
-    confidence: float
-
-
-ValueFn = Callable[[Sequence[np.ndarray]], Sequence[ValueReadingLike]]
 
 
 def is_large(box: Sequence[float], frame_shape: tuple[int, ...]) -> bool:
@@ -62,7 +54,8 @@ def look_wider(frame_bgr: np.ndarray, boxes: np.ndarray,
     reading of a value from its wider crops that hold no other die's centre, where that
     is surer than the first and reads the same value or is sure. All the crops are read
     as one batch."""
-    centres = np.asarray([boxes[i][:2] for i in first], np.float64).reshape(-1, 2)
+    dice = list(first)
+    centres = np.asarray([boxes[i][:2] for i in dice], np.float64).reshape(-1, 2)
     margins_of: dict[int, list[float]] = {}
     for i, reading in first.items():
         if reading.confidence >= WIDER_LOOK_BELOW or not is_large(boxes[i], frame_bgr.shape):
@@ -72,7 +65,8 @@ def look_wider(frame_bgr: np.ndarray, boxes: np.ndarray,
         # a crop that holds it reads that die too (a second box on the same die read
         # sure: a close-up's two touching dice)
         reach = np.max(np.abs(centres - (cx, cy)), axis=1)
-        nearest = float(np.min(reach[reach > 0], initial=np.inf))
+        others = np.arange(len(dice)) != dice.index(i)
+        nearest = float(np.min(reach[others], initial=np.inf))
         margins = [m for m in MARGINS if m * max(w, h) / 2 < nearest]
         if margins:
             margins_of[i] = margins

@@ -87,3 +87,10 @@ def test_not_a_die_from_a_wide_crop_never_replaces_a_reading():
     first = {0: ValueReading(6, 0.5)}
     assert look_wider(FRAME, boxes, first,
                       lambda crops: [ValueReading(None, 0.99) for _ in crops]) == {}
+
+
+def test_a_second_box_at_the_very_same_centre_counts_as_another_die():
+    boxes = np.array([(960, 540, LARGE, LARGE), (960, 540, LARGE * 0.8, LARGE * 0.8)],
+                     np.float32)
+    assert look_wider(FRAME, boxes, {0: ValueReading(6, 0.5), 1: ValueReading(6, 0.5)},
+                      _by_side([])) == {}
