@@ -55,21 +55,22 @@ def look_wider(frame_bgr: np.ndarray, boxes: np.ndarray,
     is surer than the first and reads the same value or is sure. All the crops are read
     as one batch."""
     dice = list(first)
+    todo = [n for n, i in enumerate(dice) if first[i].confidence < WIDER_LOOK_BELOW
+            and is_large(boxes[i], frame_bgr.shape)]
+    if not todo:  # the usual frame: no large die read unsure
+        return {}
     centres = np.asarray([boxes[i][:2] for i in dice], np.float64).reshape(-1, 2)
     margins_of: dict[int, list[float]] = {}
-    for i, reading in first.items():
-        if reading.confidence >= WIDER_LOOK_BELOW or not is_large(boxes[i], frame_bgr.shape):
-            continue
-        cx, cy, w, h = (float(t) for t in boxes[i])
+    for n in todo:
+        cx, cy, w, h = (float(t) for t in boxes[dice[n]])
         # how far the nearest other die's centre lies (in x or y, as a square crop reaches):
         # a crop that holds it reads that die too (a second box on the same die read
         # sure: a close-up's two touching dice)
         reach = np.max(np.abs(centres - (cx, cy)), axis=1)
-        others = np.arange(len(dice)) != dice.index(i)
-        nearest = float(np.min(reach[others], initial=np.inf))
-        margins = [m for m in MARGINS if m * max(w, h) / 2 < nearest]
+        reach[n] = np.inf
+        margins = [m for m in MARGINS if m * max(w, h) / 2 < float(reach.min())]
         if margins:
-            margins_of[i] = margins
+            margins_of[dice[n]] = margins
     if not margins_of:
         return {}
     crops = []
