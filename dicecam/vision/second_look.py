@@ -7,7 +7,7 @@ cuts such a die again with every other box outside its own painted over in the c
 of the table around it (the crop's pixels in no box), at three margins (1.2, 1.3 and 1.4
 times the box), reads those three crops as one batch, and takes as the die's confidence
 the mean probability the three give its first value (a view that reads another value
-gives it none). It never changes a value the first look read: it can only confirm it.
+gives it none; among several neighbours, where all three agree, the best two's). It never changes a value the first look read: it can only confirm it.
 
 Only a die in a crowd gets it: its box about square, another box reaching into its crop,
 none covering much of it, and the detector fairly sure of it (``SECOND_LOOK_SCORE``). On
@@ -32,12 +32,16 @@ from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
 
 #: the margins (crop side / box side) of the second look's three crops
 MARGINS = (1.2, 1.3, 1.4)
-#: the confidence the views give the first value: the mean of the best this many (all
-#: three). The best two (2026-11-27): ``bench crowd --still`` throws 120-239 waiting 9 -> 5
-#: of 120, 400-439 4 of 40 both, none read wrong; but ``bench real`` reads 2 more of
-#: webcam's side faces sure (0.89 -> 0.90, 0.71-0.78 of a box side below a sure die, where
-#: crowd dice lie too: a reach rule could not part them), sure mistakes 46 -> 47. Kept at 3.
-VIEWS_COUNTED = 3
+#: the confidence the views give the first value: the mean of all three, or of the best
+#: ``VIEWS_COUNTED`` for a die with at least ``CROWDED_BY`` other boxes reaching its widest
+#: crop where every view reads the first value. Among several neighbours the widest crop
+#: keeps the most of their painted-over edges and is the weakest view (0.69-0.83 where the
+#: tighter two read 0.88-0.95). The best two for every die (2026-11-27): ``bench crowd
+#: --still`` throws 120-239 waiting 9 -> 5 of 120, but ``bench real`` read a webcam side
+#: face sure (views 0.91, 0.90, 0.85: a crowd die's look), sure mistakes 46 -> 47; the
+#: side faces and the webcam dice beside one other box have one neighbour.
+VIEWS_COUNTED = 2
+CROWDED_BY = 2
 #: dice read less surely than this get the second look (the tablet asks below it)
 SECOND_LOOK_BELOW = LOW_CONFIDENCE
 #: the second look is for boxes the detector is this sure are dice: on the real photos the
@@ -127,8 +131,9 @@ def look_again(frame_bgr: np.ndarray, boxes: np.ndarray, first: dict[int, ValueR
     reads, at their mean confidence. A die keeps its first confidence where that is
     higher; dice the views read no value for, or differently, are left out. The caller
     passes only boxes the detector is fairly sure of (``SECOND_LOOK_SCORE``)."""
-    unsure = [i for i, r in first.items() if float(r.confidence) < SECOND_LOOK_BELOW
-              and _in_a_crowd(boxes, i, max(margins))]
+    neighbours = {i: _crowd_neighbours(boxes, i, max(margins)) for i, r in first.items()
+                  if float(r.confidence) < SECOND_LOOK_BELOW}
+    unsure = [i for i, count in neighbours.items() if count]
     if not unsure:
         return {}
     crops = [crop_without_neighbours(frame_bgr, boxes, i, m) for i in unsure for m in margins]
@@ -145,28 +150,31 @@ def look_again(frame_bgr: np.ndarray, boxes: np.ndarray, first: dict[int, ValueR
                 continue
             value, floor = seen.pop(), 0.0
         backing = [float(v.confidence) if v.value == value else 0.0 for v in own]
-        if VIEWS_COUNTED < len(backing):
+        if neighbours[i] >= CROWDED_BY and all(v.value == value for v in own):
             backing = sorted(backing, reverse=True)[:VIEWS_COUNTED]
         agreed = sum(backing) / len(backing)
         out[i] = ValueReading(value, max(floor, agreed))
     return out
 
 
-def _in_a_crowd(boxes: np.ndarray, index: int, margin: float) -> bool:
-    """Whether box ``index`` is about square (``SQUARE``), another box reaches into its
-    crop of ``margin``, and none covers more than ``MAX_OVERLAP`` of it or of itself."""
+def _crowd_neighbours(boxes: np.ndarray, index: int, margin: float) -> int:
+    """How many other boxes reach into box ``index``'s crop of ``margin``, where the box is
+    about square (``SQUARE``) and none covers more than ``MAX_OVERLAP`` of it or of itself
+    (0 otherwise: not a die in a crowd)."""
     cx, cy, w, h = (float(t) for t in boxes[index])
     if max(w, h) > SQUARE * min(w, h):
-        return False
+        return 0
     half = max(w, h) * margin / 2
     others = np.delete(np.asarray(boxes, np.float64).reshape(-1, 4), index, axis=0)
     near = ((np.abs(others[:, 0] - cx) < half + others[:, 2] / 2)
             & (np.abs(others[:, 1] - cy) < half + others[:, 3] / 2))
     if not near.any():
-        return False
+        return 0
     ox, oy, ow, oh = others[near].T
     across = np.clip(np.minimum(cx + w / 2, ox + ow / 2) - np.maximum(cx - w / 2, ox - ow / 2),
                      0, None)
     down = np.clip(np.minimum(cy + h / 2, oy + oh / 2) - np.maximum(cy - h / 2, oy - oh / 2),
                    0, None)
-    return bool((across * down <= MAX_OVERLAP * np.minimum(w * h, ow * oh)).all())
+    if (across * down > MAX_OVERLAP * np.minimum(w * h, ow * oh)).any():
+        return 0
+    return int(near.sum())

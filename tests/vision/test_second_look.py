@@ -13,8 +13,10 @@ from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.die_reader import ValueReading, cut_crop
 from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
 from dicecam.vision.second_look import (
+    CROWDED_BY,
     MARGINS,
     SECOND_LOOK_SCORE,
+    VIEWS_COUNTED,
     crop_without_neighbours,
     look_again,
 )
@@ -80,6 +82,30 @@ def test_views_of_another_value_count_nothing_and_the_first_reading_is_the_floor
 
     assert look_again(_frame(), BOXES, {0: Value(3, 0.2)}, one_of_three) == {
         0: ValueReading(3, pytest.approx(0.96 / len(MARGINS)))}
+
+
+def _widest_view_weak(crops):
+    """Reads 3 from every crop: 0.95 and 0.93 from the tighter two, 0.6 from the widest."""
+    return [Value(3, (0.95, 0.93, 0.6)[k % len(MARGINS)]) for k in range(len(crops))]
+
+
+def test_a_die_among_several_takes_its_best_views_and_one_beside_one_takes_all_three():
+    assert (VIEWS_COUNTED, CROWDED_BY) == (2, 2)
+    one_neighbour = look_again(_frame(), BOXES, {0: Value(3, 0.7)}, _widest_view_weak)
+    assert one_neighbour == {0: ValueReading(3, pytest.approx((0.95 + 0.93 + 0.6) / 3))}
+    # a third die touching from below: two boxes reach the first die's widest crop
+    frame = _frame()
+    frame[120:160, 80:120] = NEIGHBOUR
+    crowd = np.vstack([BOXES, [(100, 140, 40, 40)]]).astype(np.float32)
+    two_neighbours = look_again(frame, crowd, {0: Value(3, 0.7)}, _widest_view_weak)
+    assert two_neighbours == {0: ValueReading(3, pytest.approx((0.95 + 0.93) / 2))}
+
+    def widest_reads_five(crops):
+        return [Value(5 if k % len(MARGINS) == 2 else 3, 0.95) for k in range(len(crops))]
+
+    # a view of another value: every view counts (that one nothing)
+    assert look_again(frame, crowd, {0: Value(3, 0.5)}, widest_reads_five) == {
+        0: ValueReading(3, pytest.approx(0.95 * 2 / 3))}
 
 
 def test_a_die_read_as_no_value_takes_the_value_every_view_reads():
