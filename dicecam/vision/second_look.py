@@ -7,7 +7,8 @@ cuts such a die again with every other box outside its own painted over in the c
 of the table around it (the crop's pixels in no box), at three margins (1.2, 1.3 and 1.4
 times the box), reads those three crops as one batch, and takes as the die's confidence
 the mean probability the three give its first value (a view that reads another value
-gives it none; among several neighbours, where all three agree, the best two's). It never changes a value the first look read: it can only confirm it.
+gives it none; among several neighbours, where all three agree, the best two's). It
+never changes a value the first look read: it can only confirm it.
 
 Only a die in a crowd gets it: its box about square, another box reaching into its crop,
 none covering much of it, and the detector fairly sure of it (``SECOND_LOOK_SCORE``). On

@@ -149,11 +149,39 @@ def test_a_squashed_tile_squeezes_its_dice_boxes_with_its_pixels() -> None:
     assert a.random() == b.random()
 
 
+def test_a_tilted_tile_stretches_its_dice_and_their_boxes_hold_the_whole_face() -> None:
+    from dicecam.tools.train.detector import TILE, Sample, augment, tilt
+
+    image = np.zeros((TILE, TILE, 3), np.uint8)
+    image[100:140, 60:100] = 255  # a 40 px "die" centred at (80, 120)
+    hand = np.zeros((TILE, TILE), np.uint8)
+    hand[:, TILE // 2:] = 1  # a hand over the right half: the axis of the turn keeps it there
+    tile = Sample(image, np.array([[80, 120, 40, 40]], np.float32), np.ones(1, bool), hand)
+    for seed in range(6):
+        out = tilt(np.random.default_rng(seed), tile)
+        assert out.image.shape == image.shape and out.hand.shape == hand.shape
+        ys, xs = np.nonzero(out.image[:, :, 0] > 127)
+        cx, cy, bw, bh = out.boxes[0]
+        # the box is the one around the turned face, pixel for pixel
+        assert abs(xs.min() - (cx - bw / 2)) < 1.5 and abs(xs.max() + 1 - (cx + bw / 2)) < 1.5
+        assert abs(ys.min() - (cy - bh / 2)) < 1.5 and abs(ys.max() + 1 - (cy + bh / 2)) < 1.5
+        # turned 20-55 degrees: the face is wider than high
+        assert bw > bh * 1.05
+        assert out.hand[:, TILE // 2 + 2:].all() and not out.hand[:, :TILE // 2 - 2].any()
+    # no tilt share: not one random draw more, so recipes from before --tilt reproduce
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    augment(a, tile)
+    augment(b, tile, tilt_share=0.0)
+    assert a.random() == b.random()
+
+
 def test_train_detector_refuses_a_squash_share_out_of_range(capsys) -> None:
     from dicecam.cli import main
 
     assert main(["train", "detector", "--squash", "1.5"]) == 2
     assert "--squash must be a share from 0 to 1" in capsys.readouterr().err
+    assert main(["train", "detector", "--tilt", "-0.1"]) == 2
+    assert "--tilt must be a share from 0 to 1" in capsys.readouterr().err
 
 
 def test_crowd_tiles_hold_the_dice_of_crowded_throws_at_the_detectors_scale() -> None:

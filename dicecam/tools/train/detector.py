@@ -210,12 +210,64 @@ def squash(rng: np.random.Generator, s: Sample, size: int = CROP) -> Sample:
     return Sample(image, boxes, s.size_known, hand)
 
 
+#: A tilted tile's table turns this far from facing the camera (``tilt``): a camera
+#: clipped to a tablet stand looks 30-50 degrees off vertical.
+TILT_DEGREES = (20.0, 55.0)
+
+
+def tilt(rng: np.random.Generator, s: Sample) -> Sample:
+    """The tile as a camera 20-55 degrees off vertical sees its table (``TILT_DEGREES``):
+    the table plane turned about a horizontal axis through the tile's centre, seen by a
+    pinhole camera (focal length 1-4 tile diagonals, as a tile is part of a frame), then
+    scaled so the turned table fills the tile again. A die's box becomes the box around its
+    turned corners, as ``bench real``'s tilted views turn their labels: the detector learns
+    the whole stretched face, where it had drawn a box round half of it."""
+    h, w = s.image.shape[:2]
+    angle = math.radians(rng.uniform(*TILT_DEGREES))
+    focal = math.hypot(w, h) * rng.uniform(1.0, 4.0)
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    moved = []
+    for x, y in corners:
+        dy = y - h / 2
+        depth = focal + dy * math.sin(angle)
+        moved.append([w / 2 + (x - w / 2) * focal / depth,
+                      h / 2 + dy * math.cos(angle) * focal / depth])
+    moved = np.float64(moved)
+    # the largest centred box inside the turned table, blown up to the whole tile (no
+    # smeared edge pixels, no mirrored dice nobody labelled)
+    half_w = min(w / 2 - moved[0, 0], moved[1, 0] - w / 2, w / 2 - moved[3, 0],
+                 moved[2, 0] - w / 2)
+    half_h = min(h / 2 - moved[0, 1], moved[3, 1] - h / 2)
+    grow = max(w / 2 / half_w, h / 2 / half_h)
+    moved = (moved - [w / 2, h / 2]) * grow + [w / 2, h / 2]
+    homography = cv2.getPerspectiveTransform(corners, np.float32(moved))
+    image = cv2.warpPerspective(s.image, homography, (w, h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    hand = cv2.warpPerspective(s.hand, homography, (w, h), flags=cv2.INTER_NEAREST)
+    if len(s.boxes):
+        cx, cy, bw, bh = s.boxes.T
+        quads = np.stack([np.stack([cx - bw / 2, cy - bh / 2], 1),
+                          np.stack([cx + bw / 2, cy - bh / 2], 1),
+                          np.stack([cx + bw / 2, cy + bh / 2], 1),
+                          np.stack([cx - bw / 2, cy + bh / 2], 1)], 1)
+        points = cv2.perspectiveTransform(quads.reshape(-1, 1, 2).astype(np.float32),
+                                          homography).reshape(-1, 4, 2)
+        low, high = points.min(axis=1), points.max(axis=1)
+        boxes = np.concatenate([(low + high) / 2, high - low], axis=1).astype(np.float32)
+    else:
+        boxes = s.boxes
+    return Sample(image, boxes, s.size_known, hand)
+
+
 def augment(rng: np.random.Generator, s: Sample, size: int = CROP,
-            squash_share: float = 0.0) -> Sample:
+            squash_share: float = 0.0, tilt_share: float = 0.0) -> Sample:
     """A random ``size`` crop of a tile, flipped, transposed and re-lit at random; a
-    ``squash_share`` of tiles squeezed first (no draw at 0, so older recipes reproduce)."""
+    ``squash_share`` of tiles squeezed first and a ``tilt_share`` tilted (``tilt``; no
+    draw at 0, so older recipes reproduce)."""
     if squash_share > 0 and rng.random() < squash_share:
         s = squash(rng, s, size)
+    if tilt_share > 0 and rng.random() < tilt_share:
+        s = tilt(rng, s)
     h, w = s.image.shape[:2]
     x0 = int(rng.integers(0, w - size + 1))
     y0 = int(rng.integers(0, h - size + 1))
@@ -252,7 +304,7 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                    copy_paste: int = 0, crowd_throws: int = 0,
                    crowd_scales: tuple[float, float] = CROWD_SCALES, estimated_sizes: bool = False,
                    negative_renders: tuple[Path, ...] = (), negative_render_share: float = 0.5,
-                   log=print) -> dict:
+                   tilt_share: float = 0.0, log=print) -> dict:
     """Render (or load from ``cache``) the synthetic tiles, then train for what is left of
     ``minutes`` (or exactly ``steps`` steps, which reproduces a model whatever the machine's
     speed) and export. One torch thread by default: on a CPU shared with other jobs, more
@@ -260,7 +312,8 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
     from ``real_sources`` (None: every source) less ``leave_out``; ``backgrounds`` is the
     share of each batch cut from the real photos without dice (hard negatives), and
     ``pasted`` more synthetic tiles are drawn on those photos (dice on real boards);
-    ``squash_share`` of the tiles are squeezed along one axis (``squash``);
+    ``squash_share`` of the tiles are squeezed along one axis (``squash``) and
+    ``tilt_share`` seen from a tilted camera (``tilt``);
     ``copy_paste`` more tiles paste the real tuning dice onto those photos without dice
     (``copy_paste.py``); ``crowd_throws`` crowded Dice Party throws give two tiles each
     (``crowd_crops.crowd_tiles``, at ``crowd_scales``); ``estimated_sizes`` learns the
@@ -314,11 +367,12 @@ def train_detector(out_path: Path, *, minutes: float = 18.0, pool_size: int = 12
                 "estimated_sizes": ",".join(SIZE_ESTIMATED_SOURCES) if estimated_sizes else "",
                 "negative_renders": ",".join(f"{Path(f).name}:{len(read_labels(Path(f)))}"
                                              for f in negative_renders),
-                "negative_render_share": str(negative_render_share) if negative_renders else ""}
+                "negative_render_share": str(negative_render_share) if negative_renders else "",
+                **({"tilt_share": str(tilt_share)} if tilt_share else {})}
     summary = train_on(synth, real, out_path, seconds=seconds, seed=seed, threads=threads,
                        steps=steps, init=init, weights_out=weights_out, metadata=metadata,
                        negatives=negatives, negative_share=backgrounds, init_onnx=init_onnx,
-                       lr=lr, squash_share=squash_share, log=log)
+                       lr=lr, squash_share=squash_share, tilt_share=tilt_share, log=log)
     summary["seconds"] = round(time.monotonic() - started)
     summary["left_out"] = list(leave_out)
     summary["real_sources"] = used
@@ -332,7 +386,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
              weights_out: Path | None = None, metadata: dict[str, str] | None = None,
              negatives: list | None = None, negative_share: float = 0.0,
              init_onnx: Path | None = None, lr: float = 3e-3, squash_share: float = 0.0,
-             log=print) -> dict:
+             tilt_share: float = 0.0, log=print) -> dict:
     """Train for ``seconds`` of wall clock, or for exactly ``steps`` steps when given (the
     learning-rate schedule then follows the step count instead of the clock).
 
@@ -375,7 +429,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
                 s = real_tile(rng, negatives[int(rng.integers(len(negatives)))])
             else:
                 s = synth[int(rng.integers(len(synth)))]
-            samples.append(augment(rng, s, squash_share=squash_share))
+            samples.append(augment(rng, s, squash_share=squash_share, tilt_share=tilt_share))
         parts = [targets(s) for s in samples]
         x = torch.from_numpy(np.stack([s.image.transpose(2, 0, 1) for s in samples]))
         heat_t, reg_t, mask_t, hand_t = (torch.from_numpy(np.stack([p[k] for p in parts]))

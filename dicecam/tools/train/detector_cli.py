@@ -54,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--squash", type=float, default=0.0, metavar="SHARE",
                         help="share of tiles squeezed along one axis by up to 1.4 : 1 "
                              "(photos saved with another aspect; default 0)")
+    parser.add_argument("--tilt", type=float, default=0.0, metavar="SHARE",
+                        help="share of tiles seen from a camera 20-55 degrees off vertical "
+                             "(the table turned, its dice stretched; default 0)")
     parser.add_argument("--copy-paste", type=int, default=0, metavar="N",
                         help="also make N tiles of the real tuning dice cut from their labels "
                              "and pasted onto the real photos without dice (default 0)")
@@ -99,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--lr must be above 0 and at most 0.1")
     if not 0 <= args.squash <= 1:
         raise InputError("--squash must be a share from 0 to 1")
+    if not 0 <= args.tilt <= 1:
+        raise InputError("--tilt must be a share from 0 to 1")
     for folder in args.negatives:
         if not (Path(folder) / "labels.jsonl").is_file():
             raise InputError(f"--negatives: no renders in {folder} (no labels.jsonl)")
@@ -123,6 +128,6 @@ def run(args: argparse.Namespace) -> int:
                              estimated_sizes=args.estimated_sizes,
                              negative_renders=tuple(Path(f) for f in args.negatives),
                              negative_render_share=args.negatives_share,
-                             log=lambda line: print(line, flush=True))
+                             tilt_share=args.tilt, log=lambda line: print(line, flush=True))
     print(json.dumps(summary))
     return 0
