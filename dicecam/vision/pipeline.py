@@ -41,7 +41,7 @@ from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
 from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
-from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.side_faces import SideFaceZone, ask_faces_below
 from dicecam.vision.wider_look import look_wider
 
 log = logging.getLogger(__name__)
@@ -295,6 +295,7 @@ class TablePipeline:
         read = without_parts_of_larger_dice([d for d in dice if d is not None])
         if self.side_faces is not None:
             read = self.side_faces.drop(read)
+        read = ask_faces_below(read)
         found, specks, side = split_specks(read)
         self._lap("rest", clock)
         if regrow and specks and side is not None:

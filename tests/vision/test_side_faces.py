@@ -73,3 +73,30 @@ def test_the_pipeline_drops_side_faces_where_its_table_has_a_zone():
     zoned = TablePipeline(detector, reader, None, side_faces=BELOW)
     assert len(plain.read_frame(frame).dice) == 2
     assert [(d.x, d.y) for d in zoned.read_frame(frame).dice] == [(100, 100)]
+
+
+def test_before_teaching_a_sure_box_just_below_a_die_is_asked_not_dropped():
+    from dicecam.vision.side_faces import ask_faces_below
+
+    die = _die(100, 100, value=1, sure=0.8)  # the top face: surely read or not
+    side_face = _die(104, 128, value=5)  # 0.7 of a side below, read sure
+    asked = ask_faces_below([die, side_face])
+    assert asked[0] == die
+    assert asked[1].value == 5 and asked[1].needs_check
+    assert asked[1].confidence < 0.9 and asked[1].value_confidence < 0.9
+    # a die the players corrected stays as they said
+    corrected = _die(104, 128, value=5, corrected=True)
+    assert ask_faces_below([die, corrected]) == [die, corrected]
+    # a die a whole side below (touching), or off to the side, is a die
+    assert ask_faces_below([die, _die(100, 140)]) == [die, _die(100, 140)]
+    assert ask_faces_below([die, _die(130, 125)]) == [die, _die(130, 125)]
+
+
+def test_a_frame_with_touching_dice_side_by_side_is_a_crowd_and_left_alone():
+    from dicecam.vision.side_faces import ask_faces_below
+
+    crowd = [_die(100, 100), _die(104, 128), _die(140, 100)]  # the third beside the first
+    assert ask_faces_below(crowd) == crowd
+    # the same two dice with the third far away: the box below is asked
+    apart = [_die(100, 100), _die(104, 128), _die(400, 100)]
+    assert ask_faces_below(apart)[1].needs_check
