@@ -84,10 +84,14 @@ PART_OF_DIE_SHARE = 0.6
 SMALL_BOX_SHARE = 0.3
 #: ...counted only where at least this many dice of the frame are read surely
 SIZE_REFERENCE_DICE = 3
-#: Where fewer are, more unsure boxes than this (twice the largest party, Dice Party's 60)
-#: are a texture, all of them specks: a speckled carpet drew 386 boxes on one rendered
-#: frame, none read surely (the detector's auto-zoom draws the same line, ``detect.py``)
-TEXTURE_BOXES = 120
+#: Where fewer are, more unsure boxes than this (the largest party, Dice Party's 60, and
+#: half as many false boxes again) are a texture, all of them specks: a speckled carpet
+#: drew 386 boxes on one rendered frame, none read surely. At 120 (twice the largest party,
+#: the line the detector's auto-zoom draws, ``detect.py``) ``bench real``'s rendered
+#: speckled carpets kept 112 false dice on 10 frames; at 90, 19, every other figure of
+#: ``bench real``, ``bench reader`` and ``bench crowd`` the same (2026-11-27). A party
+#: of 60 read with fewer than 3 dice sure is unreadable either way.
+TEXTURE_BOXES = 90
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
