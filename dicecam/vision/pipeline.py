@@ -84,6 +84,12 @@ PART_OF_DIE_SHARE = 0.6
 SMALL_BOX_SHARE = 0.3
 #: ...counted only where at least this many dice of the frame are read surely
 SIZE_REFERENCE_DICE = 3
+#: The smallest die the table reader reads: 12 px at 1080p (issue 33), a 160th of the
+#: frame's long side. A box under it read unsure is dropped, not asked: the rendered
+#: speckled carpets drew 6-7 px "dice" on 720p frames (19 -> 9 false dice on 10 frames);
+#: on the real photos, ``bench reader``'s 13-19 px Dice Party dice and the crowds, no
+#: figure moved (2026-11-27). One read sure is kept: the reader saw a die there.
+MIN_DIE_SHARE = 12 / 1920
 #: Where fewer are, more unsure boxes than this (the largest party, Dice Party's 60, and
 #: half as many false boxes again) are a texture, all of them specks: a speckled carpet
 #: drew 386 boxes on one rendered frame, none read surely. At 120 (twice the largest party,
@@ -296,7 +302,9 @@ class TablePipeline:
                 value_confidence=value_conf, colour_confidence=colour_conf,
                 colour_scores=tuple(scores_of[0]) if scores_of else (),
             )
-        read = without_parts_of_larger_dice([d for d in dice if d is not None])
+        read = without_too_small_to_read([d for d in dice if d is not None],
+                                         max(frame_bgr.shape[:2]))
+        read = without_parts_of_larger_dice(read)
         if self.side_faces is not None:
             read = self.side_faces.drop(read)
         read = ask_faces_below(read)
@@ -391,6 +399,15 @@ class TablePipeline:
         self.changes.reset()
         self._last = None
         self._frame_index = 0
+
+
+def without_too_small_to_read(dice: list[DieReading], long_side: int) -> list[DieReading]:
+    """``dice`` less the boxes read unsure that are smaller than the smallest die the
+    table reader reads (``MIN_DIE_SHARE`` of the frame's long side); a die a player
+    corrected stays."""
+    smallest = MIN_DIE_SHARE * long_side
+    return [d for d in dice if d.corrected or max(d.w, d.h) >= smallest
+            or (d.value is not None and d.confidence >= LOW_CONFIDENCE)]
 
 
 def without_parts_of_larger_dice(dice: list[DieReading]) -> list[DieReading]:

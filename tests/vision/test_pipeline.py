@@ -13,6 +13,7 @@ import pytest
 
 from dicecam.reading import DieReading
 from dicecam.vision.pipeline import (
+    MIN_DIE_SHARE,
     TEXTURE_BOXES,
     VETO_SURE,
     PipelineOutput,
@@ -22,6 +23,7 @@ from dicecam.vision.pipeline import (
     split_specks,
     square_crop,
     without_parts_of_larger_dice,
+    without_too_small_to_read,
 )
 from dicecam.vision.settle import SettleConfig
 from tests.support.doubles import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame
@@ -239,3 +241,16 @@ def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
     assert _without_specks(flecks[:90]) == flecks[:90]
     sure = [_read(700, 700 + 50 * i, 40, 0.97) for i in range(2)]
     assert _without_specks([*flecks, *sure]) == sure
+
+
+def test_a_box_smaller_than_any_die_read_is_dropped_when_read_unsure():
+    # 12 px at 1080p is the smallest die read; a 1280 px wide frame's bar is 8 px
+    assert MIN_DIE_SHARE * 1920 == 12
+    fleck, small_die, die = _read(10, 10, 7, 0.4), _read(50, 50, 8, 0.4), _read(90, 90, 7, 0.97)
+    assert without_too_small_to_read([fleck, small_die, die], 1280) == [small_die, die]
+    corrected = replace(fleck, corrected=True)
+    assert without_too_small_to_read([corrected], 1280) == [corrected]
+    no_value = replace(die, value=None)
+    assert without_too_small_to_read([no_value], 1280) == []
+    # the same boxes on a 640 px photo are dice-sized
+    assert without_too_small_to_read([fleck, small_die], 640) == [fleck, small_die]
