@@ -72,6 +72,20 @@ def closeup(frame: np.ndarray, truth: list[LabelledDie], rng: np.random.Generato
     return (view, kept) if kept else None
 
 
+def turned_table_corners(width: int, height: int, angle: float, focal: float) -> np.ndarray:
+    """Where a ``width`` x ``height`` picture's corners (top left, top right, bottom right,
+    bottom left) land when the table plane is turned ``angle`` radians about the
+    horizontal axis through its centre and seen by a pinhole camera of ``focal`` pixels:
+    4 x 2, float64. Its near (bottom) edge grows, its far edge shrinks."""
+    moved = []
+    for x, y in ((0, 0), (width, 0), (width, height), (0, height)):
+        dy = y - height / 2
+        depth = focal + dy * math.sin(angle)
+        moved.append([width / 2 + (x - width / 2) * focal / depth,
+                      height / 2 + dy * math.cos(angle) * focal / depth])
+    return np.array(moved, np.float64)
+
+
 def tilted(frame: np.ndarray, truth: list[LabelledDie], rng: np.random.Generator
            ) -> tuple[np.ndarray, list[LabelledDie]]:
     """The photo as a camera 30-50 degrees off vertical would see its table."""
@@ -81,13 +95,7 @@ def tilted(frame: np.ndarray, truth: list[LabelledDie], rng: np.random.Generator
     # by a pinhole camera whose focal length is the frame's diagonal
     focal = math.hypot(w, h)
     corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    moved = []
-    for x, y in corners:
-        dy = y - h / 2
-        depth = focal + dy * math.sin(angle)
-        moved.append([w / 2 + (x - w / 2) * focal / depth,
-                      h / 2 + dy * math.cos(angle) * focal / depth])
-    moved = np.float32(moved)
+    moved = np.float32(turned_table_corners(w, h, angle, focal))
     if rng.random() < 0.5:  # the camera on the other side of the table
         moved = np.float32([[x, h - y] for x, y in moved[[3, 2, 1, 0]]])
     homography = cv2.getPerspectiveTransform(corners, moved)

@@ -20,6 +20,7 @@ import numpy as np
 
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.teach.detector_targets import STRIDE, Sample, targets
+from dicecam.tools.bench.real_views import turned_table_corners
 from dicecam.tools.realdata import (
     SOURCES,
     background_photos,
@@ -226,13 +227,7 @@ def tilt(rng: np.random.Generator, s: Sample) -> Sample:
     angle = math.radians(rng.uniform(*TILT_DEGREES))
     focal = math.hypot(w, h) * rng.uniform(1.0, 4.0)
     corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    moved = []
-    for x, y in corners:
-        dy = y - h / 2
-        depth = focal + dy * math.sin(angle)
-        moved.append([w / 2 + (x - w / 2) * focal / depth,
-                      h / 2 + dy * math.cos(angle) * focal / depth])
-    moved = np.float64(moved)
+    moved = turned_table_corners(w, h, angle, focal)
     # the largest centred box inside the turned table, blown up to the whole tile (no
     # smeared edge pixels, no mirrored dice nobody labelled)
     half_w = min(w / 2 - moved[0, 0], moved[1, 0] - w / 2, w / 2 - moved[3, 0],
