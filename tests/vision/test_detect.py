@@ -94,6 +94,34 @@ def test_auto_zoom_reads_small_dice_again_but_not_a_speckled_texture(tiny_dice, 
         assert scales[1] > 2 * scales[0]
 
 
+@needs_model
+@pytest.mark.parametrize(("close_score", "kept_score"), [(0.48, 0.48), (0.30, None)])
+def test_a_large_die_the_coarse_pass_doubts_counts_when_the_close_pass_sees_it_too(
+        close_score, kept_score):
+    """A die 585 px wide on a carpet scored 0.39 at the coarse pass (under its bar, 0.5)
+    and 0.48 at the close pass, under the bar there too: seen by both it is a die,
+    with the better score, and the main pass's boxes on its pips give way to it. Seen by
+    one pass alone, under the bar, it is not."""
+    finder = DieDetector(threads=1)
+    scale = 640 / 1920
+    pips = Detections(np.float32([[908, 773, 120, 120], [664, 556, 121, 121]]),
+                      np.float32([0.46, 0.38]))
+    passes = {1 / 3: Detections(np.float32([[804, 631, 577, 577]]), np.float32([0.39])),
+              1 / 4: Detections(np.float32([[751, 643, 603, 603]]),
+                                np.float32([close_score]))}
+
+    def detect_at(frame, at, **_):
+        return pips if at == scale else passes[min(passes, key=lambda s: abs(s * scale - at))]
+
+    finder._detect_at = detect_at
+    found = finder.detect(np.zeros((1080, 1920, 3), np.uint8))
+    if kept_score is None:
+        assert found.boxes.tolist() == pips.boxes.tolist()
+    else:
+        assert found.boxes.tolist() == [[804, 631, 577, 577]]
+        assert found.scores.tolist() == pytest.approx([kept_score])
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]
