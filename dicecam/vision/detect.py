@@ -171,20 +171,23 @@ class DieDetector:
     def __call__(self, frame_bgr: np.ndarray) -> Detections:
         return self.detect(frame_bgr)
 
-    def detect(self, frame_bgr: np.ndarray) -> Detections:
+    def detect(self, frame_bgr: np.ndarray, *, threshold: float | None = None) -> Detections:
+        """The frame's dice. ``threshold``: the main pass's peak bar for this call (None:
+        the detector's own; a lower one finds the weaker peaks the table reader looks at
+        when a game says dice are missing, ``vision/missing_dice.py``)."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
             raise ValueError(f"frame must be HxWx3 uint8 BGR, got {frame_bgr.shape} "
                              f"{frame_bgr.dtype}")
         long_side = max(frame_bgr.shape[:2])
         scale = min(1.0, self.input_long_side / long_side)
-        found = self._detect_at(frame_bgr, scale)
+        found = self._detect_at(frame_bgr, scale, threshold=threshold)
         if self.auto_zoom and 0 < len(found) <= MAX_DICE_TO_ZOOM and scale < 1.0:
             median_px = float(np.median(found.boxes[:, 2:4].max(axis=1))) * scale
             if median_px < MIN_DIE_INPUT_PX:
                 zoom = min(ZOOM_TARGET_DIE_PX / median_px * scale, 1.0,
                            MAX_ZOOM_LONG_SIDE / long_side)
                 if zoom > scale * 1.3:
-                    found = self._detect_at(frame_bgr, zoom)
+                    found = self._detect_at(frame_bgr, zoom, threshold=threshold)
         if self._coarse_session is not None and self._close_session is not None:
             coarse = self._large_dice_at(frame_bgr, scale, COARSE_SHARE, self._coarse_session,
                                          LARGE_DIE_INPUT_PX)
@@ -216,7 +219,8 @@ class DieDetector:
 
     def _detect_at(self, frame_bgr: np.ndarray, scale: float, *,
                    session: ort.InferenceSession | None = None,
-                   shrunk: np.ndarray | None = None, hand: bool = True) -> Detections:
+                   shrunk: np.ndarray | None = None, hand: bool = True,
+                   threshold: float | None = None) -> Detections:
         """The dice the net finds in the frame shrunk by ``scale`` (shrunk from ``shrunk``,
         a smaller copy of the frame, where given: the coarse pass starts from the main
         pass's copy rather than from the whole frame). ``hand``: whether to measure the
@@ -238,7 +242,7 @@ class DieDetector:
         maps = (session or self._session).run(None, {self._input: tensor})[0][0]
         gh, gw = -(-nh // self.stride), -(-nw // self.stride)
         peaks = maps[0, :gh, :gw]
-        ys, xs = np.nonzero(peaks > self.threshold)
+        ys, xs = np.nonzero(peaks > (self.threshold if threshold is None else threshold))
         hand_share = _hand_share(maps[5, :gh, :gw], small[:nh, :nw]) if hand else 0.0
         if ys.size == 0:
             return empty_detections(hand_share)

@@ -39,6 +39,8 @@ from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
+from dicecam.vision.missing_dice import FLOOR as MISSING_FLOOR
+from dicecam.vision.missing_dice import away_from_dice, surest_dice
 from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.side_faces import SideFaceZone, ask_faces_below
@@ -198,6 +200,9 @@ class TablePipeline:
         #: where this table's camera shows dice's side faces (``side_faces.py``, learnt by
         #: a taught table): boxes read unsure there beside a sure die are dropped
         self.side_faces = side_faces
+        #: how many dice the game now waits to see thrown (None: it does not say); a
+        #: settled roll of fewer is looked at again for the missing ones (``find_missing``)
+        self.expected_dice: Callable[[], int | None] | None = None
         self.changes = ChangeMap()
         #: how frames were read: "full", "changed" (only where the picture changed), "kept"
         #: (nothing changed: the last reading kept), and "dice_read" (crops read)
@@ -211,19 +216,48 @@ class TablePipeline:
 
     def read_frame(
         self, frame_bgr: np.ndarray, *, frame_index: int = 0, timestamp: float = 0.0,
-        moving: bool = False,
+        moving: bool = False, expected: int | None = None,
     ) -> FrameReading:
-        """One frame's reading, without motion or settle state (what ``dicecam read`` uses)."""
+        """One frame's reading, without motion or settle state (what ``dicecam read`` uses).
+        ``expected``: how many dice the frame shows, where a game knows (fewer found: the
+        detector's weaker peaks are read too, ``find_missing``)."""
         started = time.perf_counter()
         found = self._detect(frame_bgr)
         self.stage_seconds["detect"] += time.perf_counter() - started
         dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
+        if expected is not None and len(dice) < expected:
+            dice = list(self.find_missing(frame_bgr, dice, expected))
         return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
                                    timestamp, moving)
 
-    def _detect(self, frame_bgr: np.ndarray) -> Detections:
-        """The detector's boxes, less those where the frame still shows the empty table."""
-        found = self.detect(frame_bgr)
+    def find_missing(self, frame_bgr: np.ndarray, dice: Sequence[DieReading],
+                     expected: int) -> tuple[DieReading, ...]:
+        """``dice`` and, where they are fewer than ``expected``, as many more as are
+        missing from the detector's weaker peaks (``missing_dice.py``): those away from
+        every die of ``dice`` read as a die, surest first. Only a detector that takes a
+        bar per call (``DieDetector.detect``) has weaker peaks to give."""
+        missing = expected - len(dice)
+        detect_below = getattr(self.detect, "detect", None)
+        if missing <= 0 or detect_below is None:
+            return tuple(dice)
+        candidates = away_from_dice(self._detect(frame_bgr, MISSING_FLOOR), dice)
+        if not len(candidates):
+            return tuple(dice)
+        # the dice already read are the candidates' neighbours (the second look paints
+        # them out), read as they were; their boxes count as sure ones
+        boxes = np.concatenate([np.array([(d.x, d.y, d.w, d.h) for d in dice], np.float32)
+                                .reshape(-1, 4), candidates.boxes])
+        scores = np.concatenate([np.ones(len(dice), np.float32), candidates.scores])
+        known: list[DieReading | None] = [*dice, *([None] * len(candidates))]
+        read = self._read_dice(frame_bgr, boxes, scores, known, regrow=False)
+        at = {(float(b[0]), float(b[1])) for b in candidates.boxes}
+        return (*dice, *surest_dice([d for d in read if (d.x, d.y) in at], missing))
+
+    def _detect(self, frame_bgr: np.ndarray, threshold: float | None = None) -> Detections:
+        """The detector's boxes, less those where the frame still shows the empty table
+        (``threshold``: a peak bar for this call, for a detector that takes one)."""
+        found = self.detect(frame_bgr) if threshold is None \
+            else self.detect.detect(frame_bgr, threshold=threshold)  # type: ignore[attr-defined]
         if self.empty_table is None or len(found) == 0:
             return found
         if not self.empty_table.fits(frame_bgr):
@@ -372,8 +406,14 @@ class TablePipeline:
             if fresh:
                 self._last_full = stamp
         self._last = reading
-        return PipelineOutput(frame_bgr, reading, self.settle.update(reading),
-                              changed=fresh or bool(changed))
+        settled = self.settle.update(reading)
+        if settled is not None and self.expected_dice is not None:
+            # the roll settles on this frame: its dice missing are looked for in it
+            expected = self.expected_dice()
+            if expected is not None and len(settled.dice) < expected:
+                settled = replace(settled, dice=self.find_missing(frame_bgr, settled.dice,
+                                                                  expected))
+        return PipelineOutput(frame_bgr, reading, settled, changed=fresh or bool(changed))
 
     def _unmoved(self, frame_bgr: np.ndarray, boxes: np.ndarray, last: FrameReading
                  ) -> list[DieReading | None]:

@@ -85,3 +85,37 @@ def test_a_video_publishes_its_still_roll_once(tmp_path, scenes, capsys):
     assert len(settled) == 1
     # a token the detector took for a die is kept only as unreadable, to be asked
     assert len([d for d in settled[0]["dice"] if d["value"] is not None]) == len(scenes[0].dice)
+
+
+def test_told_how_many_dice_a_photo_shows_read_looks_for_a_die_painted_out_of_the_detector(
+        images, scenes, capsys, monkeypatch):
+    """A die whose peak the detector keeps under its bar (here: its box dropped unless the
+    bar is the look's lower one) is read when ``--dice`` says one is missing."""
+    from dicecam.vision.detect import DieDetector
+
+    scene = scenes[0]
+    hidden = scene.visible_dice[0]
+    detect = DieDetector.detect
+
+    def detect_without_one(self, frame, *, threshold=None):
+        found = detect(self, frame, threshold=threshold)
+        if threshold is not None:
+            return found
+        off = np.hypot(found.boxes[:, 0] - hidden.cx, found.boxes[:, 1] - hidden.cy) > 8
+        return found.keep(off)
+
+    monkeypatch.setattr(DieDetector, "detect", detect_without_one)
+    path = str(images / "table_0.png")
+
+    def dice(*extra):
+        assert main(["read", path, "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)["dice"]
+
+    alone = dice()  # (with any box read as no die, to be asked)
+    assert len([d for d in alone if d["value"]]) == len(scene.dice) - 1
+    found = dice("--dice", str(len(alone) + 1))
+    assert len(found) == len(alone) + 1
+    (new,) = [d for d in found if abs(d["x"] - hidden.cx) < 8 and abs(d["y"] - hidden.cy) < 8]
+    assert new["value"] == hidden.value
+    assert main(["read", path, "--dice", "0"]) == 2
+    assert "--dice must be 1 or more" in capsys.readouterr().err

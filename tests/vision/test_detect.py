@@ -81,7 +81,7 @@ def test_auto_zoom_reads_small_dice_again_but_not_a_speckled_texture(tiny_dice, 
     zoomer = DieDetector(threads=1, auto_zoom=True, coarse_pass=False)
     scales: list[float] = []
 
-    def detect_at(frame, scale):
+    def detect_at(frame, scale, **_):
         scales.append(scale)
         side = 6.0 / scale  # 6 px at the network's input, in frame pixels
         boxes = np.tile(np.float32([100, 100, side, side]), (tiny_dice, 1))

@@ -132,3 +132,15 @@ def test_the_directed_demo_throws_what_it_is_told_and_lies_still_between() -> No
     assert len(dice) == 55
     assert Counter(d.look.colour_name for d in dice) == {"red": 30, "yellow": 25}
     assert {d.value for d in dice} == {6}
+
+
+def test_the_session_says_how_many_dice_the_throw_it_waits_for_shows(
+        session: GameSession) -> None:
+    """What the table reader is told each time a roll settles (``find_missing``)."""
+    assert session.dice_due() is None  # no game
+    session.new_game(NewGame("diceparty", {"players": ["Anna", "Ben"]}))
+    assert session.dice_due() == 4  # a preparty throw of four dice
+    session.new_game(NewGame("v6", {"players": ["Ann", "Bo"], "seating": "in_order"}))
+    assert session.dice_due() is None  # the jokers are chosen first
+    session.act(Act({"type": "jokers", "jokers": []}))
+    assert session.dice_due() == 1  # the croupier's free throw

@@ -422,3 +422,31 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
     assert len(made) == 1  # not reopened
     outputs.close()
 
+
+def test_a_table_camera_tells_its_reader_how_many_dice_the_game_waits_for() -> None:
+    made: list[FakePipeline] = []
+
+    def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
+        made.append(FakePipeline(*args, **kwargs))
+        return made[-1]
+
+    def frames(source: str, dice_set: str, on_error: Any, **_: Any) -> Iterator[np.ndarray]:
+        while True:
+            yield np.zeros((48, 64, 3), np.uint8)
+
+    camera = TableCamera("frames", frames=frames, pipeline=pipeline, realtime=False)
+    outputs = camera.open(None)
+    next(outputs)
+    assert made[0].expected_dice is None  # nobody said yet
+
+    def due() -> int:
+        return 54
+
+    assert camera.expect_dice(due)
+    assert made[0].expected_dice is due  # the reader running takes it at once
+    outputs.close()
+    outputs = camera.open(None)
+    next(outputs)
+    assert made[1].expected_dice is due  # and every reader opened after
+    outputs.close()
+

@@ -8,7 +8,9 @@ frame of the throw through the table reader until the roll settles (``--still``:
 the picture of the dice lying still, read once: faster, the same dice). The settled
 roll then goes through the game as the tablet's session takes it: the colours decided
 together with the party's counts, then the rules. A throw waits for a tap when a die is
-asked (no value, or under 0.90 sure) or the rules refuse the throw (a die missed).
+asked (no value, or under 0.90 sure) or the rules refuse the throw (a die missed). The
+table reader is told how many dice were thrown, as the live view tells it what the game
+waits for (``--uncounted``: not told).
 
 Each thrown die is read right and sure, asked (no value, value unsure, colour unsure),
 read wrong and sure (the worst error: scored without asking), or missed; boxes matching
@@ -56,6 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-second-look", action="store_true",
                         help="without the second look at dice read unsure in a crowd "
                              "(vision/second_look.py), for a before figure")
+    parser.add_argument("--uncounted", action="store_true",
+                        help="without telling the table reader how many dice were thrown "
+                             "(vision/missing_dice.py), for a before figure")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     pipeline = build_pipeline(game.dice_set, threads=1, reader_path=args.reader,
                               detector_path=args.detector)
     pipeline.second_look = not args.no_second_look
+    expected = None if args.uncounted else len(due.colours)
+    pipeline.expected_dice = lambda: expected  # as the live view asks the game
     source = DemoSource(game.dice_set)
     request = DemoThrow(due.colours, due.values)
     mode = "from the still picture" if args.still else "frame by frame until it settles"
@@ -87,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     waiting: Counter[str] = Counter()
     for index in range(args.first, args.first + args.throws):
         frames, truth = source.thrown(index, request)
-        read = _settled(pipeline, frames, source.fps, still=args.still)
+        read = _settled(pipeline, frames, source.fps, still=args.still, expected=expected)
         if read is None:
             waiting["never settled"] += 1
             continue
@@ -112,11 +119,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settled(pipeline: Any, frames: list, fps: float, *, still: bool
-             ) -> tuple[DieReading, ...] | None:
+def _settled(pipeline: Any, frames: list, fps: float, *, still: bool,
+             expected: int | None = None) -> tuple[DieReading, ...] | None:
     """The dice of the throw's settled roll (None: it never settled)."""
     if still:
-        return pipeline.read_frame(frames[-1]).dice
+        return pipeline.read_frame(frames[-1], expected=expected).dice
     pipeline.reset()
     for k, frame in enumerate(frames):
         settled = pipeline.process(frame, timestamp=k / fps).settled
@@ -165,6 +172,7 @@ def _figures(args: argparse.Namespace, dice: Counter[str], waiting: Counter[str]
     return {
         "throws": args.throws, "first": args.first, "party": args.party,
         "still": args.still, "second_look": not args.no_second_look,
+        "counted": not args.uncounted,
         "throws_waiting": waited, "waiting_share": round(waited / args.throws, 4),
         "target_met": waited <= TARGET_WAITING * args.throws
         and not dice["WRONG AND SURE"] and not dice["EXTRA AND SURE"],

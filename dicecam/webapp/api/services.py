@@ -65,6 +65,8 @@ class Services:
         #: what the camera's table learns of its dice (a camera at a named table)
         self.teacher: TableTeacher | None = None
         if self.camera is not None:
+            # a roll of fewer dice than the game waits for is looked at again for them
+            self.camera.expect_dice(self.session.dice_due)
             director = DemoDirector(self.session)
             if self.camera.direct_demo(director.opening):
                 self.demo = director

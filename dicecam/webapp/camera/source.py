@@ -146,6 +146,12 @@ class Camera(ABC):
         """Read colours with ``profile`` from the next frame on (True when it is taken)."""
         return False
 
+    def expect_dice(self, count: Callable[[], int | None]) -> bool:
+        """Ask ``count`` how many dice the game waits to see thrown each time a roll
+        settles, so that a roll of fewer is looked at again for the missing ones (True
+        when taken)."""
+        return False
+
     def use_models(self, reader: Path | None, detector: Path | None) -> bool:
         """Read with the die reader and detector at these paths (None: the shipped ones)
         from the next frame on (True when they are taken)."""
@@ -184,6 +190,7 @@ class TableCamera(Camera):
         self._make_pipeline = pipeline
         self._reported: set[str] = set()
         self._director_for: DirectorFor | None = None
+        self._dice_due: Callable[[], int | None] | None = None
         #: the table reader now reading, and its dice set
         self._running: tuple[TablePipeline, str] | None = None
 
@@ -207,6 +214,7 @@ class TableCamera(Camera):
             if empty_table is not None:
                 args.append(empty_table)
             reader = self._make_pipeline(*args, **models)
+            reader.expected_dice = self._dice_due
             self._running = (reader, dice_set)
             yield from iter_outputs(opened, reader, realtime=self._realtime,
                                     on_bad_frame=self._drop_frame)
@@ -235,6 +243,14 @@ class TableCamera(Camera):
         """Let the demo play the game (True when the source is the demo)."""
         self._director_for = director_for
         return self.source == DEMO
+
+    def expect_dice(self, count: Callable[[], int | None]) -> bool:
+        """Tell each table reader this camera opens how many dice the game waits for."""
+        self._dice_due = count
+        running = self._running
+        if running is not None:
+            running[0].expected_dice = count
+        return True
 
     def use_profile(self, profile: ColourProfile) -> bool:
         """Read colours with ``profile`` from the next frame on, when the reader now

@@ -165,6 +165,11 @@ class GameSession:
             return ((active.game.name, active.game_id, len(active.actions)),
                     active.game.throw_due(active.state))
 
+    def dice_due(self) -> int | None:
+        """How many dice the throw the active game waits for shows on the table (None: it
+        waits for no throw): the table reader looks again for dice missing from a roll."""
+        return None if (due := self.throw_due()[1]) is None else len(due.colours)
+
     def roll_payload(self) -> dict[str, Any] | None:
         with self._lock:
             return None if self._roll is None else roll_view(self._roll)
