@@ -41,7 +41,12 @@ from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
 from dicecam.vision.missing_dice import FLOOR as MISSING_FLOOR
 from dicecam.vision.missing_dice import away_from_dice, surest_dice
-from dicecam.vision.second_look import SECOND_LOOK_SCORE, look_again
+from dicecam.vision.second_look import (
+    CROWD_BOXES,
+    CROWD_SECOND_LOOK_SCORE,
+    SECOND_LOOK_SCORE,
+    look_again,
+)
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.side_faces import SideFaceZone, ask_faces_below
 from dicecam.vision.wider_look import look_wider
@@ -361,7 +366,8 @@ class TablePipeline:
         vetoed = set(todo) - set(kept)
         dice = [i for i in range(len(boxes)) if i not in vetoed]
         at = {i: n for n, i in enumerate(dice)}
-        first = {at[i]: value_of[i] for i in kept if float(scores[i]) >= SECOND_LOOK_SCORE}
+        bar = CROWD_SECOND_LOOK_SCORE if len(boxes) > CROWD_BOXES else SECOND_LOOK_SCORE
+        first = {at[i]: value_of[i] for i in kept if float(scores[i]) >= bar}
         for n, reading in look_again(frame_bgr, boxes[dice], first,
                                      self.read_values).items():
             value_of[dice[n]] = reading

@@ -29,6 +29,7 @@ from typing import Protocol
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
+from dicecam.vision.detect import CLOSE_MAX_BOXES
 from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
 
 #: the margins (crop side / box side) of the second look's three crops
@@ -55,6 +56,14 @@ SECOND_LOOK_BELOW = LOW_CONFIDENCE
 #: and ``bench real`` asks a little less (webcam 4.7 -> 4.5%, pxl 44.7 -> 44.2%) with no
 #: more dice or false boxes read sure; 0.45 confirms no more crowd dice than 0.55
 SECOND_LOOK_SCORE = 0.55
+#: ...and in a frame of more than ``CROWD_BOXES`` boxes (a crowd: the close pass's own
+#: test, ``detect.CLOSE_MAX_BOXES``), from this score: throw 400's orange 6, read right at
+#: 0.81 and scoring 0.54, is confirmed, and ``bench crowd --still`` throws 400-439 wait 3
+#: -> 2 times of 40 (120-239 and 600-719, ``bench reader`` the same). From 0.5 in every
+#: frame it also made a webcam photo's false box sure (2026-11-27); no real photo here is
+#: a crowd, and ``bench real`` read as before (pxl's value 83.97 -> 84.05%)
+CROWD_SECOND_LOOK_SCORE = 0.5
+CROWD_BOXES = CLOSE_MAX_BOXES
 #: a box another covers more of than this (of the smaller of the two) is a die's side
 #: face beside its top, part of a die or a second box on one: painted over, the other
 #: left it a clean "die" (a tilted webcam photo's side face read a sure 5). The boxes

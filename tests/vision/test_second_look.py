@@ -13,6 +13,8 @@ from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.die_reader import ValueReading, cut_crop
 from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
 from dicecam.vision.second_look import (
+    CROWD_BOXES,
+    CROWD_SECOND_LOOK_SCORE,
     CROWDED_BY,
     MARGINS,
     SECOND_LOOK_SCORE,
@@ -182,6 +184,27 @@ def test_the_pipeline_looks_again_only_in_boxes_the_detector_is_fairly_sure_of()
 
     assert values(SECOND_LOOK_SCORE + 0.01) == [3, 3]
     assert values(SECOND_LOOK_SCORE - 0.05) == [None, None]
+
+
+def test_in_a_crowd_the_pipeline_looks_again_in_boxes_the_detector_is_less_sure_of():
+    """A frame of more than ``CROWD_BOXES`` boxes is a crowd: the bar is
+    ``CROWD_SECOND_LOOK_SCORE`` there (far boxes stand in for the crowd's other dice)."""
+    def reader(crops):
+        return [Value(None, VETO_SURE - 0.05) if _shows(c, NEIGHBOUR) and _shows(c, DIE)
+                else Value(3, 0.95) for c in crops]
+
+    score = (CROWD_SECOND_LOOK_SCORE + SECOND_LOOK_SCORE) / 2
+    others = [(10 + 6 * (k % 50), 230, 4, 4) for k in range(CROWD_BOXES)]
+
+    def values(boxes):
+        detector = FakeDetector(boxes, scores=[score, score] + [0.9] * (len(boxes) - 2))
+        pipeline = TablePipeline(detector, reader, second_look=True)
+        dice = pipeline._read_dice(_frame(), detector.boxes, detector.scores,
+                                   [None] * len(boxes), regrow=False)
+        return [d.value for d in dice if d.w == 40]
+
+    assert values(BOXES.tolist()) == [None, None]  # two dice: not a crowd
+    assert values(BOXES.tolist() + others) == [3, 3]
 
 
 def test_a_rendered_crowded_throw_is_asked_about_less_and_read_the_same():
