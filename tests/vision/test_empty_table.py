@@ -44,6 +44,31 @@ def test_dice_never_match_the_empty_table_and_the_table_always_does() -> None:
     assert table.matches(_later(empty), boxes).all()
 
 
+def test_at_the_frames_edge_the_part_inside_is_compared() -> None:
+    """Boxes cut by the frame's edge: a die half out of view still differs from the
+    table, the table's own pattern there still matches it; a sliver is never dropped."""
+    empty, with_dice, boxes = _board_and_dice()
+    table = EmptyTable.from_frame(empty)
+    height, width = empty.shape[:2]
+    side = 40.0
+    edges = np.float32([(side / 4, height / 2, side, side), (width - side / 4, 100, side, side),
+                        (width / 2, side / 4, side, side), (300, height - side / 4, side, side)])
+    assert table.matches(_later(empty), edges).all()
+    # a die of the picture with dice laid on the empty table there, cut by the edge
+    x, y = (int(round(v)) for v in boxes[0][:2])
+    half = int(side) // 2
+    die = with_dice[y - half:y + half, x - half:x + half]
+    for ex, ey, _, _ in edges:
+        frame = _later(empty).copy()
+        x0, y0 = int(round(ex)) - half, int(round(ey)) - half
+        fx0, fy0 = max(x0, 0), max(y0, 0)
+        fx1, fy1 = min(x0 + 2 * half, width), min(y0 + 2 * half, height)
+        frame[fy0:fy1, fx0:fx1] = die[fy0 - y0:fy1 - y0, fx0 - x0:fx1 - x0]
+        assert not table.matches(frame, np.float32([(ex, ey, side, side)])).any()
+    sliver = np.float32([(1.0, height / 2, side, side)])  # the box's centre on the edge
+    assert not table.matches(_later(empty), sliver).any()
+
+
 def test_a_picture_of_another_size_drops_nothing() -> None:
     empty, _, boxes = _board_and_dice()
     table = EmptyTable.from_frame(cv2.resize(empty, (640, 360)))
