@@ -415,11 +415,20 @@ class TablePipeline:
         settled = self.settle.update(reading)
         if settled is not None and self.expected_dice is not None:
             # the roll settles on this frame: its dice missing are looked for in it
-            expected = self.expected_dice()
+            expected = self._dice_expected()
             if expected is not None and len(settled.dice) < expected:
                 settled = replace(settled, dice=self.find_missing(frame_bgr, settled.dice,
                                                                   expected))
         return PipelineOutput(frame_bgr, reading, settled, changed=fresh or bool(changed))
+
+    def _dice_expected(self) -> int | None:
+        """What ``expected_dice`` answers; None when it fails (the game's count is a help
+        to the reading, never a reason to stop it)."""
+        try:
+            return None if self.expected_dice is None else self.expected_dice()
+        except Exception:
+            log.exception("the count of dice expected could not be had; reading without it")
+            return None
 
     def _unmoved(self, frame_bgr: np.ndarray, boxes: np.ndarray, last: FrameReading
                  ) -> list[DieReading | None]:

@@ -101,6 +101,19 @@ def test_a_settled_roll_of_fewer_dice_than_the_game_waits_for_gets_its_missing_d
     assert len(rolls) == 1 and len(rolls[0].dice) == 2
 
 
+def test_a_count_that_fails_is_read_without():
+    detector = PeakDetector([(100, 120, 0.9), (400, 300, 0.8)], [(141, 120, 0.3)])
+    pipeline = _pipeline(detector, settle=SettleConfig(still_seconds=0.1))
+
+    def broken() -> int:
+        raise RuntimeError("the game's state is being replaced")
+
+    pipeline.expected_dice = broken
+    frames = (painted_frame(PAINTED) for _ in range(20))
+    rolls = [o.settled for o in iter_outputs(frames, pipeline) if o.settled is not None]
+    assert len(rolls) == 1 and len(rolls[0].dice) == 2
+
+
 def test_a_detector_with_no_weaker_peaks_to_give_reads_as_before():
     class PlainDetector:
         def __call__(self, frame):
