@@ -54,7 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", type=int, default=None, metavar="N",
                         help="how many dice each image (a video: each settled roll) shows, "
                              "where you know it: fewer found, the detector's weaker peaks "
-                             "are read too, as the live view does for a game's throw")
+                             "are read too; as many read sure, the boxes read unsure are "
+                             "dropped (as the live view does for a game's throw)")
     parser.add_argument("--threads", type=int, default=None,
                         help="CPU threads for the models (default: onnxruntime's choice)")
 

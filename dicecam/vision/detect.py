@@ -174,7 +174,7 @@ class DieDetector:
     def detect(self, frame_bgr: np.ndarray, *, threshold: float | None = None) -> Detections:
         """The frame's dice. ``threshold``: the main pass's peak bar for this call (None:
         the detector's own; a lower one finds the weaker peaks the table reader looks at
-        when a game says dice are missing, ``vision/missing_dice.py``)."""
+        when a game says dice are missing, ``vision/counted_dice.py``)."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
             raise ValueError(f"frame must be HxWx3 uint8 BGR, got {frame_bgr.shape} "
                              f"{frame_bgr.dtype}")

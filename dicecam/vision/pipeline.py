@@ -35,12 +35,12 @@ from dicecam.calibration.zones import load_zone_map
 from dicecam.reading import LOW_CONFIDENCE, DieReading, FrameReading, SettledRoll
 from dicecam.vision.change import FULL_READ_SECONDS, ChangeMap
 from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
+from dicecam.vision.counted_dice import FLOOR as MISSING_FLOOR
+from dicecam.vision.counted_dice import away_from_dice, surest_dice, without_surplus
 from dicecam.vision.detect import Detections, DieDetector
 from dicecam.vision.die_reader import DieReader, cut_crop
 from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
-from dicecam.vision.missing_dice import FLOOR as MISSING_FLOOR
-from dicecam.vision.missing_dice import away_from_dice, surest_dice
 from dicecam.vision.second_look import (
     CROWD_BOXES,
     CROWD_SECOND_LOOK_SCORE,
@@ -206,7 +206,7 @@ class TablePipeline:
         #: a taught table): boxes read unsure there beside a sure die are dropped
         self.side_faces = side_faces
         #: how many dice the game now waits to see thrown (None: it does not say); a
-        #: settled roll of fewer is looked at again for the missing ones (``find_missing``)
+        #: settled roll is fitted to it (``fit_count``)
         self.expected_dice: Callable[[], int | None] | None = None
         self.changes = ChangeMap()
         #: how frames were read: "full", "changed" (only where the picture changed), "kept"
@@ -224,21 +224,29 @@ class TablePipeline:
         moving: bool = False, expected: int | None = None,
     ) -> FrameReading:
         """One frame's reading, without motion or settle state (what ``dicecam read`` uses).
-        ``expected``: how many dice the frame shows, where a game knows (fewer found: the
-        detector's weaker peaks are read too, ``find_missing``)."""
+        ``expected``: how many dice the frame shows, where a game knows (``fit_count``)."""
         started = time.perf_counter()
         found = self._detect(frame_bgr)
         self.stage_seconds["detect"] += time.perf_counter() - started
         dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
-        if expected is not None and len(dice) < expected:
-            dice = list(self.find_missing(frame_bgr, dice, expected))
+        if expected is not None:
+            dice = list(self.fit_count(frame_bgr, dice, expected))
         return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
                                    timestamp, moving)
+
+    def fit_count(self, frame_bgr: np.ndarray, dice: Sequence[DieReading],
+                  expected: int) -> tuple[DieReading, ...]:
+        """``dice`` fitted to the ``expected`` count a game gives (``counted_dice.py``):
+        fewer, the missing ones looked for (``find_missing``); exactly as many read sure,
+        the boxes read unsure dropped (``without_surplus``)."""
+        if len(dice) < expected:
+            return self.find_missing(frame_bgr, dice, expected)
+        return tuple(without_surplus(dice, expected))
 
     def find_missing(self, frame_bgr: np.ndarray, dice: Sequence[DieReading],
                      expected: int) -> tuple[DieReading, ...]:
         """``dice`` and, where they are fewer than ``expected``, as many more as are
-        missing from the detector's weaker peaks (``missing_dice.py``): those away from
+        missing from the detector's weaker peaks (``counted_dice.py``): those away from
         every die of ``dice`` read as a die, surest first. Only a detector that takes a
         bar per call (``DieDetector.detect``) has weaker peaks to give."""
         missing = expected - len(dice)
@@ -414,11 +422,11 @@ class TablePipeline:
         self._last = reading
         settled = self.settle.update(reading)
         if settled is not None and self.expected_dice is not None:
-            # the roll settles on this frame: its dice missing are looked for in it
+            # the roll settles on this frame: its missing dice are looked for in it
             expected = self._dice_expected()
-            if expected is not None and len(settled.dice) < expected:
-                settled = replace(settled, dice=self.find_missing(frame_bgr, settled.dice,
-                                                                  expected))
+            if expected is not None:
+                settled = replace(settled, dice=self.fit_count(frame_bgr, settled.dice,
+                                                               expected))
         return PipelineOutput(frame_bgr, reading, settled, changed=fresh or bool(changed))
 
     def _dice_expected(self) -> int | None:

@@ -9,8 +9,8 @@ the picture of the dice lying still, read once: faster, the same dice). The sett
 roll then goes through the game as the tablet's session takes it: the colours decided
 together with the party's counts, then the rules. A throw waits for a tap when a die is
 asked (no value, or under 0.90 sure) or the rules refuse the throw (a die missed). The
-table reader is told how many dice were thrown, as the live view tells it what the game
-waits for (``--uncounted``: not told).
+table reader is told how many dice were thrown and fits the roll to that count, as the
+live view does with what the game waits for (``--uncounted``: not told).
 
 Each thrown die is read right and sure, asked (no value, value unsure, colour unsure),
 read wrong and sure (the worst error: scored without asking), or missed; boxes matching
@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(vision/second_look.py), for a before figure")
     parser.add_argument("--uncounted", action="store_true",
                         help="without telling the table reader how many dice were thrown "
-                             "(vision/missing_dice.py), for a before figure")
+                             "(vision/counted_dice.py), for a before figure")
 
 
 def run(args: argparse.Namespace) -> int:

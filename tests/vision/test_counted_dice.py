@@ -1,4 +1,4 @@
-"""Dice a game says were thrown and the detector did not find (``missing_dice.py``): the
+"""Dice a game says were thrown and the detector did not find (``counted_dice.py``): the
 detector's weaker peaks are read only where dice are missing, and only as many as are.
 
 With stand-in stages (a detector whose weaker peaks are given, the painted value reader),
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from dicecam.reading import DieReading
+from dicecam.vision.counted_dice import FLOOR, away_from_dice, surest_dice, without_surplus
 from dicecam.vision.detect import Detections
-from dicecam.vision.missing_dice import FLOOR, away_from_dice, surest_dice
 from dicecam.vision.pipeline import TablePipeline, iter_outputs, square_crop
 from dicecam.vision.settle import SettleConfig
 from tests.support.doubles import PaintedValueReader, Value, painted_frame
@@ -99,6 +99,34 @@ def test_a_settled_roll_of_fewer_dice_than_the_game_waits_for_gets_its_missing_d
     uncounted.expected_dice = lambda: None  # the game waits for no throw
     rolls = [o.settled for o in iter_outputs(iter(frames), uncounted) if o.settled is not None]
     assert len(rolls) == 1 and len(rolls[0].dice) == 2
+
+
+def _die(x: float, value: int | None, confidence: float, **kwargs) -> DieReading:
+    return DieReading(x=x, y=0, w=10, h=10, value=value, colour=None, confidence=confidence,
+                      **kwargs)
+
+
+def test_boxes_read_unsure_beside_as_many_sure_dice_as_were_thrown_are_dropped():
+    dice = [_die(0, 3, 0.95), _die(20, 5, 0.97), _die(40, 6, 0.5), _die(60, None, 0.4)]
+    assert [d.x for d in without_surplus(dice, 2)] == [0, 20]
+    assert without_surplus(dice, 3) == dice  # a sure die too few: all are asked
+    assert without_surplus(dice, 1) == dice  # more sure dice than thrown: the game says
+    corrected = [*dice, _die(80, 2, 0.3, corrected=True)]
+    assert [d.x for d in without_surplus(corrected, 3)] == [0, 20, 80]
+
+
+def test_the_pipeline_drops_the_surplus_where_told_the_count():
+    frame = painted_frame([*PAINTED, EMPTY_SQUARE])
+    detector = PeakDetector([(x, y, 0.9) for x, y, _ in PAINTED] + [(250, 400, 0.9)], [])
+
+    def reader(crops):  # the empty square: "not a die", unsure (kept by the veto)
+        return [Value(r.value, 0.97) if r.value else Value(None, 0.3)
+                for r in PaintedValueReader()(crops)]
+
+    pipeline = TablePipeline(detector, reader, crop=square_crop)
+    assert len(pipeline.read_frame(frame).dice) == 4
+    assert sorted(d.value for d in pipeline.read_frame(frame, expected=3).dice) == [3, 5, 6]
+    assert len(pipeline.read_frame(frame, expected=4).dice) == 4
 
 
 def test_a_count_that_fails_is_read_without():
