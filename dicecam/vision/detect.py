@@ -15,7 +15,8 @@ of boxes (a rendered speckled carpet: 383 -> 3,061).
 
 Dice much larger than it expects (a camera close above a few dice) are read at smaller
 scales: the coarse pass at a third of the main scale, and, where the frame is not a crowd,
-the close pass at a quarter; their large boxes replace the main pass's boxes on a die's pips.
+the close pass at a quarter and the middle pass at a half; their large boxes replace the
+main pass's boxes on a die's pips.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ DIE_SIZE_SHARE = 0.2
 #: better) and join as the coarse pass's do, after them.
 CLOSE_SHARE = 1 / 4
 CLOSE_MIN_INPUT_PX = 120.0
+#: The middle pass reads the frame at half the main pass's scale where the close pass
+#: runs: a die 60-130 px wide at the main input, over the 64 px the net learnt and too
+#: small for the coarse pass's sharp view (20-43 px there), is 30-65 px at this scale.
+#: Its boxes join as the coarse pass's do (from ``COARSE_MIN_SCORE``, at least
+#: ``LARGE_DIE_INPUT_PX`` at the main input), after the close pass's. damiantab's 2 on a
+#: woven cloth, 150 px in a 907 x 1209 photo, drew no box over 0.35 at the other passes
+#: and 0.59 here; webcam's 640 x 480 frames show dice of 60-113 px at the main input.
+MIDDLE_SHARE = 1 / 2
 #: A frame where the other passes found more boxes than this is a crowd of dice, not a
 #: camera close above a few (eight dice of 400 px fill a 1080p frame; their pips, seen as
 #: dice, are at most 48 boxes): it skips the close pass and its 0.5 ms
@@ -157,9 +166,12 @@ class DieDetector:
                         else model if coarse_path == path else _folded_model(coarse_path))
         self._coarse_session = None if coarse_model is None else _session(coarse_model,
                                                                           options)
-        # the close pass's input has a shape of its own again, so a session of its own
+        # the close pass's input has a shape of its own again, so a session of its own;
+        # and the middle pass's
         self._close_session = None if coarse_model is None else _session(coarse_model,
                                                                          options)
+        self._middle_session = None if coarse_model is None else _session(coarse_model,
+                                                                          options)
         self._input = self._session.get_inputs()[0].name
         meta = self._session.get_modelmeta().custom_metadata_map
         self.stride = int(meta.get("stride", 4))
@@ -204,6 +216,10 @@ class DieDetector:
                 found = _with_large_dice(found, close.keep(
                     (close.scores >= COARSE_MIN_SCORE)
                     & (close.boxes[:, 2:4].max(axis=1) >= close_min_px)))
+                assert self._middle_session is not None
+                middle = self._large_dice_at(frame_bgr, scale, MIDDLE_SHARE,
+                                             self._middle_session, LARGE_DIE_INPUT_PX)
+                found = _with_large_dice(found, middle.keep(middle.scores >= COARSE_MIN_SCORE))
         return found
 
     def _large_dice_at(self, frame_bgr: np.ndarray, scale: float, share: float,

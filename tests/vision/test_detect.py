@@ -122,6 +122,35 @@ def test_a_large_die_the_coarse_pass_doubts_counts_when_the_close_pass_sees_it_t
         assert found.scores.tolist() == pytest.approx([kept_score])
 
 
+@needs_model
+def test_a_die_only_the_middle_pass_sees_is_found_where_no_crowd_is():
+    """A 2 on a woven cloth, 150 px in a 907 x 1209 photo (80 px at the main input): no
+    pass but the one at half the main scale draws a box on it over the bar. In a crowd
+    (more than 48 boxes) the middle pass does not run."""
+    from dicecam.vision.detect import CLOSE_MAX_BOXES, MIDDLE_SHARE
+
+    finder = DieDetector(threads=1)
+    scale = 640 / 1209
+    die = Detections(np.float32([[588, 851, 131, 131]]), np.float32([0.59]))
+    seen: list[float] = []
+
+    def detect_at(frame, at, **_):
+        seen.append(at / scale)
+        return die if abs(at / scale - MIDDLE_SHARE) < 1e-6 else empty_detections()
+
+    finder._detect_at = detect_at
+    found = finder.detect(np.zeros((1209, 907, 3), np.uint8))
+    assert found.boxes.tolist() == die.boxes.tolist()
+    assert len(seen) == 4  # main, coarse, close and middle passes
+    crowd = Detections(np.float32([[20 + 15 * (k % 50), 30 + 15 * (k // 50), 12, 12]
+                                   for k in range(CLOSE_MAX_BOXES + 1)]),
+                       np.full(CLOSE_MAX_BOXES + 1, 0.9, np.float32))
+    seen.clear()
+    finder._detect_at = lambda frame, at, **_: crowd if at == scale else detect_at(frame, at)
+    assert len(finder.detect(np.zeros((1209, 907, 3), np.uint8))) == CLOSE_MAX_BOXES + 1
+    assert all(abs(s - MIDDLE_SHARE) > 1e-6 for s in seen)
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]
