@@ -250,8 +250,7 @@ class TablePipeline:
         every die of ``dice`` read as a die, surest first. Only a detector that takes a
         bar per call (``DieDetector.detect``) has weaker peaks to give."""
         missing = expected - len(dice)
-        detect_below = getattr(self.detect, "detect", None)
-        if missing <= 0 or detect_below is None:
+        if missing <= 0 or not hasattr(self.detect, "detect"):
             return tuple(dice)
         candidates = away_from_dice(self._detect(frame_bgr, MISSING_FLOOR), dice)
         if not len(candidates):
@@ -422,7 +421,7 @@ class TablePipeline:
         self._last = reading
         settled = self.settle.update(reading)
         if settled is not None and self.expected_dice is not None:
-            # the roll settles on this frame: its missing dice are looked for in it
+            # the roll settles on this frame: fitted to the game's count on it
             expected = self._dice_expected()
             if expected is not None:
                 settled = replace(settled, dice=self.fit_count(frame_bgr, settled.dice,
