@@ -13,9 +13,9 @@ any of them (a fake value reader in a test, a different detector in a benchmark)
 
 Where a game says how many dice it waits to see thrown (``expected_dice``, or
 ``read_frame(expected=N)``), a settled roll is fitted to that count (``fit_count``,
-``counted_dice.py``). ``build_pipeline(dice_set)`` wires the shipped models; ``iter_outputs(source, pipeline)``
-runs an opened source through it, its frames checked once (``frames.py``), and yields a
-``PipelineOutput`` per frame for the web app.
+``counted_dice.py``). ``build_pipeline(dice_set)`` wires the shipped models;
+``iter_outputs(source, pipeline)`` runs an opened source through it, its frames checked
+once (``frames.py``), and yields a ``PipelineOutput`` per frame for the web app.
 """
 
 from __future__ import annotations
