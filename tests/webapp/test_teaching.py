@@ -391,12 +391,9 @@ class FakePipeline:
                               changed=True)
 
 
-def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running(
-        tmp_path: Path) -> None:
-    store = TableStore(TABLE)
-    store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
-    below = SideFaceZone(1.57, 0.6, 0.5, 0.9)
-    store.save_side_faces(below, {})
+def _fake_table_camera(table: str | None = None) -> tuple[TableCamera, list[FakePipeline]]:
+    """A table camera on blank frames whose every opening makes a ``FakePipeline``, and
+    the list of those made."""
     made: list[FakePipeline] = []
 
     def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
@@ -407,8 +404,17 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
         while True:
             yield np.zeros((48, 64, 3), np.uint8)
 
-    camera = TableCamera("frames", frames=frames, pipeline=pipeline, table=TABLE,
-                         realtime=False)
+    return TableCamera("frames", frames=frames, pipeline=pipeline, table=table,
+                       realtime=False), made
+
+
+def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running(
+        tmp_path: Path) -> None:
+    store = TableStore(TABLE)
+    store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
+    below = SideFaceZone(1.57, 0.6, 0.5, 0.9)
+    store.save_side_faces(below, {})
+    camera, made = _fake_table_camera(TABLE)
     assert not camera.use_models(None, None)  # nothing runs yet
     outputs = camera.open(None)
     next(outputs)
@@ -424,17 +430,7 @@ def test_a_table_camera_reads_with_the_tables_reader_and_takes_a_new_one_running
 
 
 def test_a_table_camera_tells_its_reader_how_many_dice_the_game_waits_for() -> None:
-    made: list[FakePipeline] = []
-
-    def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
-        made.append(FakePipeline(*args, **kwargs))
-        return made[-1]
-
-    def frames(source: str, dice_set: str, on_error: Any, **_: Any) -> Iterator[np.ndarray]:
-        while True:
-            yield np.zeros((48, 64, 3), np.uint8)
-
-    camera = TableCamera("frames", frames=frames, pipeline=pipeline, realtime=False)
+    camera, made = _fake_table_camera()
     outputs = camera.open(None)
     next(outputs)
     assert made[0].expected_dice is None  # nobody said yet
