@@ -57,6 +57,9 @@ LARGE_DIE_INPUT_PX = 56.0
 #: large die the main pass split, and its pips, are unsure)
 SAME_SIZE_SHARE = 0.5
 DIE_SIZE_SHARE = 0.2
+#: A large box surer than every main-pass box near its centre, all of them under this
+#: share of its size, is kept aside as ``Detections.wholes``: those boxes may be its halves
+WHOLE_SIZE_SHARE = 0.7
 #: The close pass reads the frame once more at this share of the main pass's scale (a
 #: twelfth of a 1080p frame's side): a die 400-600 px wide at 1080p is 45-67 px at the
 #: coarse pass's input, at the top of what the net learnt, and some such dice on a
@@ -101,12 +104,17 @@ class Detections:
 
     ``boxes`` is float32 (N, 4): centre x, centre y, width, height of each top face in
     pixels of the frame given; ``scores`` float32 (N,) in [0, 1], highest first.
-    ``hand_share`` is the share of the frame a hand or arm covers.
+    ``hand_share`` is the share of the frame a hand or arm covers. ``wholes``: the large
+    boxes a smaller pass found surer than the main pass's boxes on the same die, which
+    gave way to them (``_with_large_dice``); where the reader reads none of those smaller
+    boxes as a die with a value, the table reader reads the whole box instead (the halves
+    of a large die the main pass split: ``TablePipeline._whole_dice``).
     """
 
     boxes: np.ndarray
     scores: np.ndarray
     hand_share: float = 0.0
+    wholes: Detections | None = None
 
     def __post_init__(self) -> None:
         if self.boxes.ndim != 2 or self.boxes.shape[1] != 4:
@@ -123,7 +131,7 @@ class Detections:
         return int(self.boxes.shape[0])
 
     def keep(self, mask: np.ndarray) -> Detections:
-        return Detections(self.boxes[mask], self.scores[mask], self.hand_share)
+        return Detections(self.boxes[mask], self.scores[mask], self.hand_share, self.wholes)
 
 
 def empty_detections(hand_share: float = 0.0) -> Detections:
@@ -331,6 +339,7 @@ def _with_large_dice(found: Detections, large: Detections) -> Detections:
     only smaller boxes there (the die's pips, its corners), the large box replaces them."""
     keep = np.ones(len(found), bool)
     extra = []
+    gave_way = []
     for box, score in zip(large.boxes, large.scores, strict=True):
         side = float(box[2:4].max())
         near = np.hypot(found.boxes[:, 0] - box[0], found.boxes[:, 1] - box[1]) \
@@ -340,15 +349,35 @@ def _with_large_dice(found: Detections, large: Detections) -> Detections:
         dice_like = sides >= DIE_SIZE_SHARE * side
         if (sides >= SAME_SIZE_SHARE * side).any() \
                 or (dice_like & surer).any():
-            continue  # the die itself, or a cluster of smaller dice the coarse pass merged
+            # the die itself, or a cluster of smaller dice the coarse pass merged; kept
+            # aside where the large box is the surer, should the reader find no die there
+            if not surer.any() and (sides < WHOLE_SIZE_SHARE * side).all():
+                gave_way.append((box, score))
+            continue
         keep &= ~near
         extra.append((box, score))
+    wholes = _joined(found.wholes, gave_way)
     if not extra:
-        return found
+        return Detections(found.boxes, found.scores, found.hand_share, wholes)
     boxes = np.concatenate([found.boxes[keep], np.array([b for b, _ in extra], np.float32)])
     scores = np.concatenate([found.scores[keep], np.array([s for _, s in extra], np.float32)])
     order = np.argsort(-scores, kind="stable")
-    return Detections(boxes[order], scores[order], found.hand_share)
+    return Detections(boxes[order], scores[order], found.hand_share, wholes)
+
+
+def _joined(wholes: Detections | None, more: list) -> Detections | None:
+    """``wholes`` and the (box, score) pairs of ``more``, one box a die (the surest)."""
+    if not more:
+        return wholes
+    boxes = np.array([b for b, _ in more], np.float32)
+    scores = np.array([s for _, s in more], np.float32)
+    if wholes is not None:
+        boxes = np.concatenate([wholes.boxes, boxes])
+        scores = np.concatenate([wholes.scores, scores])
+    order = np.argsort(-scores, kind="stable")
+    boxes, scores = boxes[order], scores[order]
+    keep = _one_peak_per_die(boxes)
+    return Detections(boxes[keep], scores[keep])
 
 
 def _one_peak_per_die(boxes: np.ndarray) -> np.ndarray:

@@ -27,16 +27,20 @@ def painted_frame(squares=SQUARES) -> np.ndarray:
 
 
 class FakeDetector:
-    def __init__(self, boxes, scores=None, hand_share=0.0) -> None:
+    def __init__(self, boxes, scores=None, hand_share=0.0, wholes=None) -> None:
         self.boxes = np.array(boxes, np.float32).reshape(-1, 4)
         self.scores = np.array(scores if scores is not None else [0.9] * len(self.boxes),
                                np.float32)
         self.hand_share = hand_share
+        #: (box, score) pairs: large boxes that gave way to smaller ones (Detections.wholes)
+        self.wholes = None if wholes is None else Detections(
+            np.array([b for b, _ in wholes], np.float32).reshape(-1, 4),
+            np.array([s for _, s in wholes], np.float32))
         self.calls = 0
 
     def __call__(self, frame):
         self.calls += 1
-        return Detections(self.boxes, self.scores, self.hand_share)
+        return Detections(self.boxes, self.scores, self.hand_share, self.wholes)
 
 
 class PaintedValueReader:

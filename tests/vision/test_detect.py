@@ -151,6 +151,34 @@ def test_a_die_only_the_middle_pass_sees_is_found_where_no_crowd_is():
     assert all(abs(s - MIDDLE_SHARE) > 1e-6 for s in seen)
 
 
+@needs_model
+@pytest.mark.parametrize(("main", "wholes"), [
+    ([(413, 655, 82, 82, 0.46), (407, 609, 83, 83, 0.45)], [[417, 630, 166, 166]]),
+    ([(413, 655, 82, 82, 0.85), (407, 609, 83, 83, 0.45)], []),  # a part surer than it
+    ([(417, 632, 150, 150, 0.6)], []),  # the die itself: the main pass's box is kept
+])
+def test_a_surer_large_box_that_gives_way_to_smaller_ones_is_kept_aside(main, wholes):
+    """damiantab's 6 on a white table: two half boxes at the main pass (0.46, 0.45), the
+    whole die at the coarse pass (0.80). The halves are each over half the die's size, so
+    the large box gives way to them, but it is kept aside (``Detections.wholes``) for the
+    table reader to read where the halves read as no die. Not where a box near it is as
+    sure, nor where the main pass's box is the die itself."""
+    finder = DieDetector(threads=1)
+    scale = 640 / 1209
+    found = Detections(np.float32([m[:4] for m in main]), np.float32([m[4] for m in main]))
+    coarse = Detections(np.float32([[417, 630, 166, 166]]), np.float32([0.80]))
+
+    def detect_at(frame, at, **_):
+        if at == scale:
+            return found
+        return coarse if abs(at / scale - 1 / 3) < 1e-6 else empty_detections()
+
+    finder._detect_at = detect_at
+    detected = finder.detect(np.zeros((1209, 907, 3), np.uint8))
+    assert detected.boxes.tolist() == found.boxes.tolist()
+    assert (detected.wholes.boxes.tolist() if detected.wholes is not None else []) == wholes
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]

@@ -87,6 +87,42 @@ def test_a_box_both_models_doubt_is_kept_and_asked():
     assert len(doubted) == 1 and doubted[0].value is None and doubted[0].needs_check
 
 
+def _reads_large_crops(confidence: float):
+    """A reader that finds a 6 in a crop of a whole die (60 px or more) with this
+    confidence and surely no die in a smaller one (a half of it); counts its crops."""
+    sides: list[int] = []
+
+    def read(crops):
+        sides.extend(c.shape[0] for c in crops)
+        return [Value(6, confidence) if c.shape[0] >= 60 else Value(None, 0.9) for c in crops]
+    read.sides = sides  # type: ignore[attr-defined]
+    return read
+
+
+@pytest.mark.parametrize(("confidence", "found"), [(0.87, [(300, 240, 6)]), (0.4, [])])
+def test_a_large_die_split_in_unreadable_halves_is_read_whole(confidence, found):
+    """damiantab's 6 on a white table: the main pass drew two unsure half boxes on it
+    (each vetoed) and the coarse pass a surer whole box, which gave way to them. Read
+    whole with a value, fairly sure, it is the die; read too unsure, nothing is taken."""
+    halves = [(280, 240, 40, 40), (320, 240, 40, 40)]
+    detector = FakeDetector(halves, [0.46, 0.45], wholes=[((300, 240, 80, 80), 0.8)])
+    reader = _reads_large_crops(confidence)
+    reading = TablePipeline(detector, reader, crop=square_crop).read_frame(
+        painted_frame([(300, 240, 6)]))
+    assert [(round(d.x), round(d.y), d.value) for d in reading.dice] == found
+
+
+def test_a_whole_box_is_not_read_where_a_die_was_read_with_a_value():
+    """Where a box near the whole one's centre reads as a die (two touching dice the
+    coarse pass merged), the whole box is never read."""
+    detector = FakeDetector([(300, 240, 60, 60)], [0.6], wholes=[((310, 240, 100, 100), 0.8)])
+    reader = _reads_large_crops(0.95)
+    reading = TablePipeline(detector, reader, crop=square_crop).read_frame(
+        painted_frame([(300, 240, 6)]))
+    assert [(round(d.x), round(d.y), d.value) for d in reading.dice] == [(300, 240, 6)]
+    assert len(reader.sides) == 1  # the main box alone was read
+
+
 def test_no_detection_means_no_reader_call():
     reader = PaintedValueReader()
     reading = TablePipeline(FakeDetector([]), reader, crop=square_crop).read_frame(
