@@ -11,6 +11,10 @@ any of them (a fake value reader in a test, a different detector in a benchmark)
   frame is one zone and ``zone`` stays None;
 - ``crop(frame, cx, cy, w, h) -> crop`` (``die_reader.cut_crop``).
 
+A large box the detector's smaller passes found surer than the main pass's boxes on the
+same die, which gave way to them (``Detections.wholes``), is read where none of those boxes
+reads as a die with a value: a die the main pass split in halves (``_whole_dice``).
+
 Where a game says how many dice it waits to see thrown (``expected_dice``, or
 ``read_frame(expected=N)``), a settled roll is fitted to that count (``fit_count``,
 ``counted_dice.py``). ``build_pipeline(dice_set)`` wires the shipped models;
