@@ -15,8 +15,10 @@ from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading
 from dicecam.tools.bench.real import RealTally, is_asked, read_backgrounds, read_sources
 from dicecam.tools.realdata import (
+    LABEL_ERRATA,
     PXL_FACE_SHARE,
     LabelledDie,
+    LabelledPhoto,
     background_photos,
     photo_crops,
     pxl_held_out,
@@ -106,6 +108,18 @@ def test_pxl_face_is_estimated_from_the_whole_die_box(fake_root: Path) -> None:
     assert crops[0][0].shape == (side, side, 3)
     byler = next(p for p in real_photos(fake_root) if p.source == "byler")
     assert byler.dice(640, 640)[0].box_is_face  # unchanged for byler
+
+
+def test_a_label_line_found_to_mark_no_die_is_dropped(tmp_path: Path) -> None:
+    """webcam's five_1 labels a "1" on bare wood beside its one die: the line is read as
+    no die, the photo's other line as written; the same line elsewhere stays."""
+    (line,) = LABEL_ERRATA[("webcam", "five_1")]
+    labels = tmp_path / "five_1.txt"
+    labels.write_text(f"{line}\n4 0.560937 0.450000 0.093750 0.141667\n")
+    photo = LabelledPhoto("webcam", tmp_path / "five_1.jpg", labels, False)
+    assert [d[0] for d in photo.boxes(640, 480)] == [5]
+    other = LabelledPhoto("webcam", tmp_path / "five_2.jpg", labels, False)
+    assert [d[0] for d in other.boxes(640, 480)] == [1, 5]
 
 
 def _die(x, y, value, conf, size=30.0) -> DieReading:
