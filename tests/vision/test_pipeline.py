@@ -106,10 +106,12 @@ def test_a_large_die_split_in_unreadable_halves_is_read_whole(confidence, found)
     whole with a value, fairly sure, it is the die; read too unsure, nothing is taken."""
     halves = [(280, 240, 40, 40), (320, 240, 40, 40)]
     detector = FakeDetector(halves, [0.46, 0.45], wholes=[((300, 240, 80, 80), 0.8)])
-    reader = _reads_large_crops(confidence)
-    reading = TablePipeline(detector, reader, crop=square_crop).read_frame(
-        painted_frame([(300, 240, 6)]))
+    frame = painted_frame([(300, 240, 6)])
+    pipeline = TablePipeline(detector, _reads_large_crops(confidence), crop=square_crop)
+    reading = pipeline.read_frame(frame)
     assert [(round(d.x), round(d.y), d.value) for d in reading.dice] == found
+    live = pipeline.process(frame, timestamp=0.0).reading  # the live view reads it so too
+    assert [(round(d.x), round(d.y), d.value) for d in live.dice] == found
 
 
 def test_a_whole_box_is_not_read_where_a_die_was_read_with_a_value():
