@@ -187,15 +187,20 @@ class LabelledPhoto:
         """(value, cx, cy, w, h) in pixels for each label line, as written (less the
         ``LABEL_ERRATA``)."""
         found = []
-        errata = LABEL_ERRATA.get((self.source, self.image.stem), frozenset())
-        for line in self.labels.read_text().splitlines():
-            parts = line.split()
-            if len(parts) != 5 or line.strip() in errata:
-                continue
+        lines = self.labels.read_text().splitlines()
+        for number in self.die_lines():
+            parts = lines[number].split()
             cls = int(parts[0])
             cx, cy, w, h = (float(v) for v in parts[1:])
             found.append((cls + 1, cx * width, cy * height, w * width, h * height))
         return found
+
+    def die_lines(self) -> list[int]:
+        """The numbers (from 0) of the label file's lines that are dice, in order: lines of
+        five fields, less the ``LABEL_ERRATA`` (the colour labels name dice by line)."""
+        errata = LABEL_ERRATA.get((self.source, self.image.stem), frozenset())
+        return [n for n, line in enumerate(self.labels.read_text().splitlines())
+                if len(line.split()) == 5 and line.strip() not in errata]
 
     def dice(self, width: int, height: int) -> list[LabelledDie]:
         """The labelled dice, each with its face's box (estimated for webcam and pxl labels)."""

@@ -118,6 +118,7 @@ def test_a_label_line_found_to_mark_no_die_is_dropped(tmp_path: Path) -> None:
     labels.write_text(f"{line}\n4 0.560937 0.450000 0.093750 0.141667\n")
     photo = LabelledPhoto("webcam", tmp_path / "five_1.jpg", labels, False)
     assert [d[0] for d in photo.boxes(640, 480)] == [5]
+    assert photo.die_lines() == [1]  # a colour label still names the 5 by its line
     other = LabelledPhoto("webcam", tmp_path / "five_2.jpg", labels, False)
     assert [d[0] for d in other.boxes(640, 480)] == [1, 5]
 

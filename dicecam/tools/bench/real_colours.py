@@ -72,8 +72,9 @@ def photo_batches(set_colours: Iterable[str], photos: Sequence[LabelledPhoto], *
     photo itself as (image, boxes) beside them)."""
     wanted = set(set_colours)
     for photo in photos:
-        found = [(i, label) for i in range(len(photo.labels.read_text().split("\n")))
-                 if (label := colour_label(photo.source, photo.image.name, i)) is not None
+        # colour labels name a die by its label line; the dice are the lines that are dice
+        found = [(at, label) for at, line in enumerate(photo.die_lines())
+                 if (label := colour_label(photo.source, photo.image.name, line)) is not None
                  and label.colour in wanted]
         if not found:
             continue
