@@ -21,6 +21,7 @@ main pass's boxes on a die's pips.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +91,13 @@ COARSE_MIN_SCORE = 0.5
 #: at the close pass; each pass's false boxes on boards and trays seldom meet the other's
 AGREED_MIN_SCORE = 0.35
 AGREED_SIZE = (0.7, 1.4)
+#: A die under ``LARGE_DIE_INPUT_PX`` at the main input that the main pass scored under
+#: its bar counts where two of the smaller passes (coarse, close, middle) find it, each
+#: from this score (where the close pass runs). pxl's 640 x 640 phone photos: 148 of its
+#: 1,419 dice missed, 28 of them so found (8 more false boxes on the photos without dice);
+#: from 0.5, 46, but 20 more false boxes. Read as any die, 2 of the 28 (4 of the 46) read
+#: wrong and sure: the table reader asks about them all (``Detections.doubtful``)
+SMALL_AGREED_SCORE = 0.6
 #: Two peaks closer than this share of the stronger box's size are one die.
 SAME_DIE_SHARE = 0.5
 #: Cells closer than this (CIE delta E) to the table's colour are never a hand.
@@ -108,13 +116,16 @@ class Detections:
     boxes a smaller pass found surer than the main pass's boxes on the same die, which
     gave way to them (``_with_large_dice``); where the reader reads none of those smaller
     boxes as a die with a value, the table reader reads the whole box instead (the halves
-    of a large die the main pass split: ``TablePipeline._whole_dice``).
+    of a large die the main pass split: ``TablePipeline._whole_dice``). ``doubtful``
+    (bool (N,), None: none): the boxes only the smaller passes found (``_small_agreed``),
+    which the table reader asks about whatever it reads in them.
     """
 
     boxes: np.ndarray
     scores: np.ndarray
     hand_share: float = 0.0
     wholes: Detections | None = None
+    doubtful: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.boxes.ndim != 2 or self.boxes.shape[1] != 4:
@@ -122,6 +133,9 @@ class Detections:
         if self.scores.shape != (self.boxes.shape[0],):
             raise ValueError(f"Detections.scores must have shape ({self.boxes.shape[0]},), "
                              f"got {self.scores.shape}")
+        if self.doubtful is not None and self.doubtful.shape != self.scores.shape:
+            raise ValueError(f"Detections.doubtful must have shape {self.scores.shape}, "
+                             f"got {self.doubtful.shape}")
 
     @property
     def hand_in_view(self) -> bool:
@@ -131,7 +145,8 @@ class Detections:
         return int(self.boxes.shape[0])
 
     def keep(self, mask: np.ndarray) -> Detections:
-        return Detections(self.boxes[mask], self.scores[mask], self.hand_share, self.wholes)
+        return Detections(self.boxes[mask], self.scores[mask], self.hand_share, self.wholes,
+                          None if self.doubtful is None else self.doubtful[mask])
 
 
 def empty_detections(hand_share: float = 0.0) -> Detections:
@@ -209,12 +224,12 @@ class DieDetector:
                 if zoom > scale * 1.3:
                     found = self._detect_at(frame_bgr, zoom, threshold=threshold)
         if self._coarse_session is not None and self._close_session is not None:
-            coarse = self._large_dice_at(frame_bgr, scale, COARSE_SHARE, self._coarse_session,
-                                         LARGE_DIE_INPUT_PX)
+            coarse_any = self._pass_at(frame_bgr, scale, COARSE_SHARE, self._coarse_session)
+            coarse = _large(coarse_any, scale, LARGE_DIE_INPUT_PX)
             found = _with_large_dice(found, coarse.keep(coarse.scores >= COARSE_MIN_SCORE))
             if len(found) <= CLOSE_MAX_BOXES:
-                close = self._large_dice_at(frame_bgr, scale, CLOSE_SHARE,
-                                            self._close_session, LARGE_DIE_INPUT_PX)
+                close_any = self._pass_at(frame_bgr, scale, CLOSE_SHARE, self._close_session)
+                close = _large(close_any, scale, LARGE_DIE_INPUT_PX)
                 seen = _seen_by(coarse, close)
                 agreed = (coarse.scores < COARSE_MIN_SCORE) & (seen > 0)
                 found = _with_large_dice(found, Detections(
@@ -225,21 +240,20 @@ class DieDetector:
                     (close.scores >= COARSE_MIN_SCORE)
                     & (close.boxes[:, 2:4].max(axis=1) >= close_min_px)))
                 assert self._middle_session is not None
-                middle = self._large_dice_at(frame_bgr, scale, MIDDLE_SHARE,
-                                             self._middle_session, LARGE_DIE_INPUT_PX)
+                middle_any = self._pass_at(frame_bgr, scale, MIDDLE_SHARE,
+                                           self._middle_session)
+                middle = _large(middle_any, scale, LARGE_DIE_INPUT_PX)
                 found = _with_large_dice(found, middle.keep(middle.scores >= COARSE_MIN_SCORE))
+                found = _with_small_agreed(found, scale, (coarse_any, close_any, middle_any))
         return found
 
-    def _large_dice_at(self, frame_bgr: np.ndarray, scale: float, share: float,
-                       session: ort.InferenceSession, min_input_px: float) -> Detections:
+    def _pass_at(self, frame_bgr: np.ndarray, scale: float, share: float,
+                 session: ort.InferenceSession) -> Detections:
         """The dice a pass at ``share`` of the main pass's ``scale`` finds with at least
-        ``AGREED_MIN_SCORE``, at least ``min_input_px`` across at the main pass's input
-        (it starts from the main pass's shrunk copy of the frame)."""
+        ``AGREED_MIN_SCORE`` (it starts from the main pass's shrunk copy of the frame)."""
         found = self._detect_at(frame_bgr, scale * share, session=session,
                                 shrunk=self._shrunk, hand=False)
-        large = ((found.boxes[:, 2:4].max(axis=1) * scale >= min_input_px)
-                 & (found.scores >= AGREED_MIN_SCORE))
-        return found.keep(large)
+        return found.keep(found.scores >= AGREED_MIN_SCORE)
 
     def _detect_at(self, frame_bgr: np.ndarray, scale: float, *,
                    session: ort.InferenceSession | None = None,
@@ -314,6 +328,58 @@ def _hand_share(hand_map: np.ndarray, image_bgr: np.ndarray) -> float:
     scale = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
     like_table = np.linalg.norm((lab - table) * scale, axis=2) < TABLE_DELTA_E
     return float(np.mean(lit & ~like_table))
+
+
+def _large(found: Detections, scale: float, min_input_px: float) -> Detections:
+    """``found``'s boxes at least ``min_input_px`` across at the main pass's input."""
+    return found.keep(found.boxes[:, 2:4].max(axis=1) * scale >= min_input_px)
+
+
+def _with_small_agreed(found: Detections, scale: float,
+                       passes: Sequence[Detections]) -> Detections:
+    """``found`` and the smaller dice (under ``LARGE_DIE_INPUT_PX`` at the main input)
+    that two of the smaller ``passes`` find on the same spot, each from
+    ``SMALL_AGREED_SCORE``, where the main pass drew no box: dice the main pass scored
+    under its bar. They score the better of the two and are ``doubtful``: asked."""
+    small = []
+    for one in passes:
+        px = one.boxes[:, 2:4].max(axis=1) * scale
+        small.append(one.keep((one.scores >= SMALL_AGREED_SCORE) & (px < LARGE_DIE_INPUT_PX)
+                              & (px >= MIN_DIE_INPUT_PX)))
+    boxes, scores = [], []
+    for i, one in enumerate(small):
+        seen = np.zeros(len(one), np.float32)
+        for j, other in enumerate(small):
+            if j != i:
+                seen = np.maximum(seen, _seen_by(one, other))
+        for box, score, other_score in zip(one.boxes, one.scores, seen, strict=True):
+            if other_score <= 0 or _near_any(found.boxes, box):
+                continue
+            boxes.append(box)
+            scores.append(max(float(score), float(other_score)))
+    if not boxes:
+        return found
+    new_boxes, new_scores = np.array(boxes, np.float32), np.array(scores, np.float32)
+    order = np.argsort(-new_scores, kind="stable")
+    new_boxes, new_scores = new_boxes[order], new_scores[order]
+    keep = _one_peak_per_die(new_boxes)  # each pass of the two found it: one box a die
+    boxes_all = np.concatenate([found.boxes, new_boxes[keep]])
+    scores_all = np.concatenate([found.scores, new_scores[keep]])
+    doubtful = np.concatenate([np.zeros(len(found), bool) if found.doubtful is None
+                               else found.doubtful, np.ones(int(keep.sum()), bool)])
+    order = np.argsort(-scores_all, kind="stable")
+    return Detections(boxes_all[order], scores_all[order], found.hand_share, found.wholes,
+                      doubtful[order])
+
+
+def _near_any(boxes: np.ndarray, box: np.ndarray) -> bool:
+    """Whether a box of ``boxes`` lies on the die of ``box`` (centres within
+    ``SAME_DIE_SHARE`` of the larger of the two sides)."""
+    if len(boxes) == 0:
+        return False
+    gap = np.hypot(boxes[:, 0] - box[0], boxes[:, 1] - box[1])
+    reach = SAME_DIE_SHARE * np.maximum(boxes[:, 2:4].max(axis=1), float(box[2:4].max()))
+    return bool((gap < reach).any())
 
 
 def _seen_by(large: Detections, other: Detections) -> np.ndarray:

@@ -179,6 +179,42 @@ def test_a_surer_large_box_that_gives_way_to_smaller_ones_is_kept_aside(main, wh
     assert (detected.wholes.boxes.tolist() if detected.wholes is not None else []) == wholes
 
 
+@needs_model
+@pytest.mark.parametrize(("passes", "added"), [
+    ({1 / 3: 0.71, 1 / 4: 0.66, 1 / 2: 0.0}, True),  # two smaller passes agree
+    ({1 / 3: 0.71, 1 / 4: 0.0, 1 / 2: 0.0}, False),  # one alone is not enough
+    ({1 / 3: 0.71, 1 / 4: 0.55, 1 / 2: 0.0}, False),  # the other under the bar
+])
+def test_a_small_die_two_smaller_passes_find_is_added_as_doubtful(passes, added):
+    """A pxl die 45 px wide in a 640 x 640 photo that the main pass scored 0.2 (under its
+    bar) scored 0.71 and 0.66 at the coarse and close passes. Found so, it is a die the
+    table reader asks about; a die the main pass found is never added twice."""
+    from dicecam.vision.detect import SMALL_AGREED_SCORE
+
+    assert SMALL_AGREED_SCORE == pytest.approx(0.6)
+    finder = DieDetector(threads=1)
+    main = Detections(np.float32([[100, 100, 40, 40]]), np.float32([0.9]))
+    die = [520, 300, 45, 45]
+
+    def detect_at(frame, at, **_):
+        if at == 1.0:
+            return main
+        score = next((v for share, v in passes.items() if abs(at - share) < 1e-6), 0.0)
+        return (Detections(np.float32([die, [100, 100, 40, 40]]), np.float32([score, 0.8]))
+                if score else empty_detections())
+
+    finder._detect_at = detect_at
+    found = finder.detect(np.zeros((640, 640, 3), np.uint8))
+    assert found.boxes.tolist()[0] == [100, 100, 40, 40]  # the main pass's die, once
+    if added:
+        assert found.boxes.tolist() == [[100, 100, 40, 40], die]
+        assert found.scores.tolist() == pytest.approx([0.9, 0.71])
+        assert found.doubtful.tolist() == [False, True]
+        assert found.keep(np.array([False, True])).doubtful.tolist() == [True]
+    else:
+        assert len(found) == 1 and (found.doubtful is None or not found.doubtful.any())
+
+
 def test_centre_matching_pairs_each_label_once():
     truth = [(100, 100, 40), (140, 100, 40)]
     assert match_centres(truth, [(139, 101), (101, 99)]) == [1, 0]

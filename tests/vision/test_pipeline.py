@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from dicecam.reading import DieReading
+from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.pipeline import (
     MIN_DIE_SHARE,
     TEXTURE_BOXES,
@@ -123,6 +124,23 @@ def test_a_whole_box_is_not_read_where_a_die_was_read_with_a_value():
         painted_frame([(300, 240, 6)]))
     assert [(round(d.x), round(d.y), d.value) for d in reading.dice] == [(300, 240, 6)]
     assert len(reader.sides) == 1  # the main box alone was read
+
+
+def test_a_die_only_the_smaller_passes_found_is_asked_however_sure_the_read():
+    """Dice in doubtful boxes (found only where two of the detector's smaller passes
+    agree) are read as any die and asked; the others keep their confidence."""
+    detector = FakeDetector(boxes(), [0.9, 0.9, 0.7])
+    detector.doubtful = np.array([False, False, True])
+    plain = detector.__call__
+
+    def with_doubtful(frame):
+        return replace(plain(frame), doubtful=detector.doubtful)
+    pipeline = TablePipeline(with_doubtful, PaintedValueReader(), crop=square_crop)
+    for reading in (pipeline.read_frame(painted_frame()),
+                    pipeline.process(painted_frame(), timestamp=0.0).reading):
+        asked = {(round(d.x), round(d.y)): d.confidence < LOW_CONFIDENCE for d in reading.dice}
+        assert asked == {(100, 120): False, (141, 120): False, (400, 300): True}
+        assert [d.value for d in reading.dice] == [3, 5, 6]
 
 
 def test_no_detection_means_no_reader_call():
