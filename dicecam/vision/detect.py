@@ -339,8 +339,9 @@ def _with_small_agreed(found: Detections, scale: float,
                        passes: Sequence[Detections]) -> Detections:
     """``found`` and the smaller dice (under ``LARGE_DIE_INPUT_PX`` at the main input)
     that two of the smaller ``passes`` find on the same spot, each from
-    ``SMALL_AGREED_SCORE``, where the main pass drew no box: dice the main pass scored
-    under its bar. They score the better of the two and are ``doubtful``: asked."""
+    ``SMALL_AGREED_SCORE``, where the main pass drew no box of the die's size: dice the
+    main pass scored under its bar, or whose pips it took for dice. They score the better
+    of the two and are ``doubtful``: asked."""
     small = []
     for one in passes:
         px = one.boxes[:, 2:4].max(axis=1) * scale
@@ -373,13 +374,17 @@ def _with_small_agreed(found: Detections, scale: float,
 
 
 def _near_any(boxes: np.ndarray, box: np.ndarray) -> bool:
-    """Whether a box of ``boxes`` lies on the die of ``box`` (centres within
-    ``SAME_DIE_SHARE`` of the larger of the two sides)."""
+    """Whether a box of ``boxes`` is the die of ``box``: its centre within
+    ``SAME_DIE_SHARE`` of the larger of the two sides, its side at least
+    ``SAME_SIZE_SHARE`` of ``box``'s (a smaller one is a pip the main pass took for a die:
+    pxl's missed dice of 28-58 px drew boxes of 8-21 px, which the reader vetoes)."""
     if len(boxes) == 0:
         return False
     gap = np.hypot(boxes[:, 0] - box[0], boxes[:, 1] - box[1])
-    reach = SAME_DIE_SHARE * np.maximum(boxes[:, 2:4].max(axis=1), float(box[2:4].max()))
-    return bool((gap < reach).any())
+    sides = boxes[:, 2:4].max(axis=1)
+    side = float(box[2:4].max())
+    reach = SAME_DIE_SHARE * np.maximum(sides, side)
+    return bool(((gap < reach) & (sides >= SAME_SIZE_SHARE * side)).any())
 
 
 def _seen_by(large: Detections, other: Detections) -> np.ndarray:

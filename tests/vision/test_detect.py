@@ -193,7 +193,9 @@ def test_a_small_die_two_smaller_passes_find_is_added_as_doubtful(passes, added)
 
     assert SMALL_AGREED_SCORE == pytest.approx(0.6)
     finder = DieDetector(threads=1)
-    main = Detections(np.float32([[100, 100, 40, 40]]), np.float32([0.9]))
+    # a sure die elsewhere, and a pip of the die the smaller passes find (it blocks nothing)
+    main = Detections(np.float32([[100, 100, 40, 40], [512, 292, 10, 10]]),
+                      np.float32([0.9, 0.4]))
     die = [520, 300, 45, 45]
 
     def detect_at(frame, at, **_):
@@ -207,12 +209,12 @@ def test_a_small_die_two_smaller_passes_find_is_added_as_doubtful(passes, added)
     found = finder.detect(np.zeros((640, 640, 3), np.uint8))
     assert found.boxes.tolist()[0] == [100, 100, 40, 40]  # the main pass's die, once
     if added:
-        assert found.boxes.tolist() == [[100, 100, 40, 40], die]
-        assert found.scores.tolist() == pytest.approx([0.9, 0.71])
-        assert found.doubtful.tolist() == [False, True]
-        assert found.keep(np.array([False, True])).doubtful.tolist() == [True]
+        assert found.boxes.tolist() == [[100, 100, 40, 40], die, [512, 292, 10, 10]]
+        assert found.scores.tolist() == pytest.approx([0.9, 0.71, 0.4])
+        assert found.doubtful.tolist() == [False, True, False]
+        assert found.keep(np.array([False, True, False])).doubtful.tolist() == [True]
     else:
-        assert len(found) == 1 and (found.doubtful is None or not found.doubtful.any())
+        assert len(found) == 2 and (found.doubtful is None or not found.doubtful.any())
 
 
 def test_centre_matching_pairs_each_label_once():
