@@ -275,7 +275,8 @@ class TablePipeline:
                                 .reshape(-1, 4), candidates.boxes])
         scores = np.concatenate([np.ones(len(dice), np.float32), candidates.scores])
         known: list[DieReading | None] = [*dice, *([None] * len(candidates))]
-        read = self._read_dice(frame_bgr, boxes, scores, known, regrow=False)
+        read = asked_where_doubtful(self._read_dice(frame_bgr, boxes, scores, known,
+                                                    regrow=False), candidates)
         at = {(float(b[0]), float(b[1])) for b in candidates.boxes}
         return (*dice, *surest_dice([d for d in read if (d.x, d.y) in at], missing))
 

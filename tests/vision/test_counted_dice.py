@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.reading import DieReading
+from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.counted_dice import FLOOR, away_from_dice, surest_dice, without_surplus
 from dicecam.vision.detect import Detections
 from dicecam.vision.pipeline import TablePipeline, iter_outputs, square_crop
@@ -70,6 +70,24 @@ def test_only_as_many_as_are_missing_surest_first_and_never_one_without_a_value(
     assert sorted(d.value for d in one_more) == [3, 6]
     told_five = pipeline.read_frame(frame, expected=5).dice  # the empty square is no die
     assert sorted(d.value for d in told_five) == [2, 3, 5, 6]
+
+
+def test_a_missing_die_found_only_by_the_smaller_passes_is_asked():
+    """A missing die whose box only the detector's smaller passes found (doubtful) is
+    taken, but asked, however sure its read."""
+    frame = painted_frame(PAINTED)
+
+    class DoubtfulWeakPeak(PeakDetector):
+        def detect(self, frame, *, threshold=None):
+            found = super().detect(frame, threshold=threshold)
+            return Detections(found.boxes, found.scores,
+                              doubtful=np.array([threshold is not None and x == 141
+                                                 for x in found.boxes[:, 0]]))
+
+    detector = DoubtfulWeakPeak([(100, 120, 0.9), (400, 300, 0.8)], [(141, 120, 0.65)])
+    dice = _pipeline(detector).read_frame(frame, expected=3).dice
+    assert {round(d.x): d.confidence < LOW_CONFIDENCE for d in dice} == {
+        100: False, 141: True, 400: False}
 
 
 def test_peaks_on_a_die_already_read_are_not_read_again():
