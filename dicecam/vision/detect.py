@@ -117,7 +117,8 @@ class Detections:
     gave way to them (``_with_large_dice``); where the reader reads none of those smaller
     boxes as a die with a value, the table reader reads the whole box instead (the halves
     of a large die the main pass split: ``TablePipeline._whole_dice``). ``doubtful``
-    (bool (N,), None: none): the boxes only the smaller passes found (``_small_agreed``),
+    (bool (N,), None: none): the boxes only the smaller passes found
+    (``_with_small_agreed``),
     which the table reader asks about whatever it reads in them.
     """
 
@@ -360,14 +361,12 @@ def _with_small_agreed(found: Detections, scale: float,
             scores.append(max(float(score), float(other_score)))
     if not boxes:
         return found
-    new_boxes, new_scores = np.array(boxes, np.float32), np.array(scores, np.float32)
-    order = np.argsort(-new_scores, kind="stable")
-    new_boxes, new_scores = new_boxes[order], new_scores[order]
-    keep = _one_peak_per_die(new_boxes)  # each pass of the two found it: one box a die
-    boxes_all = np.concatenate([found.boxes, new_boxes[keep]])
-    scores_all = np.concatenate([found.scores, new_scores[keep]])
+    # each of the two passes found it: the surer box stands for the die
+    new = _surest_per_die(np.array(boxes, np.float32), np.array(scores, np.float32))
+    boxes_all = np.concatenate([found.boxes, new.boxes])
+    scores_all = np.concatenate([found.scores, new.scores])
     doubtful = np.concatenate([np.zeros(len(found), bool) if found.doubtful is None
-                               else found.doubtful, np.ones(int(keep.sum()), bool)])
+                               else found.doubtful, np.ones(len(new), bool)])
     order = np.argsort(-scores_all, kind="stable")
     return Detections(boxes_all[order], scores_all[order], found.hand_share, found.wholes,
                       doubtful[order])
@@ -445,6 +444,11 @@ def _joined(wholes: Detections | None, more: list) -> Detections | None:
     if wholes is not None:
         boxes = np.concatenate([wholes.boxes, boxes])
         scores = np.concatenate([wholes.scores, scores])
+    return _surest_per_die(boxes, scores)
+
+
+def _surest_per_die(boxes: np.ndarray, scores: np.ndarray) -> Detections:
+    """``boxes`` surest first, one box a die (``_one_peak_per_die``)."""
     order = np.argsort(-scores, kind="stable")
     boxes, scores = boxes[order], scores[order]
     keep = _one_peak_per_die(boxes)

@@ -242,7 +242,7 @@ class TablePipeline:
         found = self._detect(frame_bgr)
         self.stage_seconds["detect"] += time.perf_counter() - started
         dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
-        dice = asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes), found)
+        dice = self._as_detected(frame_bgr, dice, found)
         if expected is not None:
             dice = list(self.fit_count(frame_bgr, dice, expected))
         return self._frame_reading(frame_bgr, dice, found.hand_in_view, frame_index,
@@ -301,6 +301,13 @@ class TablePipeline:
             return kept
         return replace(kept, wholes=wholes.keep(~self.empty_table.matches(frame_bgr,
                                                                            wholes.boxes)))
+
+    def _as_detected(self, frame_bgr: np.ndarray, dice: list[DieReading],
+                     found: Detections) -> list[DieReading]:
+        """The dice read in ``found``'s boxes, with what the detector said of them beside
+        the boxes: its whole dice read where their parts read no value, its doubtful boxes
+        asked."""
+        return asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes), found)
 
     def _whole_dice(self, frame_bgr: np.ndarray, dice: list[DieReading],
                     wholes: Detections | None) -> list[DieReading]:
@@ -453,8 +460,7 @@ class TablePipeline:
             self.counts["full" if fresh else "changed"] += 1
             self.counts["dice_read"] += sum(k is None for k in known)
             dice = self._read_dice(frame_bgr, found.boxes, found.scores, known)
-            dice = asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes),
-                                        found)
+            dice = self._as_detected(frame_bgr, dice, found)
             reading = self._frame_reading(frame_bgr, dice, found.hand_in_view, index, stamp,
                                           moving)
             self.changes.mark_read(grey)
