@@ -102,8 +102,14 @@ PART_OF_DIE_SHARE = 0.6
 #: were pip boxes of dark dice, all asked), none on byler; 0.4 dropped 7 more false boxes
 #: and 14 more of pxl's pip boxes.
 SMALL_BOX_SHARE = 0.3
-#: ...counted only where at least this many dice of the frame are read surely
-SIZE_REFERENCE_DICE = 3
+#: ...counted where at least this many dice of the frame are read surely: one is enough, a
+#: die read surely is a die of the table's size. With 3 (until 2026-11-27), the webcam
+#: captures' two or three dice beside a laptop left its keys' icons and a cable's tag to be
+#: asked; at 1, ``bench real``: webcam false dice 188 -> 163 (precision 83.39 -> 85.28%),
+#: pxl 149 -> 128, tilt:damiantab 5 -> 1, damiantab 2 -> 1, values up on pxl (85.44 ->
+#: 85.66%); lost, one pxl die whose only box was one of its pips (11 px, read without a
+#: value); every other row, ``bench crowd`` and ``bench teach`` the same.
+SIZE_REFERENCE_DICE = 1
 #: The smallest die the table reader reads: 12 px at 1080p (issue 33), a 160th of the
 #: frame's long side. A box under it read unsure is dropped, not asked: the rendered
 #: speckled carpets drew 6-7 px "dice" on 720p frames (19 -> 9 false dice on 10 frames);
@@ -118,6 +124,9 @@ MIN_DIE_SHARE = 12 / 1920
 #: ``bench real``, ``bench reader`` and ``bench crowd`` the same (2026-11-27). A party
 #: of 60 read with fewer than 3 dice sure is unreadable either way.
 TEXTURE_BOXES = 90
+#: ...where fewer than this many dice are read surely (a false box read sure on a carpet
+#: must not keep its flecks as dice)
+TEXTURE_SURE_DICE = 3
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
@@ -555,13 +564,17 @@ def split_specks(dice: list[DieReading]
     read unsure and far smaller than the dice read surely beside them
     (``SMALL_BOX_SHARE``), or every die read unsure where the boxes are a texture
     (``TEXTURE_BOXES``); a die a player corrected is never one. The side is None where
-    too few dice are read surely to go by (no speck is then read again as a die)."""
+    no die is read surely, or the boxes are a texture (no speck is then read again as a
+    die)."""
     sure = [max(d.w, d.h) for d in dice
             if d.value is not None and d.value_confidence >= LOW_CONFIDENCE]
     side = float(np.median(sure)) if len(sure) >= SIZE_REFERENCE_DICE else None
-    if side is None and len(dice) - len(sure) <= TEXTURE_BOXES:
+    if len(sure) < TEXTURE_SURE_DICE and len(dice) - len(sure) > TEXTURE_BOXES:
+        side, smallest = None, np.inf  # a texture: no speck is read again as a die
+    elif side is None:
         return dice, [], None
-    smallest = np.inf if side is None else SMALL_BOX_SHARE * side
+    else:
+        smallest = SMALL_BOX_SHARE * side
     kept, specks = [], []
     for d in dice:
         speck = (not d.corrected and max(d.w, d.h) < smallest

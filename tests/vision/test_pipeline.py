@@ -251,8 +251,12 @@ def test_an_unsure_box_far_smaller_than_the_sure_dice_beside_it_is_no_die():
     speck = DieReading(x=9, y=9, w=8, h=8, value=None, colour=None, confidence=0.8,
                        value_confidence=0.8)
     assert _without_specks([*dice, speck]) == dice
-    # with fewer than three sure dice there is no size to go by
-    assert _without_specks([*dice[:2], key]) == [*dice[:2], key]
+    # one die read surely is enough to go by (a laptop key beside the only die of a
+    # roll), none is not
+    assert _without_specks([dice[0], key]) == [dice[0]]
+    assert split_specks([dice[0], key])[2] == 40
+    unsure = replace(dice[0], confidence=0.6, value_confidence=0.6)
+    assert split_specks([unsure, key]) == ([unsure, key], [], None)
 
 
 def _small_crops_unsure(crops):  # the specks' small crops read unsure, as a pip's would
@@ -296,6 +300,10 @@ def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
     assert _without_specks(flecks) == []
     assert _without_specks(flecks[:90]) == flecks[:90]
     sure = [_read(700, 700 + 50 * i, 40, 0.97) for i in range(2)]
+    # two dice read surely (maybe false boxes on the carpet) do not keep its flecks, of
+    # their size or not, and none of them is read again as a die
+    large_flecks = [replace(f, w=20, h=20) for f in flecks]
+    assert split_specks([*large_flecks, *sure]) == (sure, large_flecks, None)
     assert _without_specks([*flecks, *sure]) == sure
 
 
