@@ -22,6 +22,7 @@ BENCHES = {
     "evening": "dicecam.tools.bench.evening",
     "teach": "dicecam.tools.bench.teach",
     "crowd": "dicecam.tools.bench.crowd",
+    "loo": "dicecam.tools.bench.loo",
 }
 
 

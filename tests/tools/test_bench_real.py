@@ -261,3 +261,73 @@ def test_bench_reader_refuses_a_model_that_is_not_there(tmp_path, capsys) -> Non
     assert main(["bench", "reader", "--no-real", "--frames", "1", "--reader",
                  str(missing)]) == 2
     assert f"no model at {missing}" in capsys.readouterr().err
+
+
+def _table_renders(folder: Path, count: int = 2) -> Path:
+    """A folder as `train render --tables` writes it: plain cloth, no die on it."""
+    folder.mkdir(parents=True)
+    lines = []
+    for index in range(count):
+        name = f"{index:06d}.png"
+        cv2.imwrite(str(folder / name), np.full((192, 192, 3), 60 + 40 * index, np.uint8))
+        lines.append(json.dumps({"file": name, "index": index, "seed": 21, "label": 0,
+                                 "kind": "table", "box": None}))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+@pytest.mark.slow
+def test_bench_loo_trains_the_reader_without_the_source_once_and_reads_with_both(
+        fake_root, tmp_path, monkeypatch, capsys) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import onnxruntime as ort
+
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    tables = _table_renders(tmp_path / "TABLES")
+    work = tmp_path / "work"
+    argv = ["bench", "loo", "--source", "webcam", "--work", str(work), "--tables", str(tables),
+            "--threads", "1", "--smoke", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    twin = work / "L-webcam-smoke.onnx"
+    assert figures["reader"] == str(twin) and figures["detector"] == "shipped"
+    assert list(figures["groups"]) == ["webcam, shipped", "webcam, without webcam",
+                                       "webcam_held_out, shipped",
+                                       "webcam_held_out, without webcam"]
+    assert figures["groups"]["webcam, without webcam"]["dice"] == 2
+    assert figures["groups"]["webcam_held_out, shipped"]["dice"] == 1
+    meta = ort.InferenceSession(str(twin)).get_modelmeta().custom_metadata_map
+    assert set(meta["left_out"].split(",")) == {"webcam", "damiantab"}
+    assert meta["label_smoothing"] == "0.0" and meta["temperature"] == "1.5"
+    # the twin is kept and read again, not trained again
+    made = twin.stat().st_mtime_ns
+    assert main(argv) == 0
+    assert "reusing" in capsys.readouterr().err and twin.stat().st_mtime_ns == made
+
+
+def test_bench_loo_reads_the_unseen_source_with_the_shipped_reader_alone(
+        fake_root, tmp_path, monkeypatch, capsys) -> None:
+    unlabelled = tmp_path / "unlabelled"
+    for stem in ("dice01", "dice02"):  # their labels are the repository's own
+        _draw(unlabelled / "damiantab" / f"{stem}.jpg", [(300, 200, 80)], (640, 480))
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    monkeypatch.setenv("DICECAM_REAL_UNLABELLED", str(unlabelled))
+    assert main(["bench", "loo", "--source", "damiantab", "--work", str(tmp_path / "w"),
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    figures = json.loads(captured.out)
+    assert "no shipped model saw damiantab" in captured.err
+    assert figures["reader"] == "shipped" and not (tmp_path / "w").exists()
+    assert list(figures["groups"])[0] == "damiantab, shipped"
+    assert figures["groups"]["damiantab, shipped"]["photos"] == 2
+    assert all(name.endswith(", shipped") for name in figures["groups"])
+
+
+def test_bench_loo_refuses_tables_that_were_never_rendered(fake_root, tmp_path, monkeypatch,
+                                                            capsys) -> None:
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    assert main(["bench", "loo", "--source", "byler", "--tables", str(tmp_path)]) == 2
+    assert f"--tables: no renders in {tmp_path}" in capsys.readouterr().err
+    assert main(["bench", "loo", "--source", "byler", "--threads", "0"]) == 2
+    assert "--threads must be at least 1" in capsys.readouterr().err
