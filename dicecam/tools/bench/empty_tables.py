@@ -1,6 +1,6 @@
 """Rendered tables with no die on them: what the detector must not fire on.
 
-Four kinds, in turn (``EMPTY_TABLE_KINDS``):
+Five kinds, in turn (``EMPTY_TABLE_KINDS``):
 
 - ``boards``: the Dicetopia city and faction boards (their real layouts,
   ``dicecam/calibration/boards``) printed and laid on a drawn table, as at a game;
@@ -8,11 +8,16 @@ Four kinds, in turn (``EMPTY_TABLE_KINDS``):
   skin-toned) with cards, tokens and counters on them, no dice;
 - ``speckled carpet``: a base colour flecked with specks of three to five colours at two
   scales, the texture that drew about 230 boxes for 9 dice on a real carpet;
-- ``patterned cloth``: checks, stripes or polka dots (dots are pips that are not dice).
+- ``patterned cloth``: checks, stripes or polka dots (dots are pips that are not dice);
+- ``stone counter``: polished granite (grains of three to five minerals, dark ones the size
+  of a small die's pips) or marble (veins through a light stone), the kitchen counter and
+  the stone table issue 33 names.
 
 The bench (``dicecam bench real``) reads them as the real photos without dice: every die
-found is false. The speckled carpet and the patterned cloth are drawn nowhere in training
-(``dicecam/synth/scene.py`` does not make them), so they are unseen textures.
+found is false. The speckled carpet, the patterned cloth and the stone counter are drawn
+nowhere in the training scenes (``dicecam/synth/scene.py`` does not make them), so they are
+unseen textures. (The Blender tables the models' hard negatives come from have procedural
+carpets, granite and cloth of their own: `train render --tables`.)
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from dicecam.synth.light import apply_light, degrade
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.tools.bench.calibration import dicetopia_boards
 
-EMPTY_TABLE_KINDS = ("boards", "drawn table", "speckled carpet", "patterned cloth")
+EMPTY_TABLE_KINDS = ("boards", "drawn table", "speckled carpet", "patterned cloth",
+                     "stone counter")
 
 #: The frames' size: a 720p webcam, as the calibration bench draws tables.
 FRAME = (1280, 720)
@@ -90,6 +96,38 @@ def _patterned_cloth(rng: np.random.Generator, width: int, height: int) -> np.nd
     return np.clip(frame, 0, 255).astype(np.uint8)
 
 
+def _stone_counter(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    if rng.random() < 0.5:  # granite: each pixel the mineral whose smoothed noise is highest
+        count = int(rng.integers(3, 6))
+        palette = np.concatenate([rng.uniform(10, 60, (1, 3)), rng.uniform(170, 240, (1, 3)),
+                                  rng.uniform(60, 220, (count - 2, 3))])
+        grain = rng.uniform(1.2, 3.0)
+        fields = []
+        for _ in range(count):
+            noise = rng.random((height, width)).astype(np.float32)
+            fields.append(cv2.GaussianBlur(noise, (0, 0), grain))
+        frame = palette[np.argmax(np.stack(fields), axis=0)].astype(np.float32)
+    else:  # marble: dark veins along a turbulent direction through a light stone
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        turbulence = np.zeros((height, width), np.float32)
+        for cells in (3, 7, 15):
+            field = rng.random((cells, max(2, cells * width // height))).astype(np.float32)
+            turbulence += cv2.resize(field, (width, height), interpolation=cv2.INTER_CUBIC)
+        angle = rng.uniform(0, np.pi)
+        period = rng.uniform(300, 700)
+        u = xs * np.cos(angle) + ys * np.sin(angle)
+        wave = np.sin(2 * np.pi * (u / period + rng.uniform(0.2, 0.5) * turbulence))
+        veins = np.exp(-(wave / rng.uniform(0.03, 0.12)) ** 2)
+        stone = rng.uniform(180, 245, 3)
+        vein = rng.uniform(40, 150, 3)
+        # the stone's own clouding, then the veins over it
+        clouds = cv2.GaussianBlur(rng.random((height, width)).astype(np.float32), (0, 0), 25)
+        clouds = (clouds - clouds.mean()) / max(float(clouds.std()), 1e-6)
+        body = stone * (1 + 0.04 * clouds[..., None])
+        frame = body * (1 - veins[..., None]) + vein * veins[..., None]
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
 def empty_table(rng: np.random.Generator, kind: str, size: tuple[int, int] = FRAME
                 ) -> np.ndarray:
     """One BGR frame of a table of ``kind`` (``EMPTY_TABLE_KINDS``) with no die on it,
@@ -103,6 +141,8 @@ def empty_table(rng: np.random.Generator, kind: str, size: tuple[int, int] = FRA
         frame = _speckled_carpet(rng, width, height)
     elif kind == "patterned cloth":
         frame = _patterned_cloth(rng, width, height)
+    elif kind == "stone counter":
+        frame = _stone_counter(rng, width, height)
     else:
         raise ValueError(f"unknown table kind {kind!r}: one of {', '.join(EMPTY_TABLE_KINDS)}")
     frame = apply_light(frame, rng.uniform(2700, 6500), rng,
