@@ -124,9 +124,11 @@ MIN_DIE_SHARE = 12 / 1920
 #: ``bench real``, ``bench reader`` and ``bench crowd`` the same (2026-11-27). A party
 #: of 60 read with fewer than 3 dice sure is unreadable either way.
 TEXTURE_BOXES = 90
-#: ...where fewer than this many dice are read surely (a false box read sure on a carpet
-#: must not keep its flecks as dice)
-TEXTURE_SURE_DICE = 3
+#: ...where the dice read surely are fewer than this share of those boxes: a carpet's
+#: flecks stay a texture beside the few of them read sure (one rendered speckled carpet drew
+#: 398 boxes of 13 px, 3 of them read sure: until 2026-11-27 only a frame with fewer than 3
+#: sure dice could be a texture, and all 398 were kept); a real party read surely is not
+TEXTURE_SURE_SHARE = 0.1
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
@@ -569,7 +571,8 @@ def split_specks(dice: list[DieReading]
     sure = [max(d.w, d.h) for d in dice
             if d.value is not None and d.value_confidence >= LOW_CONFIDENCE]
     side = float(np.median(sure)) if len(sure) >= SIZE_REFERENCE_DICE else None
-    if len(sure) < TEXTURE_SURE_DICE and len(dice) - len(sure) > TEXTURE_BOXES:
+    unsure = len(dice) - len(sure)
+    if unsure > TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * unsure:
         side, smallest = None, np.inf  # a texture: no speck is read again as a die
     elif side is None:
         return dice, [], None

@@ -305,6 +305,12 @@ def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
     large_flecks = [replace(f, w=20, h=20) for f in flecks]
     assert split_specks([*large_flecks, *sure]) == (sure, large_flecks, None)
     assert _without_specks([*flecks, *sure]) == sure
+    # nor do more of them read sure, while they are under a tenth of the flecks
+    ten = [_read(800 + 50 * i, 700, 20, 0.97) for i in range(9)]
+    assert split_specks([*large_flecks, *ten]) == (ten, large_flecks, None)
+    # a party read surely beside them is no texture: the flecks of its dice's size stay
+    party = [*ten, _read(700, 800, 20, 0.97)]
+    assert _without_specks([*large_flecks, *party]) == [*large_flecks, *party]
 
 
 def test_a_box_smaller_than_any_die_read_is_dropped_when_read_unsure():
