@@ -34,6 +34,8 @@ from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.tools.bench.real import print_table, read_sources
 from dicecam.tools.realdata import SOURCES, iter_photos, real_data_dir
+from dicecam.tools.render.cli import render
+from dicecam.tools.train import reader_cli
 from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("a real source read by the shipped reader and by its twin trained without the "
@@ -82,8 +84,6 @@ def work_dir(given: Path | None) -> Path:
 def rendered_tables(work: Path, threads: int, log) -> list[Path]:
     """The hard negatives' rendered tables in ``work``, rendered where missing (a stopped
     render goes on where it stopped)."""
-    from dicecam.tools.render.cli import render
-
     folders = []
     for name, seed, count in TABLE_RENDERS:
         folder = work / name
@@ -104,8 +104,6 @@ def _renders(folder: Path) -> int:
 def train_twin(source: str, out: Path, tables: list[Path], cache: Path, threads: int,
                smoke: bool) -> None:
     """Train the reader without ``source`` (and damiantab) into ``out``."""
-    from dicecam.tools.train import reader_cli
-
     parser = argparse.ArgumentParser(prog="dicecam train reader")
     reader_cli.add_arguments(parser)
     argv = [*LOO_RECIPE, "--leave-out", source, "--threads", str(threads),
