@@ -29,7 +29,13 @@ from dicecam.errors import InputError
 from dicecam.teach.table import table_pipeline
 from dicecam.vision.pipeline import build_pipeline, iter_outputs
 from dicecam.vision.source_spec import open_source
-from dicecam.vision.sources import IMAGE_SUFFIXES, VIDEO_SUFFIXES, list_images, read_image
+from dicecam.vision.sources import (
+    IMAGE_SUFFIXES,
+    VIDEO_SUFFIXES,
+    list_images,
+    list_unreadable_photos,
+    read_image,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
         path = Path(text)
         if path.is_dir():
             images = list_images(path)
+            for photo in list_unreadable_photos(path):
+                _fail(f"{photo}: {photo.suffix.lstrip('.').upper()} photos cannot be read; "
+                      f"save them as JPEG or PNG (a phone's export or sharing does)")
+                failures += 1
             if not images:
                 _fail(f"{path}: this folder holds no images")
                 failures += 1

@@ -23,6 +23,10 @@ import numpy as np
 from dicecam.errors import InputError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+#: Photo files OpenCV cannot decode that cameras and phones write (an iPhone's HEIC, raw
+#: files): a folder's such files are named to the user, not passed over in silence.
+UNREADABLE_PHOTO_SUFFIXES = (".heic", ".heif", ".avif", ".dng", ".cr2", ".cr3", ".nef",
+                             ".arw", ".orf", ".rw2", ".raf")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg")
 STREAM_SCHEMES = ("http://", "https://", "rtsp://")
 
@@ -47,6 +51,13 @@ def list_images(folder: str | Path) -> list[Path]:
     """The image files directly inside ``folder``, in name order."""
     folder = Path(folder)
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def list_unreadable_photos(folder: str | Path) -> list[Path]:
+    """The photo files directly inside ``folder`` that cannot be read (HEIC, raw), in name
+    order."""
+    return sorted(p for p in Path(folder).iterdir()
+                  if p.is_file() and p.suffix.lower() in UNREADABLE_PHOTO_SUFFIXES)
 
 
 def _warn(message: str) -> None:

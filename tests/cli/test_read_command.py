@@ -63,6 +63,18 @@ def test_a_corrupt_image_in_a_folder_is_reported_and_the_rest_is_read(images, ca
     assert sorted(p.name for p in out_dir.iterdir()) == ["table_0.jpg", "table_1.jpg"]
 
 
+def test_a_phone_photo_it_cannot_decode_in_a_folder_is_named_and_the_rest_is_read(
+        images, capsys):
+    (images / "IMG_0001.HEIC").write_bytes(b"ftypheic")  # an iPhone's photo
+    (images / "notes.txt").write_text("not a photo")  # other files are passed over
+    status = main(["read", str(images)])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out.count(" dice") == 2
+    assert captured.err.strip().splitlines() == [
+        f"dicecam read: {images / 'IMG_0001.HEIC'}: HEIC photos cannot be read; save them as "
+        f"JPEG or PNG (a phone's export or sharing does)"]
+
+
 def test_a_missing_path_is_one_line_and_status_2(capsys):
     assert main(["read", "/no/such/photo.jpg"]) == 2
     assert "no such image" in capsys.readouterr().err
