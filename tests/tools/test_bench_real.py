@@ -331,3 +331,17 @@ def test_bench_loo_refuses_tables_that_were_never_rendered(fake_root, tmp_path, 
     assert f"--tables: no renders in {tmp_path}" in capsys.readouterr().err
     assert main(["bench", "loo", "--source", "byler", "--threads", "0"]) == 2
     assert "--threads must be at least 1" in capsys.readouterr().err
+
+
+def test_bench_loo_says_torch_is_missing_before_rendering_anything(fake_root, tmp_path,
+                                                                   monkeypatch, capsys) -> None:
+    import importlib.util
+
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    real_find = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "torch" else real_find(name, *a))
+    work = tmp_path / "work"
+    assert main(["bench", "loo", "--source", "pxl", "--work", str(work)]) == 2
+    assert "training the twin needs torch" in capsys.readouterr().err
+    assert not work.exists()  # no render was started

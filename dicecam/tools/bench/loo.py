@@ -25,6 +25,7 @@ are cut by the detector of the day.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -141,6 +142,11 @@ def run(args: argparse.Namespace) -> int:
     if args.source != UNSEEN:
         twin = work / f"L-{args.source}{'-smoke' if args.smoke else ''}.onnx"
         if args.retrain or not twin.is_file():
+            missing = [m for m in ("torch", "onnx") if importlib.util.find_spec(m) is None]
+            if missing:  # said before half an hour of rendering, not after
+                raise InputError(f"training the twin needs {' and '.join(missing)}: install "
+                                 f"the training extra with `.venv/bin/pip install -e "
+                                 f"'.[train]'`")
             tables = args.tables or rendered_tables(work, args.threads, log)
             log(f"training the reader without {args.source} into {twin}")
             train_twin(args.source, twin, tables, work / "cache", args.threads, args.smoke)
