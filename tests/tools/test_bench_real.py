@@ -331,6 +331,9 @@ def test_bench_loo_refuses_tables_that_were_never_rendered(fake_root, tmp_path, 
     assert f"--tables: no renders in {tmp_path}" in capsys.readouterr().err
     assert main(["bench", "loo", "--source", "byler", "--threads", "0"]) == 2
     assert "--threads must be at least 1" in capsys.readouterr().err
+    monkeypatch.setenv("DICECAM_REAL_UNLABELLED", str(tmp_path / "none"))
+    assert main(["bench", "loo", "--source", "damiantab"]) == 2  # its photos are not here
+    assert "no labelled photos of damiantab were found" in capsys.readouterr().err
 
 
 def test_bench_loo_says_torch_is_missing_before_rendering_anything(fake_root, tmp_path,

@@ -135,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
 
     work = work_dir(args.work)
     photos = list(iter_photos(root, source=args.source))
+    if not photos:
+        raise InputError(f"no labelled photos of {args.source} were found")
     if args.limit is not None:
         photos = photos[:args.limit]
     readers: list[tuple[str, Path | None]] = [("shipped", None)]
