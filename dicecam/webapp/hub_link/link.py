@@ -193,9 +193,12 @@ class HubLink:
         """True (and the link stops) when the hub says this table is of another evening."""
         if status != 409 or not answer.get("other_evening"):
             return False
-        self.stopped = str(answer.get("error") or "the hub runs another evening")
-        log.warning("the hub refuses this table: %s", self.stopped)
-        self._set_online(True, self.stopped)
+        why = str(answer.get("error") or "the hub runs another evening")
+        log.warning("the hub refuses this table: %s", why)
+        # the error first: whoever sees the link stopped (another thread asking its
+        # status) sees why, too
+        self._set_online(True, why)
+        self.stopped = why
         self._publish_status()
         return True
 
