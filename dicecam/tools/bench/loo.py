@@ -34,8 +34,8 @@ from pathlib import Path
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.tools.bench.real import print_table, read_sources
-from dicecam.tools.realdata import SOURCES, iter_photos, real_data_dir
-from dicecam.tools.render.cli import render
+from dicecam.tools.realdata import SOURCES, iter_photos
+from dicecam.tools.render.cli import render, render_count
 from dicecam.tools.train import reader_cli
 from dicecam.vision.pipeline import build_pipeline
 
@@ -88,18 +88,11 @@ def rendered_tables(work: Path, threads: int, log) -> list[Path]:
     folders = []
     for name, seed, count in TABLE_RENDERS:
         folder = work / name
-        if _renders(folder) < count:
+        if render_count(folder) < count:
             log(f"rendering {count} tables without dice into {folder} (once)")
             render(folder, count, seed, workers=threads, px=TABLE_PX, tables=True, log=log)
         folders.append(folder)
     return folders
-
-
-def _renders(folder: Path) -> int:
-    labels = folder / "labels.jsonl"
-    if not labels.is_file():
-        return 0
-    return len({json.loads(line)["index"] for line in labels.read_text().splitlines() if line})
 
 
 def train_twin(source: str, out: Path, tables: list[Path], cache: Path, threads: int,
@@ -122,19 +115,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--threads must be at least 1")
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")
-    root = real_data_dir()
-    if root is None:
-        raise InputError("the real dice photos were not found: put them in "
-                         "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
     for folder in args.tables or ():
-        if _renders(folder) == 0:
+        if render_count(folder) == 0:
             raise InputError(f"--tables: no renders in {folder} (no labels.jsonl)")
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     work = work_dir(args.work)
-    photos = list(iter_photos(root, source=args.source))
+    photos = list(iter_photos(source=args.source))  # says where the photos go if absent
     if not photos:
         raise InputError(f"no labelled photos of {args.source} were found")
     if args.limit is not None:

@@ -77,10 +77,17 @@ def render(out: Path, count: int, seed: int, start: int = 0, workers: int = 1, p
     failed = [p for p in processes if p.wait() != 0]
     if failed:
         raise InputError(f"the renderer failed: {failed[0].stderr.read()[-2000:]}")
-    lines = (out / "labels.jsonl").read_text().splitlines()
-    made = len({json.loads(line)["index"] for line in lines if line})
+    made = render_count(out)
     log(f"{made} renders in {out} ({time.monotonic() - started:.0f} s)")
     return made
+
+
+def render_count(out: Path) -> int:
+    """How many samples the renders in ``out`` hold (0 where none were made)."""
+    labels = out / "labels.jsonl"
+    if not labels.is_file():
+        return 0
+    return len({json.loads(line)["index"] for line in labels.read_text().splitlines() if line})
 
 
 def run(args: argparse.Namespace) -> int:
