@@ -129,6 +129,15 @@ TEXTURE_BOXES = 90
 #: 398 boxes of 13 px, 3 of them read sure: until 2026-11-27 only a frame with fewer than 3
 #: sure dice could be a texture, and all 398 were kept); a real party read surely is not
 TEXTURE_SURE_SHARE = 0.1
+#: Boxes under twice the smallest die read (``MIN_DIE_SHARE``) make a texture at fewer:
+#: more than this many of them read unsure, with fewer dice read surely than the share
+#: above, are a carpet's flecks (only they are dropped). Two rendered speckled carpets drew
+#: 83 and 25 such boxes of 8-9 px on 720p frames, none read surely: ``bench real``'s
+#: carpets 113 -> 5 false dice, every other row, ``bench crowd`` and ``bench reader`` the
+#: same (2026-11-27). A table of 20 dice that small, all unsure, is unreadable from where
+#: the camera is. The same bar for boxes of any size cost pxl 10 of its dice (25-60 px on
+#: 640 px photos, a photo of many read unsure).
+TINY_TEXTURE_BOXES = 20
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
@@ -412,7 +421,7 @@ class TablePipeline:
         if self.side_faces is not None:
             read = self.side_faces.drop(read)
         read = ask_faces_below(read)
-        found, specks, side = split_specks(read)
+        found, specks, side = split_specks(read, max(frame_bgr.shape[:2]))
         self._lap("rest", clock)
         if regrow and specks and side is not None:
             grown = dice_boxes_from_specks(specks, side, found)
@@ -560,20 +569,26 @@ def without_parts_of_larger_dice(dice: list[DieReading]) -> list[DieReading]:
     return [d for d, part in zip(dice, inside.any(axis=1), strict=True) if not part]
 
 
-def split_specks(dice: list[DieReading]
+def split_specks(dice: list[DieReading], long_side: float = 0.0
                  ) -> tuple[list[DieReading], list[DieReading], float | None]:
     """(``dice`` less the specks, the specks, the sure dice's median side): specks are dice
     read unsure and far smaller than the dice read surely beside them
     (``SMALL_BOX_SHARE``), or every die read unsure where the boxes are a texture
-    (``TEXTURE_BOXES``); a die a player corrected is never one. The side is None where
-    no die is read surely, or the boxes are a texture (no speck is then read again as a
-    die)."""
+    (``TEXTURE_BOXES``), or every tiny one where the tiny ones are (``TINY_TEXTURE_BOXES``,
+    tiny by the frame's ``long_side``); a die a player corrected is never one. The side is
+    None where no die is read surely, or the boxes are a texture (no speck is then read
+    again as a die)."""
     sure = [max(d.w, d.h) for d in dice
             if d.value is not None and d.value_confidence >= LOW_CONFIDENCE]
     side = float(np.median(sure)) if len(sure) >= SIZE_REFERENCE_DICE else None
     unsure = len(dice) - len(sure)
+    tiny = 2 * MIN_DIE_SHARE * long_side
+    tiny_unsure = sum(1 for d in dice if max(d.w, d.h) < tiny and not d.corrected
+                      and (d.value is None or d.value_confidence < LOW_CONFIDENCE))
     if unsure > TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * unsure:
         side, smallest = None, np.inf  # a texture: no speck is read again as a die
+    elif tiny_unsure > TINY_TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * tiny_unsure:
+        side, smallest = None, tiny  # a texture of tiny flecks
     elif side is None:
         return dice, [], None
     else:

@@ -16,6 +16,7 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.pipeline import (
     MIN_DIE_SHARE,
     TEXTURE_BOXES,
+    TINY_TEXTURE_BOXES,
     VETO_SURE,
     PipelineOutput,
     TablePipeline,
@@ -311,6 +312,25 @@ def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
     # a party read surely beside them is no texture: the flecks of its dice's size stay
     party = [*ten, _read(700, 800, 20, 0.97)]
     assert _without_specks([*large_flecks, *party]) == [*large_flecks, *party]
+
+
+def test_a_swarm_of_tiny_unsure_boxes_is_a_texture_and_larger_dice_beside_it_stay():
+    # on a 1280 px frame the smallest die read is 8 px, so under 16 px is tiny
+    assert TINY_TEXTURE_BOXES == 20
+    flecks = [_read(10 + 20 * (i % 30), 10 + 20 * (i // 30), 9, 0.4) for i in range(21)]
+    assert split_specks(flecks, 1280) == ([], flecks, None)
+    assert _without_specks(flecks) == flecks  # no frame size, no tiny box
+    assert split_specks(flecks[:20], 1280) == (flecks[:20], [], None)
+    # an unsure die of a readable size among them stays, as does one a player corrected
+    die, corrected = _read(700, 700, 40, 0.6), replace(flecks[0], corrected=True)
+    assert split_specks([*flecks, die], 1280)[0] == [die]
+    assert split_specks([corrected, *flecks, die], 1280)[0] == [corrected, die]
+    # two sure dice under a tenth of 21 flecks keep none of them
+    sure = [_read(800 + 50 * i, 700, 12, 0.97) for i in range(2)]
+    assert split_specks([*flecks, *sure], 1280)[0] == sure
+    # a table of small dice read mostly surely is no texture: its unsure ones are asked
+    party = [_read(10 + 20 * i, 500, 12, 0.97) for i in range(3)]
+    assert split_specks([*flecks, *party], 1280)[0] == [*flecks, *party]
 
 
 def test_a_box_smaller_than_any_die_read_is_dropped_when_read_unsure():
