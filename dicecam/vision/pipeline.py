@@ -15,7 +15,8 @@ A large box the detector's smaller passes found surer than the main pass's boxes
 same die, which gave way to them (``Detections.wholes``), is read where none of those boxes
 reads as a die with a value: a die the main pass split in halves (``_whole_dice``). A die
 read in a box only the smaller passes found (``Detections.doubtful``) is asked
-(``asked_where_doubtful``).
+(``asked_where_doubtful``), as is one read surely in a box the detector was unsure of on a
+frame it found a texture's hundreds of boxes on (``asked_on_a_texture``).
 
 Where a game says how many dice it waits to see thrown (``expected_dice``, or
 ``read_frame(expected=N)``), a settled roll is fitted to that count (``fit_count``,
@@ -138,6 +139,13 @@ TEXTURE_SURE_SHARE = 0.1
 #: the camera is. The same bar for boxes of any size cost pxl 10 of its dice (25-60 px on
 #: 640 px photos, a photo of many read unsure).
 TINY_TEXTURE_BOXES = 20
+#: A frame where the detector finds more boxes than this (three times the largest party,
+#: Dice Party's 60) shows a texture: the speckled carpets and patterned cloths of ``bench
+#: real``'s rendered tables drew 224-2,223 on 6 of 20 frames, while the real photos drew
+#: 52 at most and ``bench reader``'s 60-die frames 65. There a die read surely in a box the
+#: detector scored under ``VETO_BELOW_SCORE`` is asked: three pairs of white flecks on a
+#: purple carpet were read "2" at 0.90-0.96 in boxes scored 0.39-0.47, among 489 boxes.
+TEXTURE_DETECTIONS = 180
 #: Small boxes (specks) all within this share of the sure dice's side of each other may be
 #: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
 #: face's centre, so a die-sized box at their centre is read as a die (kept where the
@@ -326,8 +334,9 @@ class TablePipeline:
                      found: Detections) -> list[DieReading]:
         """The dice read in ``found``'s boxes, with what the detector said of them beside
         the boxes: its whole dice read where their parts read no value, its doubtful boxes
-        asked."""
-        return asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes), found)
+        asked, and on a texture those it was unsure of."""
+        dice = asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes), found)
+        return asked_on_a_texture(dice, found)
 
     def _whole_dice(self, frame_bgr: np.ndarray, dice: list[DieReading],
                     wholes: Detections | None) -> list[DieReading]:
@@ -541,6 +550,20 @@ def asked_where_doubtful(dice: list[DieReading], found: Detections) -> list[DieR
     return [replace(d, confidence=min(d.confidence, ASKED),
                     value_confidence=min(d.value_confidence, ASKED))
             if (d.x, d.y) in doubtful and not d.corrected else d for d in dice]
+
+
+def asked_on_a_texture(dice: list[DieReading], found: Detections) -> list[DieReading]:
+    """``dice``, those in ``found``'s boxes the detector scored under
+    ``VETO_BELOW_SCORE`` asked however surely they were read, where ``found`` holds more
+    boxes than ``TEXTURE_DETECTIONS``: on a texture the reader alone does not make a sure
+    die."""
+    if len(found) <= TEXTURE_DETECTIONS:
+        return dice
+    unsure = {(float(b[0]), float(b[1]))
+              for b in found.boxes[found.scores < VETO_BELOW_SCORE]}
+    return [replace(d, confidence=min(d.confidence, ASKED),
+                    value_confidence=min(d.value_confidence, ASKED))
+            if (d.x, d.y) in unsure and not d.corrected else d for d in dice]
 
 
 def without_too_small_to_read(dice: list[DieReading], long_side: int) -> list[DieReading]:

@@ -13,13 +13,17 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
+from dicecam.vision.detect import Detections
 from dicecam.vision.pipeline import (
     MIN_DIE_SHARE,
     TEXTURE_BOXES,
+    TEXTURE_DETECTIONS,
     TINY_TEXTURE_BOXES,
+    VETO_BELOW_SCORE,
     VETO_SURE,
     PipelineOutput,
     TablePipeline,
+    asked_on_a_texture,
     dice_boxes_from_specks,
     iter_outputs,
     split_specks,
@@ -331,6 +335,26 @@ def test_a_swarm_of_tiny_unsure_boxes_is_a_texture_and_larger_dice_beside_it_sta
     # a table of small dice read mostly surely is no texture: its unsure ones are asked
     party = [_read(10 + 20 * i, 500, 12, 0.97) for i in range(3)]
     assert split_specks([*flecks, *party], 1280)[0] == [*flecks, *party]
+
+
+def test_on_a_frame_of_a_textures_hundreds_of_boxes_a_box_the_detector_doubts_is_asked():
+    # three times the largest party (Dice Party's 60)
+    assert TEXTURE_DETECTIONS == 180 and VETO_BELOW_SCORE == 0.8
+    flecks = [(10.0 + 20 * (i % 30), 10.0 + 20 * (i // 30)) for i in range(TEXTURE_DETECTIONS)]
+    doubted, trusted = _read(700, 700, 13, 0.96), _read(800, 700, 13, 0.96)
+    boxes = np.float32([(x, y, 13, 13) for x, y in [*flecks, (700, 700), (800, 700)]])
+    scores = np.float32([0.3] * len(flecks) + [0.45, 0.85])
+    read = asked_on_a_texture([doubted, trusted], Detections(boxes, scores))
+    assert read[1] == trusted
+    assert read[0].value == 3 and read[0].confidence < LOW_CONFIDENCE
+    assert read[0].value_confidence < LOW_CONFIDENCE
+    # a die a player corrected keeps what the player said
+    corrected = replace(doubted, corrected=True)
+    assert asked_on_a_texture([corrected], Detections(boxes, scores)) == [corrected]
+    # no more boxes than the line is a table: what the reader read surely stays sure
+    fewer = Detections(boxes[2:], scores[2:])
+    assert len(fewer) == TEXTURE_DETECTIONS
+    assert asked_on_a_texture([doubted, trusted], fewer) == [doubted, trusted]
 
 
 def test_a_box_smaller_than_any_die_read_is_dropped_when_read_unsure():
