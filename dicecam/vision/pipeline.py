@@ -432,14 +432,17 @@ class TablePipeline:
         read = ask_faces_below(read)
         found, specks, side = split_specks(read, max(frame_bgr.shape[:2]))
         self._lap("rest", clock)
-        if regrow and specks and side is not None:
-            grown = dice_boxes_from_specks(specks, side, found)
+        if regrow and side is not None:
+            vetoed = [DieReading(x=float(b[0]), y=float(b[1]), w=float(b[2]), h=float(b[3]),
+                                 value=None, colour=None, confidence=0.0)
+                      for b in boxes[sorted(set(todo) - set(kept))]
+                      if max(float(b[2]), float(b[3])) < SMALL_BOX_SHARE * side]
+            grown = dice_boxes_from_specks(specks, side, found, vetoed)
             if len(grown):
-                # no detector score: the detector never saw these dice whole
-                unscored = np.zeros(len(grown), np.float32)
-                found += [d for d in self._read_dice(frame_bgr, grown, unscored,
-                                                      [None] * len(grown), regrow=False)
-                          if d.value is not None]
+                # read with no detector score: the detector never saw these dice whole
+                read = self._read_dice(frame_bgr, grown.boxes, grown.scores,
+                                       [None] * len(grown), regrow=False)
+                found += asked_where_doubtful([d for d in read if d.value is not None], grown)
         return found
 
     def _look_again(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
@@ -625,26 +628,32 @@ def split_specks(dice: list[DieReading], long_side: float = 0.0
 
 
 def dice_boxes_from_specks(specks: Sequence[DieReading], side: float,
-                           dice: Sequence[DieReading]) -> np.ndarray:
-    """(N, 4) die-sized boxes (``side`` square), one at the centre of each group of specks
-    within ``SPECK_REACH`` of each other, where no die of ``dice`` already lies
-    (``FOUND_DIE_REACH``)."""
-    groups: list[list[DieReading]] = []
+                           dice: Sequence[DieReading],
+                           vetoed: Sequence[DieReading] = ()) -> Detections:
+    """Die-sized boxes (``side`` square), one at the centre of each group of specks within
+    ``SPECK_REACH`` of each other, where no die of ``dice`` already lies
+    (``FOUND_DIE_REACH``), scored 0 (the detector never saw them whole). ``vetoed``: small
+    boxes the reader surely found no die in, which join the groups as pips; a box whose
+    group needs one is doubtful (``Detections.doubtful``: asked however surely read)."""
+    groups: list[list[tuple[DieReading, bool]]] = []
     reach = SPECK_REACH * side
-    for speck in sorted(specks, key=lambda d: -d.confidence):
+    ordered = [(d, False) for d in sorted(specks, key=lambda d: -d.confidence)]
+    for speck, was_vetoed in [*ordered, *((d, True) for d in vetoed)]:
         for group in groups:
-            if all(np.hypot(speck.x - o.x, speck.y - o.y) <= reach for o in group):
-                group.append(speck)
+            if all(np.hypot(speck.x - o.x, speck.y - o.y) <= reach for o, _ in group):
+                group.append((speck, was_vetoed))
                 break
         else:
-            groups.append([speck])
-    boxes = []
+            groups.append([(speck, was_vetoed)])
+    boxes, doubtful = [], []
     for group in groups:
-        cx = float(np.mean([d.x for d in group]))
-        cy = float(np.mean([d.y for d in group]))
+        cx = float(np.mean([d.x for d, _ in group]))
+        cy = float(np.mean([d.y for d, _ in group]))
         if not any(np.hypot(cx - d.x, cy - d.y) < FOUND_DIE_REACH * side for d in dice):
             boxes.append((cx, cy, side, side))
-    return np.array(boxes, np.float32).reshape(-1, 4)
+            doubtful.append(any(v for _, v in group))
+    return Detections(np.array(boxes, np.float32).reshape(-1, 4),
+                      np.zeros(len(boxes), np.float32), doubtful=np.array(doubtful, bool))
 
 
 def _light_company(known: Sequence[DieReading | None], reading: int) -> list[int]:

@@ -292,10 +292,42 @@ def test_dice_boxes_from_specks_one_box_a_cluster_none_on_a_found_die():
               _read(505, 500, 8, 0.3)]  # a speck on a die already found
     found = [_read(500, 500, 40, 0.97)]
     grown = dice_boxes_from_specks(specks, 40.0, found)
-    assert grown.tolist() == [[110, 100, 40, 40], [300, 300, 40, 40]]
+    assert grown.boxes.tolist() == [[110, 100, 40, 40], [300, 300, 40, 40]]
+    assert grown.scores.tolist() == [0, 0] and grown.doubtful.tolist() == [False, False]
     # specks further apart than a face are not one die's
     apart = dice_boxes_from_specks([_read(0, 0, 8, 0.5), _read(40, 0, 8, 0.5)], 40.0, [])
     assert len(apart) == 2
+
+
+def test_pips_the_reader_vetoed_join_the_specks_and_their_die_is_asked():
+    def vetoed(x, y):
+        return DieReading(x=x, y=y, w=8, h=8, value=None, colour=None, confidence=0.0)
+
+    specks = [_read(100, 100, 8, 0.5)]
+    # a vetoed pip beside a read one moves their die's centre; three vetoed pips of a die
+    # no box was read in make one more
+    grown = dice_boxes_from_specks(specks, 40.0, [], [vetoed(120, 100), vetoed(300, 290),
+                                                      vetoed(310, 300), vetoed(320, 310)])
+    assert grown.boxes.tolist() == [[110, 100, 40, 40], [310, 300, 40, 40]]
+    assert grown.doubtful.tolist() == [True, True]
+    # vetoed pips on a die already found add nothing
+    assert len(dice_boxes_from_specks([], 40.0, [_read(500, 500, 40, 0.97)],
+                                      [vetoed(505, 500)])) == 0
+
+
+def test_a_die_whose_pips_the_reader_vetoed_is_read_whole_and_asked():
+    pips = [(240, 240, 8, 8), (260, 240, 8, 8), (250, 262, 8, 8)]  # around (250, 247)
+
+    def vetoes_small_crops(crops):  # sure there is no die in a pip's crop
+        return [Value(None, 0.9) if crop.shape[0] <= 20 else v
+                for v, crop in zip(PaintedValueReader()(crops), crops, strict=True)]
+
+    detector = FakeDetector([*boxes(), *pips], scores=[0.9] * len(SQUARES) + [0.5] * 3)
+    pipeline = TablePipeline(detector, vetoes_small_crops, None, crop=square_crop)
+    reading = pipeline.read_frame(painted_frame([*SQUARES, (250, 247, 2)]))
+    whole = [d for d in reading.dice if round(d.x) == 250]
+    assert [(round(d.y), round(d.w), d.value) for d in whole] == [(247, 40, 2)]
+    assert whole[0].confidence < LOW_CONFIDENCE
 
 
 def test_a_texture_of_unsure_boxes_without_sure_dice_is_no_dice():
