@@ -47,9 +47,10 @@ from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
 from dicecam.vision.counted_dice import FLOOR as MISSING_FLOOR
 from dicecam.vision.counted_dice import away_from_dice, surest_dice, without_surplus
 from dicecam.vision.detect import SAME_DIE_SHARE, Detections, DieDetector
-from dicecam.vision.die_reader import DieReader, cut_crop
+from dicecam.vision.die_reader import DieReader, ValueReading, cut_crop
 from dicecam.vision.empty_table import EmptyTable
 from dicecam.vision.frames import CheckedFrames
+from dicecam.vision.rescaled_look import look_rescaled
 from dicecam.vision.second_look import (
     CROWD_BOXES,
     CROWD_SECOND_LOOK_SCORE,
@@ -222,6 +223,7 @@ class TablePipeline:
         empty_table: EmptyTable | None = None,
         second_look: bool = False,
         wider_look: bool = False,
+        rescaled_look: bool = False,
         side_faces: SideFaceZone | None = None,
     ) -> None:
         self.detect = detect
@@ -243,6 +245,9 @@ class TablePipeline:
         #: read a large die read unsure again from wider crops (``wider_look.py``: the
         #: detector's box on a die larger than it learnt is often part of the die)
         self.wider_look = wider_look
+        #: read a die still unsure again from a tighter and a looser box, for a better
+        #: value to propose (``rescaled_look.py``: it never makes a die sure)
+        self.rescaled_look = rescaled_look
         #: where this table's camera shows dice's side faces (``side_faces.py``, learnt by
         #: a taught table): boxes read unsure there beside a sure die are dropped
         self.side_faces = side_faces
@@ -269,7 +274,8 @@ class TablePipeline:
         started = time.perf_counter()
         found = self._detect(frame_bgr)
         self.stage_seconds["detect"] += time.perf_counter() - started
-        dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found))
+        dice = self._read_dice(frame_bgr, found.boxes, found.scores, [None] * len(found),
+                               wholes=found.wholes)
         dice = self._as_detected(frame_bgr, dice, found)
         if expected is not None:
             dice = list(self.fit_count(frame_bgr, dice, expected))
@@ -335,8 +341,33 @@ class TablePipeline:
         """The dice read in ``found``'s boxes, with what the detector said of them beside
         the boxes: its whole dice read where their parts read no value, its doubtful boxes
         asked, and on a texture those it was unsure of."""
-        dice = asked_where_doubtful(self._whole_dice(frame_bgr, dice, found.wholes), found)
+        dice = self._whole_dice(frame_bgr, dice, found.wholes)
+        if self.rescaled_look:
+            dice = self._parts_rescaled(frame_bgr, dice, found)
+        dice = asked_where_doubtful(dice, found)
         return asked_on_a_texture(dice, found)
+
+    def _parts_rescaled(self, frame_bgr: np.ndarray, dice: list[DieReading],
+                        found: Detections) -> list[DieReading]:
+        """``dice``, the parts of the detector's whole dice still unsure after
+        ``_whole_dice`` (their whole read no surer) given the rescaled look the frame's
+        other dice got in ``_read_dice`` (``rescaled_look.py``)."""
+        if found.wholes is None or not len(found.wholes) or not dice:
+            return dice
+        boxes = np.array([(d.x, d.y, d.w, d.h) for d in dice], np.float32)
+        parts = parts_of_wholes(boxes, found.wholes)
+        first = {n: ValueReading(d.value, d.value_confidence)
+                 for n, d in enumerate(dice) if parts[n] and not d.corrected}
+        better = look_rescaled(frame_bgr, boxes, first, self.read_values, self.crop,
+                               frame_boxes=len(found))
+        dice = list(dice)
+        for n, reading in better.items():
+            d = dice[n]
+            confidence = (min(reading.confidence, d.colour_confidence)
+                          if self.read_colours is not None else reading.confidence)
+            dice[n] = replace(d, value=reading.value, value_confidence=reading.confidence,
+                              confidence=confidence)
+        return dice
 
     def _whole_dice(self, frame_bgr: np.ndarray, dice: list[DieReading],
                     wholes: Detections | None) -> list[DieReading]:
@@ -369,12 +400,16 @@ class TablePipeline:
 
     def _read_dice(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                    known: Sequence[DieReading | None], *,
-                   regrow: bool = True) -> list[DieReading]:
+                   regrow: bool = True, wholes: Detections | None = None
+                   ) -> list[DieReading]:
         """Each detected die read from its crop, except those ``known`` gives (a die that
         did not move keeps its reading). The colour batch also holds a sample of the known
         dice, so that the table light it estimates stays the light of the whole table.
         Boxes far smaller than the dice read surely are dropped; where a few of them lie
-        together they are read again as one die (``regrow``: not for the dice so found)."""
+        together they are read again as one die (``regrow``: not for the dice so found, nor
+        for a whole die or a missing one, which are kept only where read with a value; nor
+        do such dice get the rescaled look, nor the parts of ``wholes``: where they read
+        no value the whole die is read, ``_whole_dice``)."""
         todo = [i for i, k in enumerate(known) if k is None]
         dice: list[DieReading | None] = list(known)
         if not todo:
@@ -398,6 +433,15 @@ class TablePipeline:
         if self.wider_look and kept:
             value_of.update(look_wider(frame_bgr, boxes, {i: value_of[i] for i in kept},
                                        self.read_values))
+            clock = self._lap("values", clock)
+        if self.rescaled_look and kept and regrow:
+            # only the frame's own boxes: where a die is kept only if read with a value (a
+            # group of specks, a whole die, a missing one) the first look decides
+            parts = parts_of_wholes(boxes, wholes)
+            value_of.update(look_rescaled(frame_bgr, boxes,
+                                          {i: value_of[i] for i in kept if not parts[i]},
+                                          self.read_values, self.crop,
+                                          frame_boxes=len(boxes)))
             clock = self._lap("values", clock)
         colours: Sequence[tuple[Any, ...]]
         if self.read_colours is not None and kept:
@@ -491,7 +535,8 @@ class TablePipeline:
                 known = self._unmoved(frame_bgr, found.boxes, last)
             self.counts["full" if fresh else "changed"] += 1
             self.counts["dice_read"] += sum(k is None for k in known)
-            dice = self._read_dice(frame_bgr, found.boxes, found.scores, known)
+            dice = self._read_dice(frame_bgr, found.boxes, found.scores, known,
+                                   wholes=found.wholes)
             dice = self._as_detected(frame_bgr, dice, found)
             reading = self._frame_reading(frame_bgr, dice, found.hand_in_view, index, stamp,
                                           moving)
@@ -541,6 +586,16 @@ class TablePipeline:
         self.changes.reset()
         self._last = None
         self._frame_index = 0
+
+
+def parts_of_wholes(boxes: np.ndarray, wholes: Detections | None) -> np.ndarray:
+    """bool (N,): which of ``boxes`` lie within ``SAME_DIE_SHARE`` of a whole die's side
+    of its centre (the parts ``TablePipeline._whole_dice`` reads the whole for)."""
+    if wholes is None or not len(wholes) or not len(boxes):
+        return np.zeros(len(boxes), bool)
+    gap = np.hypot(boxes[:, None, 0] - wholes.boxes[None, :, 0],
+                   boxes[:, None, 1] - wholes.boxes[None, :, 1])
+    return (gap < SAME_DIE_SHARE * wholes.boxes[None, :, 2:4].max(axis=2)).any(axis=1)
 
 
 def asked_where_doubtful(dice: list[DieReading], found: Detections) -> list[DieReading]:
@@ -704,6 +759,7 @@ def build_pipeline(
         table = EmptyTable.from_frame(load_table_picture(empty_table))
     return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
                          settle=settle, empty_table=table, second_look=True, wider_look=True,
+                         rescaled_look=True,
                          side_faces=side_faces)
 
 

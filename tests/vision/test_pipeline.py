@@ -120,6 +120,26 @@ def test_a_large_die_split_in_unreadable_halves_is_read_whole(confidence, found)
     assert [(round(d.x), round(d.y), d.value) for d in live.dice] == found
 
 
+@pytest.mark.parametrize(("whole_confidence", "found"),
+                         [(0.95, [(300, 240, 6)]), (0.4, [(280, 240, 2), (320, 240, 2)])])
+def test_the_rescaled_look_leaves_a_whole_die_its_read_and_then_looks_at_its_parts(
+        whole_confidence, found):
+    """Halves of a die the detector is sure of, read unsure without a value: the rescaled
+    look must not give them a value before the whole box is read (a part with a value keeps
+    the whole from being read); where the whole reads too unsure, the halves get it."""
+    halves = [(280, 240, 40, 40), (320, 240, 40, 40)]
+    detector = FakeDetector(halves, [0.9, 0.9], wholes=[((300, 240, 80, 80), 0.8)])
+
+    def read(crops):  # square_crop: the halves 50 px, their looser boxes 58, the whole 100
+        return [Value(6, whole_confidence) if c.shape[0] >= 60
+                else Value(2, 0.8) if c.shape[0] > 52 else Value(None, 0.4) for c in crops]
+
+    pipeline = TablePipeline(detector, read, crop=square_crop, rescaled_look=True)
+    reading = pipeline.read_frame(painted_frame([(300, 240, 6)]))
+    assert [(round(d.x), round(d.y), d.value) for d in reading.dice] == found
+    assert all(d.confidence < LOW_CONFIDENCE for d in reading.dice if d.value == 2)
+
+
 def test_a_whole_box_is_not_read_where_a_die_was_read_with_a_value():
     """Where a box near the whole one's centre reads as a die (two touching dice the
     coarse pass merged), the whole box is never read."""
