@@ -484,9 +484,10 @@ class TablePipeline:
             grown = dice_boxes_from_specks(specks, side, found, vetoed)
             if len(grown):
                 # read with no detector score: the detector never saw these dice whole
-                read = self._read_dice(frame_bgr, grown.boxes, grown.scores,
-                                       [None] * len(grown), regrow=False)
-                found += asked_where_doubtful([d for d in read if d.value is not None], grown)
+                regrown = self._read_dice(frame_bgr, grown.boxes, grown.scores,
+                                          [None] * len(grown), regrow=False)
+                found += asked_where_doubtful([d for d in regrown if d.value is not None],
+                                              grown)
         return found
 
     def _look_again(self, frame_bgr: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
@@ -669,7 +670,9 @@ def split_specks(dice: list[DieReading], long_side: float = 0.0
     if unsure > TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * unsure:
         side, smallest = None, np.inf  # a texture: no speck is read again as a die
     elif tiny_unsure > TINY_TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * tiny_unsure:
-        side, smallest = None, tiny  # a texture of tiny flecks
+        # a texture of tiny flecks, none read again as a die; the size rule still holds
+        smallest = tiny if side is None else max(tiny, SMALL_BOX_SHARE * side)
+        side = None
     elif side is None:
         return dice, [], None
     else:

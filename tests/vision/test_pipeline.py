@@ -384,6 +384,9 @@ def test_a_swarm_of_tiny_unsure_boxes_is_a_texture_and_larger_dice_beside_it_sta
     # two sure dice under a tenth of 21 flecks keep none of them
     sure = [_read(800 + 50 * i, 700, 12, 0.97) for i in range(2)]
     assert split_specks([*flecks, *sure], 1280)[0] == sure
+    # beside one sure die of a readable size, its own specks' rule still holds
+    die_sure, speck = _read(900, 900, 100, 0.97), _read(950, 950, 25, 0.4)
+    assert split_specks([*flecks, die_sure, speck], 1280)[0] == [die_sure]
     # a table of small dice read mostly surely is no texture: its unsure ones are asked
     party = [_read(10 + 20 * i, 500, 12, 0.97) for i in range(3)]
     assert split_specks([*flecks, *party], 1280)[0] == [*flecks, *party]
