@@ -379,8 +379,7 @@ class TablePipeline:
         if wholes is None or len(wholes) == 0:
             return dice
         for box, score in zip(wholes.boxes, wholes.scores, strict=True):
-            reach = SAME_DIE_SHARE * float(box[2:4].max())
-            parts = [d for d in dice if np.hypot(d.x - box[0], d.y - box[1]) < reach]
+            parts = [d for d in dice if _within_whole(d.x, d.y, box)]
             if any(d.value is not None for d in parts):
                 continue
             whole = self._read_dice(frame_bgr, box[None], score[None], [None], regrow=False)
@@ -594,9 +593,14 @@ def parts_of_wholes(boxes: np.ndarray, wholes: Detections | None) -> np.ndarray:
     of its centre (the parts ``TablePipeline._whole_dice`` reads the whole for)."""
     if wholes is None or not len(wholes) or not len(boxes):
         return np.zeros(len(boxes), bool)
-    gap = np.hypot(boxes[:, None, 0] - wholes.boxes[None, :, 0],
-                   boxes[:, None, 1] - wholes.boxes[None, :, 1])
-    return (gap < SAME_DIE_SHARE * wholes.boxes[None, :, 2:4].max(axis=2)).any(axis=1)
+    return np.array([any(_within_whole(float(b[0]), float(b[1]), whole)
+                         for whole in wholes.boxes) for b in boxes], bool)
+
+
+def _within_whole(x: float, y: float, whole: np.ndarray) -> bool:
+    """Whether a box centred at (x, y) is a part of the ``whole`` box (cx, cy, w, h): its
+    centre within ``SAME_DIE_SHARE`` of the whole's side of the whole's centre."""
+    return bool(np.hypot(x - whole[0], y - whole[1]) < SAME_DIE_SHARE * float(whole[2:4].max()))
 
 
 def asked_where_doubtful(dice: list[DieReading], found: Detections) -> list[DieReading]:
@@ -605,10 +609,16 @@ def asked_where_doubtful(dice: list[DieReading], found: Detections) -> list[DieR
     its bar is less well placed, and 2 of pxl's 28 such dice read wrong and sure."""
     if found.doubtful is None or not found.doubtful.any():
         return dice
-    doubtful = {(float(b[0]), float(b[1])) for b in found.boxes[found.doubtful]}
+    return _asked_in(dice, found.boxes[found.doubtful])
+
+
+def _asked_in(dice: list[DieReading], boxes: np.ndarray) -> list[DieReading]:
+    """``dice``, those read in one of ``boxes`` (by its centre) asked however surely they
+    were read; a die a player corrected stays as it is."""
+    centres = {(float(b[0]), float(b[1])) for b in boxes}
     return [replace(d, confidence=min(d.confidence, ASKED),
                     value_confidence=min(d.value_confidence, ASKED))
-            if (d.x, d.y) in doubtful and not d.corrected else d for d in dice]
+            if (d.x, d.y) in centres and not d.corrected else d for d in dice]
 
 
 def asked_on_a_texture(dice: list[DieReading], found: Detections) -> list[DieReading]:
@@ -618,11 +628,7 @@ def asked_on_a_texture(dice: list[DieReading], found: Detections) -> list[DieRea
     die."""
     if len(found) <= TEXTURE_DETECTIONS:
         return dice
-    unsure = {(float(b[0]), float(b[1]))
-              for b in found.boxes[found.scores < VETO_BELOW_SCORE]}
-    return [replace(d, confidence=min(d.confidence, ASKED),
-                    value_confidence=min(d.value_confidence, ASKED))
-            if (d.x, d.y) in unsure and not d.corrected else d for d in dice]
+    return _asked_in(dice, found.boxes[found.scores < VETO_BELOW_SCORE])
 
 
 def without_too_small_to_read(dice: list[DieReading], long_side: int) -> list[DieReading]:
