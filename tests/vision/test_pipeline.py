@@ -15,6 +15,7 @@ import pytest
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.detect import Detections
 from dicecam.vision.pipeline import (
+    DISSENT,
     MIN_DIE_SHARE,
     TEXTURE_BOXES,
     TEXTURE_DETECTIONS,
@@ -26,6 +27,7 @@ from dicecam.vision.pipeline import (
     asked_on_a_texture,
     dice_boxes_from_specks,
     iter_outputs,
+    one_box_per_die,
     split_specks,
     square_crop,
     without_parts_of_larger_dice,
@@ -257,6 +259,32 @@ def test_a_small_box_inside_a_surer_larger_die_is_a_part_of_it_not_a_die():
     cluster, inner = _read(300, 300, 150, 0.05), _read(320, 310, 60, 0.95)
     assert without_parts_of_larger_dice([cluster, inner]) == [cluster, inner]
     assert without_parts_of_larger_dice([]) == [] and without_parts_of_larger_dice([pip]) == [pip]
+
+
+def test_two_boxes_on_one_die_are_one_die_the_surer_reading_stands():
+    die, second = _read(100, 100, 40, 0.97), _read(110, 108, 30, 0.2)  # 0.32 of a side
+    assert one_box_per_die([second, die]) == [die]
+    # touching dice, even squashed ones, lie half a side apart or more: both stay
+    neighbour, squashed = _read(140, 100, 40, 0.9), _read(100, 121, 40, 0.6)
+    assert one_box_per_die([die, neighbour, squashed]) == [die, neighbour, squashed]
+    # a second box that read another value at DISSENT or more leaves the die asked
+    dissent = replace(_read(110, 108, 30, DISSENT), value=5)
+    (kept,) = one_box_per_die([die, dissent])
+    assert (kept.x, kept.value) == (die.x, die.value) and kept.value_confidence < LOW_CONFIDENCE
+    assert one_box_per_die([die, replace(dissent, value_confidence=DISSENT - 0.01)]) == [die]
+    # a die a player corrected wins over a surer box, and two corrected boxes both stay
+    fixed = replace(second, corrected=True)
+    assert one_box_per_die([die, fixed]) == [fixed]
+    assert one_box_per_die([replace(die, corrected=True), fixed]) == [
+        replace(die, corrected=True), fixed]
+    assert one_box_per_die([]) == [] and one_box_per_die([die]) == [die]
+
+
+def test_the_pipeline_reads_a_die_with_two_boxes_once():
+    detector = FakeDetector([*boxes(), (SQUARES[0][0] + 8, SQUARES[0][1] + 6, 30, 30)])
+    pipeline = TablePipeline(detector, PaintedValueReader(), None, crop=square_crop)
+    reading = pipeline.read_frame(painted_frame())
+    assert len(reading.dice) == len(SQUARES)
 
 
 def _without_specks(dice):
