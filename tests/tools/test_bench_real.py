@@ -15,7 +15,9 @@ from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading
 from dicecam.tools.bench.real import RealTally, is_asked, read_backgrounds, read_sources
 from dicecam.tools.realdata import (
+    LABEL_ADDENDA,
     LABEL_ERRATA,
+    LABEL_VALUE_FIXES,
     PXL_FACE_SHARE,
     LabelledDie,
     LabelledPhoto,
@@ -121,6 +123,24 @@ def test_a_label_line_found_to_mark_no_die_is_dropped(tmp_path: Path) -> None:
     assert photo.die_lines() == [1]  # a colour label still names the 5 by its line
     other = LabelledPhoto("webcam", tmp_path / "five_2.jpg", labels, False)
     assert [d[0] for d in other.boxes(640, 480)] == [1, 5]
+
+
+def test_a_die_the_labels_left_out_is_added_and_a_wrong_value_fixed(tmp_path: Path) -> None:
+    """byler's IMG_20191209_095439 labels a die showing four pips 5; IMG_20191208_112342
+    leaves a green 3 out: read with the fix and the added line, the colour labels' line
+    numbers unchanged."""
+    (wrong, four), = LABEL_VALUE_FIXES[("byler", "IMG_20191209_095439")].items()
+    labels = tmp_path / "IMG_20191209_095439.txt"
+    labels.write_text(f"0 0.5 0.4 0.07 0.07\n{wrong}\n")
+    photo = LabelledPhoto("byler", tmp_path / "IMG_20191209_095439.jpg", labels, False)
+    assert [d[0] for d in photo.boxes(640, 640)] == [1, four] and four == 4
+    assert photo.die_lines() == [0, 1]
+    (added,) = LABEL_ADDENDA[("byler", "IMG_20191208_112342")]
+    labels.write_text("3 0.366 0.236 0.06 0.06\n")
+    photo = LabelledPhoto("byler", tmp_path / "IMG_20191208_112342.jpg", labels, False)
+    assert [d[0] for d in photo.boxes(640, 640)] == [4, 3]
+    assert photo.die_lines() == [0]
+    assert photo.dice(640, 640)[1].cx == pytest.approx(float(added.split()[1]) * 640)
 
 
 def _die(x, y, value, conf, size=30.0) -> DieReading:
