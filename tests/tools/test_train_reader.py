@@ -302,3 +302,55 @@ def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
     crops = rendered_table_crops([tmp_path], 32, log=lambda _: None)
     assert crops.shape[1:] == (32, 32, 3) and crops.dtype == np.uint8
     assert len(labels) - 1 <= len(crops) <= len(labels) + 1
+
+
+def test_recolour_turns_hues_and_keeps_each_pixels_brightness() -> None:
+    torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    from dicecam.tools.train.reader import _recolour
+
+    # a saturated red die (BGR) with dark pips on grey felt
+    x = torch.full((64, 3, 32, 32), 0.5)
+    x[:, :, 8:24, 8:24] = torch.tensor([0.1, 0.1, 0.8])[:, None, None]
+    x[:, :, 14:18, 14:18] = 0.05
+    assert torch.equal(_recolour(torch, x, torch.Generator().manual_seed(2), 0.0), x)
+    out = _recolour(torch, x, torch.Generator().manual_seed(2), 1.0)
+    assert out.min() >= 0.0 and out.max() <= 1.0
+
+    def luma(t):
+        return 0.114 * t[:, 0] + 0.587 * t[:, 1] + 0.299 * t[:, 2]
+
+    # brightness is kept wherever no channel was clipped: the pips stay darker than the body
+    body = out[:, :, 10, 10]
+    assert (luma(out)[:, 15, 15] < luma(out)[:, 10, 10]).all()
+    unclipped = ((body > 0) & (body < 1)).all(dim=1)
+    assert unclipped.any()
+    assert torch.allclose(luma(out)[unclipped, 10, 10], luma(x)[unclipped, 10, 10], atol=1e-5)
+    # the body's colour changes (the hue turns, some crops grey), the grey felt stays grey
+    assert (body - x[:, :, 10, 10]).abs().amax(dim=1).gt(0.1).float().mean() > 0.8
+    assert (body.amax(dim=1) - body.amin(dim=1)).lt(1e-5).any()  # a grey one among them
+    assert torch.allclose(out[:, :, 0, 0], x[:, :, 0, 0], atol=1e-5)
+
+
+def test_soften_blurs_only_the_share_asked_and_keeps_the_mean() -> None:
+    torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    from dicecam.tools.train.reader import _soften
+
+    x = torch.zeros(200, 3, 32, 32)
+    x[:, :, ::2, ::2] = 1.0  # the finest detail a 32 px crop holds
+    same = _soften(torch, x, torch.Generator().manual_seed(3), 0.0)
+    assert torch.equal(same, x)
+    out = _soften(torch, x, torch.Generator().manual_seed(3), 0.5)
+    soft = (out - x).abs().flatten(1).amax(dim=1) > 0.1
+    assert 0.3 < soft.float().mean() < 0.7
+    assert (out[soft].amax(dim=(1, 2, 3)) < 0.9).all()  # the detail is gone
+    assert torch.allclose(out[soft].mean(dim=(1, 2, 3)), x[soft].mean(dim=(1, 2, 3)), atol=0.03)
+    assert torch.equal(out[~soft], x[~soft])
+
+
+def test_recolour_and_soften_shares_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from dicecam.cli import main
+
+    assert main(["train", "reader", "--recolour", "1.5"]) == 2
+    assert "--recolour must be from 0 to 1" in capsys.readouterr().err
+    assert main(["train", "reader", "--soften", "-0.1"]) == 2
+    assert "--soften must be from 0 to 1" in capsys.readouterr().err

@@ -92,6 +92,11 @@ class TrainConfig:
     #: share of the random-look dice drawn clear, their far faces' marks showing through
     #: (``crops.see_through_look``)
     see_through: float = 0.0
+    #: share of training crops recoloured on the fly (``_recolour``: hue turned, saturation
+    #: scaled, or grey) and share softened (``_soften``: shrunk and blown up again, the
+    #: detail a smaller or blurrier die keeps); 0: none
+    recolour: float = 0.0
+    soften: float = 0.0
     #: where torch trains ("cpu", or "cuda" where a GPU is): on a GPU the augmentation
     #: draws from a generator of its own there, so a GPU run does not reproduce a CPU one
     device: str = "cpu"
@@ -170,6 +175,58 @@ def _augment(torch, x, generator):  # x: N x 3 x S x S float in 0..1
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     contrast = 0.7 + 0.6 * torch.rand(n, 1, 1, 1, generator=generator, device=device)
     return ((x - mean) * contrast + mean * gain).clamp(0.0, 1.0)
+
+
+#: ``_recolour``'s ranges: the hue turn (radians, either way), the saturation's scale, and
+#: the share of the recoloured crops made grey
+RECOLOUR_TURN = math.pi
+RECOLOUR_SATURATION = (0.3, 1.6)
+RECOLOUR_GREY = 0.2
+#: ``_soften``'s range: the side a crop is shrunk to, as a share of its own
+SOFTEN_SCALE = (0.4, 0.85)
+
+
+def _recolour(torch, x, generator, share: float):  # x: N x 3 x S x S BGR float in 0..1
+    """Turn the hue and scale the saturation of a ``share`` of the crops (some made grey),
+    keeping each pixel's brightness: the value is in the pips' pattern, not their colours,
+    and the channel orders of ``_augment`` give only six colourings of each die."""
+    n, device = x.shape[0], x.device
+    pick = torch.rand(n, generator=generator, device=device) < share
+    if not pick.any():
+        return x
+    m = int(pick.sum())
+    b, g, r = x[pick, 0], x[pick, 1], x[pick, 2]
+    luma = 0.114 * b + 0.587 * g + 0.299 * r
+    cb, cr = b - luma, r - luma
+    turn = (torch.rand(m, 1, 1, generator=generator, device=device) * 2 - 1) * RECOLOUR_TURN
+    low, high = RECOLOUR_SATURATION
+    scale = low + (high - low) * torch.rand(m, 1, 1, generator=generator, device=device)
+    scale = torch.where(torch.rand(m, 1, 1, generator=generator, device=device)
+                        < RECOLOUR_GREY, torch.zeros_like(scale), scale)
+    cos, sin = torch.cos(turn) * scale, torch.sin(turn) * scale
+    cb, cr = cos * cb - sin * cr, sin * cb + cos * cr
+    b, r = luma + cb, luma + cr
+    g = (luma - 0.114 * b - 0.299 * r) / 0.587
+    out = x.clone()
+    out[pick] = torch.stack([b, g, r], 1).clamp(0.0, 1.0)
+    return out
+
+
+def _soften(torch, x, generator, share: float):  # x: N x 3 x S x S float in 0..1
+    """Shrink a ``share`` of the crops (area) and blow them up again (bilinear): a die
+    seen at fewer pixels, as the small dice of a phone photo saved at 640 px."""
+    n, size, device = x.shape[0], x.shape[2], x.device
+    pick = torch.rand(n, generator=generator, device=device) < share
+    if not pick.any():
+        return x
+    low, high = SOFTEN_SCALE
+    small = int(round(size * (low + (high - low) * float(
+        torch.rand(1, generator=generator, device=device)))))
+    out = x.clone()
+    shrunk = torch.nn.functional.interpolate(x[pick], size=(small, small), mode="area")
+    out[pick] = torch.nn.functional.interpolate(shrunk, size=(size, size), mode="bilinear",
+                                                align_corners=False)
+    return out
 
 
 #: ``_warp``'s ranges: aspect (photos stretched to a square), scale and shift (a detector's
@@ -367,6 +424,10 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             x = all_images[index].to(device).permute(0, 3, 1, 2).float() / 255.0
             if config.warp:  # no draw from the generator when off: older recipes reproduce
                 x = _warp(torch, x, augment_generator, config.warp)
+            if config.recolour:
+                x = _recolour(torch, x, augment_generator, config.recolour)
+            if config.soften:
+                x = _soften(torch, x, augment_generator, config.soften)
             x = _augment(torch, x, augment_generator)
             loss = loss_fn(net(x), all_labels[index].to(device))
             optimiser.zero_grad()

@@ -54,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warp", type=float, default=0.0, metavar="SHARE",
                         help="squash, scale, shift and slightly turn this share of the "
                              "training crops on the fly (default 0: none)")
+    parser.add_argument("--recolour", type=float, default=0.0, metavar="SHARE",
+                        help="turn the hue and scale the saturation of this share of the "
+                             "training crops on the fly (default 0: none)")
+    parser.add_argument("--soften", type=float, default=0.0, metavar="SHARE",
+                        help="shrink this share of the training crops and blow them up "
+                             "again on the fly (default 0: none)")
     parser.add_argument("--detector-crops", action="store_true",
                         help="also cut each real tuning die the detector finds around the "
                              "detector's box, as the runtime cuts it")
@@ -146,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--temperature must be from 0.25 to 4")
     if not 0 <= args.label_smoothing < 0.5:
         raise InputError("--label-smoothing must be from 0 to under 0.5")
-    if not 0 <= args.warp <= 1:
-        raise InputError("--warp must be from 0 to 1")
+    for name in ("warp", "recolour", "soften"):
+        if not 0 <= getattr(args, name) <= 1:
+            raise InputError(f"--{name} must be from 0 to 1")
     if args.device != "cpu" and not args.device.startswith("cuda"):
         raise InputError(f"--device {args.device!r}: cpu or cuda (cuda:N for the N-th GPU)")
     if not 0 <= args.see_through <= 1:
@@ -164,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
     common = dict(seed=args.seed, threads=args.threads, real_sources=real_sources,
                   leave_out=leave_out, init_onnx=args.init_onnx,
                   hard_negatives=args.hard_negatives, warp=args.warp,
+                  recolour=args.recolour, soften=args.soften,
                   detector_crops=args.detector_crops, crop_detector=args.crop_detector,
                   rendered=tuple(args.rendered), rendered_share=args.rendered_share,
                   rendered_limit=args.rendered_limit, input_px=args.input_px,
