@@ -141,6 +141,10 @@ def test_a_die_the_labels_left_out_is_added_and_a_wrong_value_fixed(tmp_path: Pa
     assert [d[0] for d in photo.boxes(640, 640)] == [4, 3]
     assert photo.die_lines() == [0]
     assert photo.dice(640, 640)[1].cx == pytest.approx(float(added.split()[1]) * 640)
+    # bench teach confirms the same dice a player would: the added one too
+    from dicecam.tools.bench.teach_live import photo_labels
+    assert [(b.value, round(b.cx)) for b in photo_labels(photo, 640, 640)] == [
+        (4, round(0.366 * 640)), (3, round(float(added.split()[1]) * 640))]
 
 
 def _die(x, y, value, conf, size=30.0) -> DieReading:

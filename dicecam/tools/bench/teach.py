@@ -29,12 +29,12 @@ import cv2
 
 from dicecam.errors import InputError
 from dicecam.teach.detector_learning import DetectorSettings
-from dicecam.teach.labelled import TaughtFromPhotos, read_labels, teach_photo
+from dicecam.teach.labelled import TaughtFromPhotos, teach_photo
 from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
 from dicecam.tools.bench.real import print_table, read_sources
-from dicecam.tools.bench.teach_live import live_cost
+from dicecam.tools.bench.teach_live import live_cost, photo_labels
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
 from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import build_pipeline
@@ -112,7 +112,7 @@ def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
     for photo in taught:
         frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)
         height, width = frame.shape[:2]
-        teach_photo(store, frame, read_labels(photo.labels, width, height),
+        teach_photo(store, frame, photo_labels(photo, width, height),
                     shipped.read_frame, tally, roll=photo.image.name)
         dice = store.counts()["dice"]
         while wanted and wanted[0] is not None and dice >= wanted[0]:

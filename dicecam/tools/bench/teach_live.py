@@ -19,7 +19,7 @@ import time
 import cv2
 
 from dicecam.teach.background import BackgroundLearner
-from dicecam.teach.labelled import TaughtFromPhotos, read_labels, teach_photo
+from dicecam.teach.labelled import LabelledBox, TaughtFromPhotos, teach_photo
 from dicecam.teach.store import TableStore
 from dicecam.tools.bench.reader import synthetic_frames
 from dicecam.vision.pipeline import build_pipeline
@@ -28,6 +28,12 @@ from dicecam.vision.pipeline import build_pipeline
 BUDGET = 0.10
 #: frames read in each quiet phase
 QUIET_FRAMES = 40
+
+
+def photo_labels(photo, width: int, height: int) -> list[LabelledBox]:
+    """The boxes a player would confirm on a real photo (``LabelledPhoto``): its label lines
+    as ``LabelledPhoto.boxes`` reads them, the errata, value fixes and added dice applied."""
+    return [LabelledBox(*box) for box in photo.boxes(width, height)]
 
 
 def teach_table(store: TableStore, photos, log=print) -> int:
@@ -39,7 +45,7 @@ def teach_table(store: TableStore, photos, log=print) -> int:
         if frame is None:
             continue
         height, width = frame.shape[:2]
-        teach_photo(store, frame, read_labels(photo.labels, width, height),
+        teach_photo(store, frame, photo_labels(photo, width, height),
                     shipped.read_frame, tally, roll=photo.image.name)
     log(f"taught {store.name}: {tally.to_json()}")
     return store.counts()["dice"]
