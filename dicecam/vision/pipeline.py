@@ -622,9 +622,13 @@ def _asked_in(dice: list[DieReading], boxes: np.ndarray) -> list[DieReading]:
     """``dice``, those read in one of ``boxes`` (by its centre) asked however surely they
     were read; a die a player corrected stays as it is."""
     centres = {(float(b[0]), float(b[1])) for b in boxes}
-    return [replace(d, confidence=min(d.confidence, ASKED),
-                    value_confidence=min(d.value_confidence, ASKED))
-            if (d.x, d.y) in centres and not d.corrected else d for d in dice]
+    return [_asked(d) if (d.x, d.y) in centres and not d.corrected else d for d in dice]
+
+
+def _asked(die: DieReading) -> DieReading:
+    """``die`` read however surely, now under the tablet's bar (``ASKED``)."""
+    return replace(die, confidence=min(die.confidence, ASKED),
+                   value_confidence=min(die.value_confidence, ASKED))
 
 
 def asked_on_a_texture(dice: list[DieReading], found: Detections) -> list[DieReading]:
@@ -675,8 +679,7 @@ def one_box_per_die(dice: list[DieReading]) -> list[DieReading]:
             gone.add(int(j))
             if (other.value != die.value and other.value is not None
                     and other.value_confidence >= DISSENT and not die.corrected):
-                die = replace(die, confidence=min(die.confidence, ASKED),
-                              value_confidence=min(die.value_confidence, ASKED))
+                die = _asked(die)
         kept[i] = die
     return [kept[i] for i in range(len(dice)) if i in kept]
 
