@@ -395,6 +395,8 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                                   crowd_images]))
     all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels,
                                                   crowd_labels]).astype(np.int64))
+    if device.type != "cpu":  # the whole set on the GPU: no copy a batch (about 1 GB)
+        all_images, all_labels = all_images.to(device), all_labels.to(device)
     n_synth, n_real = len(labels), len(real_labels)
     for epoch in range(config.epochs):
         net.train()
@@ -416,12 +418,13 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                 0, len(crowd_labels), (crowd_per_epoch,), generator=generator)
             order = torch.cat([order, crowd_pick])[
                 torch.randperm(len(order) + crowd_per_epoch, generator=generator)]
-        seen, loss_sum, tick = 0, 0.0, time.monotonic()
+        seen, loss_sum, tick = 0, torch.zeros((), device=device), time.monotonic()
+        order = order.to(device)
         for step in range(steps_per_epoch):
             index = order[step * config.batch:(step + 1) * config.batch]
             if len(index) == 0:
                 break
-            x = all_images[index].to(device).permute(0, 3, 1, 2).float() / 255.0
+            x = all_images[index].permute(0, 3, 1, 2).float() / 255.0
             if config.warp:  # no draw from the generator when off: older recipes reproduce
                 x = _warp(torch, x, augment_generator, config.warp)
             if config.recolour:
@@ -429,20 +432,22 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             if config.soften:
                 x = _soften(torch, x, augment_generator, config.soften)
             x = _augment(torch, x, augment_generator)
-            loss = loss_fn(net(x), all_labels[index].to(device))
+            loss = loss_fn(net(x), all_labels[index])
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
             seen += len(index)
-            loss_sum += loss.item() * len(index)
+            # summed where the loss is: on a GPU, reading it back each step would wait
+            loss_sum += loss.detach() * len(index)
             if step % 100 == 0 and step:
                 rate = seen / (time.monotonic() - tick)
                 left = (steps_per_epoch - step) * config.batch / rate
                 log(f"epoch {epoch + 1}/{config.epochs} step {step}/{steps_per_epoch} "
-                    f"loss {loss_sum / seen:.4f} ({rate:.0f} crops/s, epoch ends in {left:.0f} s)")
+                    f"loss {float(loss_sum) / seen:.4f} ({rate:.0f} crops/s, "
+                    f"epoch ends in {left:.0f} s)")
         val_acc, _ = _accuracy(torch, net, val_images, val_labels)
-        entry = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
+        entry = {"epoch": epoch + 1, "loss": round(float(loss_sum) / max(seen, 1), 4),
                  "val_accuracy": round(val_acc, 4)}
         if n_real:
             real_acc, _ = _accuracy(torch, net, real_images, real_labels)
