@@ -314,7 +314,7 @@ def test_bench_loo_trains_the_reader_without_the_source_once_and_reads_with_both
             "--threads", "1", "--smoke", "--json"]
     assert main(argv) == 0
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    twin = work / "L-webcam-smoke.onnx"
+    twin = work / "twin-webcam-smoke.onnx"
     assert figures["reader"] == str(twin) and figures["detector"] == "shipped"
     assert list(figures["groups"]) == ["webcam, shipped", "webcam, without webcam",
                                        "webcam_held_out, shipped",
@@ -324,10 +324,49 @@ def test_bench_loo_trains_the_reader_without_the_source_once_and_reads_with_both
     meta = ort.InferenceSession(str(twin)).get_modelmeta().custom_metadata_map
     assert set(meta["left_out"].split(",")) == {"webcam", "damiantab"}
     assert meta["label_smoothing"] == "0.0" and meta["temperature"] == "1.5"
+    # made as the shipped reader: stage 5 fine-tuned from 4, from 3, from 1
+    assert meta["fine_tuned_from"] == "twin-webcam-smoke-stage4.onnx"
+    stage3 = work / "twin-webcam-smoke-stage3.onnx"
+    stage3_meta = ort.InferenceSession(str(stage3)).get_modelmeta().custom_metadata_map
+    assert stage3_meta["fine_tuned_from"] == "twin-webcam-smoke-stage1.onnx"
+    assert stage3_meta["label_smoothing"] == "0.05" and stage3_meta["temperature"] == "1.0"
     # the twin is kept and read again, not trained again
     made = twin.stat().st_mtime_ns
     assert main(argv) == 0
     assert "reusing" in capsys.readouterr().err and twin.stat().st_mtime_ns == made
+
+
+def test_a_stopped_twin_goes_on_from_the_last_stage_it_wrote(tmp_path, monkeypatch) -> None:
+    from dicecam.tools.bench import loo
+
+    made = []
+
+    def train_stage(recipe, source, out, tables, cache, threads, smoke, init=None,
+                    device="cpu"):
+        made.append((out.name, init.name if init else None, bool(tables)))
+        out.write_bytes(b"model")
+
+    monkeypatch.setattr(loo, "train_stage", train_stage)
+    twin = tmp_path / "twin-pxl.onnx"
+    (tmp_path / "twin-pxl-stage1.onnx").write_bytes(b"model")
+    (tmp_path / "twin-pxl-stage3.onnx").write_bytes(b"model")
+    loo.train_twin("pxl", twin, [tmp_path / "T"], tmp_path / "c", 1, False, False, False,
+                   lambda _: None)
+    assert made == [("twin-pxl-stage4.onnx", "twin-pxl-stage3.onnx", True),
+                    ("twin-pxl.onnx", "twin-pxl-stage4.onnx", True)]
+    made.clear()
+    loo.train_twin("pxl", twin, [], tmp_path / "c", 1, False, False, True, lambda _: None)
+    assert [name for name, _, _ in made] == ["twin-pxl-stage1.onnx", "twin-pxl-stage3.onnx",
+                                             "twin-pxl-stage4.onnx", "twin-pxl.onnx"]
+    assert made[0][1] is None  # stage 1 from scratch
+    # --one-stage: the quicker twin, one run from scratch, under its own name
+    recipes = []
+    monkeypatch.setattr(loo, "train_stage", lambda recipe, *a, **k: recipes.append(recipe))
+    assert loo.twin_path(tmp_path, "pxl", True, False).name == "L-pxl.onnx"
+    loo.train_twin("pxl", tmp_path / "L-pxl.onnx", [], tmp_path / "c", 1, False, True, False,
+                   lambda _: None)
+    assert recipes == [loo.LOO_RECIPE]
+
 
 
 def test_bench_loo_reads_the_unseen_source_with_the_shipped_reader_alone(
@@ -355,6 +394,8 @@ def test_bench_loo_refuses_tables_that_were_never_rendered(fake_root, tmp_path, 
     assert f"--tables: no renders in {tmp_path}" in capsys.readouterr().err
     assert main(["bench", "loo", "--source", "byler", "--threads", "0"]) == 2
     assert "--threads must be at least 1" in capsys.readouterr().err
+    assert main(["bench", "loo", "--source", "byler", "--device", "tpu"]) == 2
+    assert "--device 'tpu': cpu or cuda" in capsys.readouterr().err
     monkeypatch.setenv("DICECAM_REAL_UNLABELLED", str(tmp_path / "none"))
     assert main(["bench", "loo", "--source", "damiantab"]) == 2  # its photos are not here
     assert "no labelled photos of damiantab were found" in capsys.readouterr().err
