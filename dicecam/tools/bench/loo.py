@@ -56,8 +56,8 @@ UNSEEN = "damiantab"
 #: (folder name, seed, count) of the rendered tables cut as hard negatives
 TABLE_RENDERS = (("TABLES", 21, 316), ("TABLES2", 22, 400))
 TABLE_PX = 192
-#: what every twin's stage adds to its own arguments
-COMMON = ("--leave-out", UNSEEN)
+#: every stage of a twin leaves out the source no shipped model saw, as the shipped ones did
+UNSEEN_LEFT_OUT = ("--leave-out", UNSEEN)
 #: the shipped reader's stages, as (name, ``dicecam train reader``'s arguments, whether the
 #: rendered tables are among its hard negatives); each stage after the first fine-tunes the
 #: one before. Stage 1 is the first stage of the GPU runs of the sixteenth session (200,000
@@ -146,7 +146,7 @@ def train_stage(recipe: tuple[str, ...], source: str, out: Path, tables: list[Pa
     """One ``dicecam train reader`` run without ``source`` (and damiantab) into ``out``."""
     parser = argparse.ArgumentParser(prog="dicecam train reader")
     reader_cli.add_arguments(parser)
-    argv = [*recipe, *COMMON, "--leave-out", source, "--threads", str(threads),
+    argv = [*recipe, *UNSEEN_LEFT_OUT, "--leave-out", source, "--threads", str(threads),
             "--workers", str(threads), "--cache-dir", str(cache), "--out", str(out),
             "--device", device]
     if init is not None:
