@@ -183,8 +183,7 @@ def train_twin(source: str, out: Path, tables: list[Path], cache: Path, threads:
 def run(args: argparse.Namespace) -> int:
     if args.threads < 1:
         raise InputError("--threads must be at least 1")
-    if args.device != "cpu" and not args.device.startswith("cuda"):  # before any render
-        raise InputError(f"--device {args.device!r}: cpu or cuda (cuda:N for the N-th GPU)")
+    reader_cli.check_device(args.device)  # before any render, not when the twin trains
     if args.limit is not None and args.limit < 1:
         raise InputError("--limit must be at least 1")
     for folder in args.tables or ():

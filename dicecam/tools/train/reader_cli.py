@@ -115,6 +115,12 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def check_device(device: str) -> None:
+    """Refuse a ``--device`` torch is not asked to train on here."""
+    if device != "cpu" and not device.startswith("cuda"):
+        raise InputError(f"--device {device!r}: cpu or cuda (cuda:N for the N-th GPU)")
+
+
 def run(args: argparse.Namespace) -> int:
     for name in ("samples", "val_samples", "epochs", "batch", "workers", "threads"):
         if getattr(args, name) < 1:
@@ -155,8 +161,7 @@ def run(args: argparse.Namespace) -> int:
     for name in ("warp", "recolour", "soften"):
         if not 0 <= getattr(args, name) <= 1:
             raise InputError(f"--{name} must be from 0 to 1")
-    if args.device != "cpu" and not args.device.startswith("cuda"):
-        raise InputError(f"--device {args.device!r}: cpu or cuda (cuda:N for the N-th GPU)")
+    check_device(args.device)
     if not 0 <= args.see_through <= 1:
         raise InputError("--see-through must be from 0 to 1")
     if not 0 <= args.rendered_share <= 1:
