@@ -423,13 +423,34 @@ def paste_die(img: np.ndarray, rgba: np.ndarray, cx: float, cy: float,
     x0, y0 = int(round(cx - bx)), int(round(cy - by))
     alpha = rgba[..., 3].astype(np.float32) / 255.0
     if shadow > 0:
-        blur = max(1.0, bw * 0.08)
-        soft = cv2.GaussianBlur(alpha, (0, 0), blur) * shadow
+        soft = _shadow_blur(alpha, max(1.0, bw * 0.08)) * shadow
         off = max(1, int(bw * 0.06))
         dark = np.zeros_like(rgba[..., :3])
         _blend(img, dark, soft, x0 + off, y0 + off)
     _blend(img, rgba[..., :3], alpha, x0, y0)
     return (x0 + bx, y0 + by, bw, bh)
+
+
+#: A contact shadow blurred by more than this (a die over 100 px wide) is blurred at a
+#: smaller scale and grown back: within 0.5% of the exact blur, and 2 ms instead of 1.6 s
+#: for a 700 px die (a kernel of 8 sigma on a sprite twice the die's size). Every die the
+#: trainers draw and every die of ``bench reader``'s frames is blurred exactly, as before.
+SHADOW_EXACT_SIGMA = 8.0
+
+
+def _shadow_blur(alpha: np.ndarray, sigma: float) -> np.ndarray:
+    """``alpha`` blurred by a Gaussian of ``sigma`` px."""
+    if sigma <= SHADOW_EXACT_SIGMA:
+        return cv2.GaussianBlur(alpha, (0, 0), sigma)
+    h, w = alpha.shape
+    factor = sigma / (SHADOW_EXACT_SIGMA / 2)
+    small_w, small_h = max(1, round(w / factor)), max(1, round(h / factor))
+    small = cv2.resize(alpha, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    step = w / small_w
+    # the area shrink is itself a blur (a box of ``step`` px: variance step^2 / 12)
+    small_sigma = math.sqrt(max(sigma ** 2 - step ** 2 / 12.0, 1.0)) / step
+    small = cv2.GaussianBlur(small, (0, 0), small_sigma)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None,

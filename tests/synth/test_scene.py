@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from dicecam.synth.scene import (
@@ -83,3 +84,18 @@ def test_a_keyboard_is_drawn_only_when_asked_and_leaves_other_scenes_as_they_wer
     assert not np.array_equal(plain.image_bgr, always.image_bgr)
     assert len(always.dice) == SMALL.n_dice  # keys are not dice: no label added or lost
     assert not always.has_hand
+
+
+def test_a_large_dies_shadow_is_blurred_as_the_exact_blur_would_and_a_small_ones_exactly():
+    from dicecam.synth.scene import SHADOW_EXACT_SIGMA, _shadow_blur
+
+    for side, sigma in ((60, 4.0), (100, SHADOW_EXACT_SIGMA), (300, 24.0), (900, 72.0)):
+        alpha = np.zeros((side, side), np.float32)
+        alpha[side // 5:side * 4 // 5, side // 4:side * 3 // 4] = 1.0  # the die's silhouette
+        exact = cv2.GaussianBlur(alpha, (0, 0), sigma)
+        blurred = _shadow_blur(alpha, sigma)
+        assert blurred.shape == alpha.shape and blurred.dtype == np.float32
+        if sigma <= SHADOW_EXACT_SIGMA:
+            assert np.array_equal(blurred, exact)
+        else:  # within 1% of full shadow: under a grey level once scaled by its darkness
+            assert np.abs(blurred - exact).max() < 0.01
