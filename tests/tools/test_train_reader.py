@@ -290,6 +290,8 @@ def test_crowded_throws_can_add_places_without_a_die(tmp_path) -> None:
 def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
     # whatever the detector boxes on a render is cut as a "not a die" crop (a render of
     # --tables holds no d6; here a drawn photo stands in, so that there are boxes to cut)
+    import os
+
     import cv2
     import numpy as np
 
@@ -299,9 +301,18 @@ def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
     image, labels = drawn_photo(np.random.default_rng(0))
     cv2.imwrite(str(tmp_path / "000000.png"), image)
     cv2.imwrite(str(tmp_path / "000001.png"), np.full_like(image, 120))  # bare cloth
-    crops = rendered_table_crops([tmp_path], 32, log=lambda _: None)
+    said: list[str] = []
+    crops = rendered_table_crops([tmp_path], 32, log=said.append)
     assert crops.shape[1:] == (32, 32, 3) and crops.dtype == np.uint8
     assert len(labels) - 1 <= len(crops) <= len(labels) + 1
+    # the next stage of a run takes the same crops without detecting again, until a
+    # render changes
+    again = rendered_table_crops([tmp_path], 32, log=said.append)
+    assert np.array_equal(again, crops) and "mined before" in said[-1]
+    cv2.imwrite(str(tmp_path / "000001.png"), image)
+    os.utime(tmp_path / "000001.png", ns=(1, 1))  # whatever the clock's resolution
+    changed = rendered_table_crops([tmp_path], 32, log=said.append)
+    assert "mined before" not in said[-1] and len(changed) > len(crops)
 
 
 def test_recolour_turns_hues_and_keeps_each_pixels_brightness() -> None:
