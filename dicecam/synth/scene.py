@@ -431,11 +431,12 @@ def paste_die(img: np.ndarray, rgba: np.ndarray, cx: float, cy: float,
     return (x0 + bx, y0 + by, bw, bh)
 
 
-#: A contact shadow blurred by more than this (a die over 100 px wide) is blurred at a
-#: smaller scale and grown back: within 0.5% of the exact blur, and 2 ms instead of 1.6 s
+#: A contact shadow blurred by more than this (a die over 200 px wide: close-ups) is blurred
+#: at a smaller scale and grown back: within 0.5% of the exact blur, and 2 ms instead of 1.6 s
 #: for a 700 px die (a kernel of 8 sigma on a sprite twice the die's size). Every die the
-#: trainers draw and every die of ``bench reader``'s frames is blurred exactly, as before.
-SHADOW_EXACT_SIGMA = 8.0
+#: trainers draw, the demo's and every die of the benches' frames is blurred exactly, as
+#: before.
+SHADOW_EXACT_SIGMA = 16.0
 
 
 def _shadow_blur(alpha: np.ndarray, sigma: float) -> np.ndarray:

@@ -89,7 +89,7 @@ def test_a_keyboard_is_drawn_only_when_asked_and_leaves_other_scenes_as_they_wer
 def test_a_large_dies_shadow_is_blurred_as_the_exact_blur_would_and_a_small_ones_exactly():
     from dicecam.synth.scene import SHADOW_EXACT_SIGMA, _shadow_blur
 
-    for side, sigma in ((60, 4.0), (100, SHADOW_EXACT_SIGMA), (300, 24.0), (900, 72.0)):
+    for side, sigma in ((60, 4.0), (200, SHADOW_EXACT_SIGMA), (400, 24.0), (900, 72.0)):
         alpha = np.zeros((side, side), np.float32)
         alpha[side // 5:side * 4 // 5, side // 4:side * 3 // 4] = 1.0  # the die's silhouette
         exact = cv2.GaussianBlur(alpha, (0, 0), sigma)
