@@ -280,6 +280,24 @@ def test_bench_teach_refuses_learning_without_steps(fake_root, monkeypatch, caps
     assert "--detector-steps must be at least 1" in capsys.readouterr().err
 
 
+def test_bench_teach_learns_with_the_seed_it_is_given(fake_root, monkeypatch, capsys) -> None:
+    from dicecam.tools.bench import teach
+
+    monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
+    seen = []
+
+    def bench_source(source, root, settings, curve, log, base, detector_settings):
+        seen.append((source, settings.seed, settings.steps, detector_settings.seed))
+        return {"dice": 0}
+
+    monkeypatch.setattr(teach, "bench_source", bench_source)
+    assert main(["bench", "teach", "--source", "pxl", "--json"]) == 0
+    assert main(["bench", "teach", "--source", "pxl", "--seed", "2", "--steps", "7",
+                 "--json"]) == 0
+    assert seen == [("pxl", 0, teach.LearnSettings.steps, 0), ("pxl", 2, 7, 2)]
+    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == {"pxl": {"dice": 0}}
+
+
 def test_bench_reader_refuses_a_model_that_is_not_there(tmp_path, capsys) -> None:
     missing = tmp_path / "wider.onnx"
     assert main(["bench", "reader", "--no-real", "--frames", "1", "--reader",

@@ -56,6 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"learning steps (default {LearnSettings.steps})")
     parser.add_argument("--detector-steps", type=int, default=DetectorSettings.steps,
                         help=f"the detector's learning steps (default {DetectorSettings.steps})")
+    parser.add_argument("--seed", type=int, default=LearnSettings.seed,
+                        help="the learning's seed, the reader's and the detector's (default "
+                             f"{LearnSettings.seed}): a table's learning is one draw of "
+                             "many, and a source at the edge of the held-back check (pxl) "
+                             "uses its learnt reader in some seeds only")
     parser.add_argument("--reader", type=Path, default=None, metavar="ONNX",
                         help="start from this die reader instead of the shipped one (a "
                              "source's leave-one-out reader: what a table no model saw gets)")
@@ -149,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("the real dice photos were not found: put them in "
                          "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
     sources = check_sources(args.sources) or SOURCES
-    settings = LearnSettings(steps=args.steps)
+    settings = LearnSettings(steps=args.steps, seed=args.seed)
     if args.steps < 1 or args.detector_steps < 1:
         raise InputError("--steps and --detector-steps must be at least 1")
     for given in (args.reader, args.detector):
@@ -169,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
                 figures[source] = bench_source(source, root, settings, args.curve,
                                                log=lambda m: None if args.json else print(m),
                                                base=base, detector_settings=DetectorSettings(
-                                                   steps=args.detector_steps))
+                                                   steps=args.detector_steps,
+                                                   seed=args.seed))
         finally:
             if previous is None:
                 os.environ.pop("DICECAM_HOME", None)
