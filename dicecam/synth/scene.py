@@ -432,7 +432,7 @@ def paste_die(img: np.ndarray, rgba: np.ndarray, cx: float, cy: float,
 
 
 #: A contact shadow blurred by more than this (a die over 200 px wide: close-ups) is blurred
-#: at a smaller scale and grown back: within 0.5% of the exact blur, and 2 ms instead of 1.6 s
+#: at a smaller scale and grown back: within 1% of the exact blur, and 2 ms instead of 1.6 s
 #: for a 700 px die (a kernel of 8 sigma on a sprite twice the die's size). Every die the
 #: trainers draw, the demo's and every die of the benches' frames is blurred exactly, as
 #: before.
