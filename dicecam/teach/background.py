@@ -13,9 +13,11 @@ with whatever version is in use.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -115,6 +117,29 @@ class BackgroundLearner:
             closed = self._closed
         if not closed:
             self.on_learnt(outcome)
+
+    def pause(self) -> bool:
+        """Stop the running run where it is until ``resume`` (SIGSTOP): ``bench teach
+        --live-cost`` times the live view in turns with the run going and held, so that the
+        machine's drift falls on both alike. False when no run is going (or the system has
+        no such signal)."""
+        with self._lock:
+            child = self._child
+        if child is None or child.poll() is not None or not hasattr(signal, "SIGSTOP"):
+            return False
+        try:
+            child.send_signal(signal.SIGSTOP)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def resume(self) -> None:
+        """Let a run held by ``pause`` go on."""
+        with self._lock:
+            child = self._child
+        if child is not None and hasattr(signal, "SIGCONT"):
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signal.SIGCONT)
 
     def close(self) -> None:
         """Stop a run (its half-made version is never used) and start no other."""

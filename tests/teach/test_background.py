@@ -4,6 +4,8 @@ crashed or killed run changes nothing the table reads with."""
 from __future__ import annotations
 
 import queue
+import time
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +67,36 @@ def test_closing_stops_a_run_and_starts_no_other() -> None:
     assert outcomes.empty()  # a closed view is told nothing
     assert not learner.taught()
     assert store.reader_versions() == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_run_held_stands_still_until_resumed_and_then_finishes() -> None:
+    outcomes: queue.Queue = queue.Queue()
+    store = TableStore("kitchen")
+    _teach(store, 24, seed=5)
+    learner = BackgroundLearner("kitchen", outcomes.put, every=1, steps=40)
+    assert not learner.pause()  # no run going
+    learner._learnt_from = 0  # noqa: SLF001 - as if this evening had taught them all
+    assert learner.taught()
+    pid = learner._child.pid  # noqa: SLF001 - its state is the kernel's to tell
+
+    def state() -> str:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat[stat.rindex(")") + 2]
+
+    try:
+        assert learner.pause()
+        wait_until(lambda: state() == "T", message="the held run went on")
+        cpu = Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[11:13]
+        time.sleep(0.5)
+        assert Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[11:13] == cpu
+        assert outcomes.empty() and learner.learning
+    finally:
+        learner.resume()
+    outcome = outcomes.get(timeout=120)
+    assert outcome["version"] == "reader-v1"
+    assert not learner.pause()  # the run is over
+    learner.close()
 
 
 def test_the_learner_runs_at_the_lowest_priority_unless_told_otherwise(
