@@ -304,6 +304,10 @@ def _relu_backward(node: _Node, saved: Any, g: np.ndarray, graph: Graph) -> list
     return [(node.inputs[0], g * saved)]
 
 
+#: a 2x2 block's corners (row, column), in the order the max-pool keeps their masks
+_CORNERS = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
 def _maxpool_forward(node: _Node, args: list[Any]) -> tuple[np.ndarray, Any]:
     x = args[0]
     k = node.attrs.get("kernel_shape", [2, 2])
@@ -314,7 +318,7 @@ def _maxpool_forward(node: _Node, args: list[Any]) -> tuple[np.ndarray, Any]:
     ho, wo = h // 2, w // 2
     # the four corners of each 2x2 block as strided views: a reduction over two short,
     # scattered axes of a 6-d view was several times slower
-    corners = [x[:, :, i:2 * ho:2, j:2 * wo:2] for i in (0, 1) for j in (0, 1)]
+    corners = [x[:, :, i:2 * ho:2, j:2 * wo:2] for i, j in _CORNERS]
     out = np.maximum(np.maximum(corners[0], corners[1]), np.maximum(corners[2], corners[3]))
     masks = [corner == out for corner in corners]
     return out, (x.shape, masks)
@@ -325,7 +329,7 @@ def _maxpool_backward(node: _Node, saved: Any, g: np.ndarray, graph: Graph) -> l
     _, _, ho, wo = g.shape
     # a tie sends the gradient to each maximum, as rare as it is harmless here
     dx = np.zeros(shape, g.dtype)
-    for (i, j), mask in zip(((0, 0), (0, 1), (1, 0), (1, 1)), masks, strict=True):
+    for (i, j), mask in zip(_CORNERS, masks, strict=True):
         dx[:, :, i:2 * ho:2, j:2 * wo:2] = g * mask
     return [(node.inputs[0], dx)]
 
