@@ -77,9 +77,10 @@ CLOSE_MIN_INPUT_PX = 120.0
 #: woven cloth, 150 px in a 907 x 1209 photo, drew no box over 0.35 at the other passes
 #: and 0.59 here; webcam's 640 x 480 frames show dice of 60-113 px at the main input.
 MIDDLE_SHARE = 1 / 2
-#: A frame where the other passes found more boxes than this is a crowd of dice, not a
-#: camera close above a few (eight dice of 400 px fill a 1080p frame; their pips, seen as
-#: dice, are at most 48 boxes): it skips the close pass and its 0.5 ms
+#: A frame where the main pass found more boxes than this is a crowd of dice, not a camera
+#: close above a few (eight dice of 400 px fill a 1080p frame; their pips, seen as dice,
+#: are at most 48 boxes): it skips the coarse, close and middle passes. So does a frame
+#: where the coarse pass's dice leave more boxes than this (the close pass's 0.5 ms)
 CLOSE_MAX_BOXES = 48
 #: A large die of the coarse pass counts from this score (the real ones on damiantab's
 #: close-ups scored 0.53-0.91; blurred clusters and the edges of byler's tray 0.36-0.49)
@@ -224,7 +225,10 @@ class DieDetector:
                            MAX_ZOOM_LONG_SIDE / long_side)
                 if zoom > scale * 1.3:
                     found = self._detect_at(frame_bgr, zoom, threshold=threshold)
-        if self._coarse_session is not None and self._close_session is not None:
+        # a crowd (more boxes than a few close dice's pips make) has no die too large for
+        # the main pass: it skips the passes for such dice and their 2-3 ms
+        if (self._coarse_session is not None and self._close_session is not None
+                and len(found) <= CLOSE_MAX_BOXES):
             coarse_any = self._pass_at(frame_bgr, scale, COARSE_SHARE, self._coarse_session)
             coarse = _large(coarse_any, scale, LARGE_DIE_INPUT_PX)
             found = _with_large_dice(found, coarse.keep(coarse.scores >= COARSE_MIN_SCORE))
