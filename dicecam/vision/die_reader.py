@@ -162,6 +162,20 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
 TURNS_BELOW = 0.95
 
 
+def _turns_below(session: ort.InferenceSession, path: Path) -> float:
+    """The ``turns_below`` a model's metadata gives (``TURNS_BELOW`` where it gives none)."""
+    written = session.get_modelmeta().custom_metadata_map.get("turns_below")
+    if written is None:
+        return TURNS_BELOW
+    try:
+        line = float(written)
+    except ValueError:
+        line = float("nan")
+    if not 0 <= line <= 1:
+        raise InputError(f"{path}: its turns_below {written!r} is no probability")
+    return line
+
+
 class DieReader:
     """Reads die values from crops with an ONNX model (default: the shipped one)."""
 
@@ -186,8 +200,10 @@ class DieReader:
                              f"N x {len(CLASS_VALUES)}")
         self._input = inputs[0].name
         self.input_px = int(size)
-        #: crops read less sure than this are read turned as well (1.0: every crop, 0: none)
-        self.turns_below = TURNS_BELOW
+        #: crops read less sure than this are read turned as well (1.0: every crop, 0: none):
+        #: the model's own line where it has one (a reader that learnt its teacher's turned
+        #: readings needs fewer turns or none, ``train reader --turns-teacher``)
+        self.turns_below = _turns_below(self._session, self.model_path)
 
     def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
         """Crops -> the model's input batch."""

@@ -83,11 +83,54 @@ def test_temperature_is_folded_into_the_written_model(tmp_path) -> None:
     np.testing.assert_allclose(probs[2.0], tempered, atol=1e-4)
 
 
+@pytest.mark.slow
+def test_a_student_learns_the_turned_readings_the_table_reader_makes(tmp_path) -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+
+    from dicecam.tools.train.from_onnx import load_folded_onnx
+    from dicecam.tools.train.reader import TrainConfig, train_reader, turned_reading
+    from dicecam.tools.train.reader_net import ReaderNet
+    from dicecam.vision.die_reader import DieReader
+
+    teacher_file = tmp_path / "teacher.onnx"
+    train_reader(TrainConfig(seed=6, samples=64, val_samples=16, epochs=1, batch=32,
+                             workers=1, use_real=False, out=teacher_file), lambda _: None)
+    # the target is what the runtime reader makes of a crop, turns and all
+    reader = DieReader(teacher_file)
+    crops = [np.random.default_rng(i).integers(0, 255, (32, 32, 3), np.uint8)
+             for i in range(16)]
+    teacher = ReaderNet()
+    load_folded_onnx(teacher, teacher_file)
+    teacher.eval()
+    x = torch.from_numpy(reader.preprocess(crops)).permute(0, 3, 1, 2).float() / 255.0
+    for line in (0.0, 0.3, 1.01):  # none, some and every crop read in four turns
+        reader.turns_below = line
+        np.testing.assert_allclose(turned_reading(torch, teacher, x, line).numpy(),
+                                   reader.probabilities(crops), atol=1e-5)
+    student = tmp_path / "student.onnx"
+    lines: list[str] = []
+    train_reader(TrainConfig(seed=7, samples=64, val_samples=16, epochs=1, batch=32,
+                             workers=1, use_real=False, out=student, init_onnx=teacher_file,
+                             turns_teacher=teacher_file, turns_below=0.0), lines.append)
+    assert any("turned readings" in line for line in lines)
+    meta = ort.InferenceSession(str(student)).get_modelmeta().custom_metadata_map
+    assert meta["turns_teacher"] == "teacher.onnx" and meta["turns_below"] == "0.0"
+    assert DieReader(student).turns_below == 0.0  # the runtime reads it in one pass
+
+
 def test_train_command_refuses_bad_numbers(capsys) -> None:
     assert main(["train", "reader", "--samples", "0"]) == 2
     assert "--samples must be at least 1" in capsys.readouterr().err
     assert main(["train", "reader", "--warp", "1.5"]) == 2
     assert "--warp must be from 0 to 1" in capsys.readouterr().err
+    assert main(["train", "reader", "--turns-below", "1.5"]) == 2
+    assert "--turns-below must be from 0 to 1" in capsys.readouterr().err
+    assert main(["train", "reader", "--turns-teacher", "/no/such.onnx"]) == 2
+    assert "--turns-teacher: no model" in capsys.readouterr().err
     assert main(["train", "reader", "--widths", "16,32,64"]) == 2
     assert "--widths takes four numbers" in capsys.readouterr().err
     assert main(["train", "reader", "--label-smoothing", "0.5"]) == 2

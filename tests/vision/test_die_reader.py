@@ -13,6 +13,7 @@ from dicecam.vision.die_reader import (
     CLASS_VALUES,
     CROP_MARGIN,
     DEFAULT_MODEL,
+    TRAINED_MODEL,
     TURNS_BELOW,
     DieReader,
     ValueReading,
@@ -163,3 +164,20 @@ def test_readings_just_above_the_asking_line_are_confirmed_by_the_turns() -> Non
     # unless it is far above the line
     assert LOW_CONFIDENCE < TURNS_BELOW < 1.0
     assert DieReader().turns_below == TURNS_BELOW
+
+
+@pytest.mark.parametrize(("written", "expected"), [("0", 0.0), ("0.5", 0.5), ("2", None),
+                                                   ("often", None)])
+def test_a_model_may_carry_its_own_turns_line(tmp_path, written, expected) -> None:
+    import onnx
+
+    model = onnx.load(str(TRAINED_MODEL))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "turns_below", written
+    path = tmp_path / "reader.onnx"
+    onnx.save(model, str(path))
+    if expected is None:
+        with pytest.raises(InputError, match="no probability"):
+            DieReader(path)
+    else:
+        assert DieReader(path).turns_below == expected

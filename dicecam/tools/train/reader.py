@@ -27,7 +27,7 @@ from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import conv_widths, freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops, rendered_table_crops
 from dicecam.tools.train.rendered import rendered_crops
-from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, resize_crop
+from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, TURNS_BELOW, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).
@@ -100,6 +100,14 @@ class TrainConfig:
     #: where torch trains ("cpu", or "cuda" where a GPU is): on a GPU the augmentation
     #: draws from a generator of its own there, so a GPU run does not reproduce a CPU one
     device: str = "cpu"
+    #: learn what the table reader makes of each crop with this reader (``turned_reading``:
+    #: its first reading, or the mean of four quarter turns where that is under
+    #: ``TURNS_BELOW``) instead of the crop's label: the written model reads in one pass
+    #: what this one read in up to four (issue 28). None: learn the labels
+    turns_teacher: Path | None = None
+    #: written into the model's metadata: the table reader turns crops read under this
+    #: (None: its own ``TURNS_BELOW``; 0: never)
+    turns_below: float | None = None
 
 
 @dataclass
@@ -269,6 +277,18 @@ def _warp(torch, x, generator, share: float):  # x: N x 3 x S x S float in 0..1
     return out
 
 
+def turned_reading(torch, teacher, x, turns_below: float = TURNS_BELOW):
+    """What the table reader makes of crops ``x`` (N x 3 x S x S) with ``teacher``: its
+    probabilities, or, where the top one is under ``turns_below``, their mean over the crop
+    and its three quarter turns (``DieReader.probabilities``)."""
+    with torch.no_grad():
+        views = torch.cat([x] + [torch.rot90(x, k, dims=(2, 3)) for k in (1, 2, 3)])
+        probs = torch.softmax(teacher(views), dim=1).reshape(4, len(x), -1)
+        first = probs[0]
+        sure = first.max(dim=1).values >= turns_below
+        return torch.where(sure[:, None], first, probs.mean(dim=0))
+
+
 def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
     net.eval()
     device = next(net.parameters()).device
@@ -391,6 +411,12 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
         optimiser, max_lr=config.lr, total_steps=steps_per_epoch * config.epochs,
         pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=config.label_smoothing)
+    teacher = None
+    if config.turns_teacher is not None:
+        teacher = ReaderNet(widths_of(conv_widths(config.turns_teacher)))
+        load_folded_onnx(teacher, config.turns_teacher)
+        teacher.to(device).eval()
+        log(f"learning {config.turns_teacher.name}'s turned readings, not the labels")
     all_images = torch.from_numpy(np.concatenate([images, real_images, rendered_images,
                                                   crowd_images]))
     all_labels = torch.from_numpy(np.concatenate([labels, real_labels, rendered_labels,
@@ -432,7 +458,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
             if config.soften:
                 x = _soften(torch, x, augment_generator, config.soften)
             x = _augment(torch, x, augment_generator)
-            loss = loss_fn(net(x), all_labels[index])
+            if teacher is None:
+                loss = loss_fn(net(x), all_labels[index])
+            else:
+                target = turned_reading(torch, teacher, x)
+                loss = -(target * torch.log_softmax(net(x), dim=1)).sum(dim=1).mean()
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -489,7 +519,11 @@ def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport
                                          "negatives": ",".join(p.name for p in
                                                                config.negatives),
                                          "fine_tuned_from": config.init_onnx.name
-                                         if config.init_onnx else ""})
+                                         if config.init_onnx else "",
+                                         "turns_teacher": config.turns_teacher.name
+                                         if config.turns_teacher else "",
+                                         **({} if config.turns_below is None else
+                                            {"turns_below": str(config.turns_below)})})
     report.seconds = time.monotonic() - started
     log(f"wrote {config.out} ({config.out.stat().st_size / 1024:.0f} KiB) in "
         f"{report.seconds:.0f} s")

@@ -101,6 +101,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--temperature", type=float, default=1.0, metavar="T",
                         help="fold softmax(logits / T) into the written model (default 1; "
                              "the shipped reader, trained without label smoothing, uses 1.5)")
+    parser.add_argument("--turns-teacher", type=Path, default=None, metavar="ONNX",
+                        help="learn what the table reader makes of each crop with this reader "
+                             "(its reading, or the mean of four quarter turns where it is "
+                             "unsure) instead of the labels, so the new one reads unsure "
+                             "crops in one pass (start it from the same file: --init-onnx)")
+    parser.add_argument("--turns-below", type=float, default=None, metavar="P",
+                        help="written into the model: the table reader reads crops it reads "
+                             "under P sure in four quarter turns (default: the reader's own "
+                             "0.95; 0: never)")
     parser.add_argument("--out", type=Path, default=None,
                         help="ONNX file to write (default: the shipped model; with --smoke "
                              "a temporary file)")
@@ -171,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--rendered: no renders in {folder} (no labels.jsonl)")
     if args.crop_detector is not None and not args.crop_detector.is_file():
         raise InputError(f"--crop-detector: no model at {args.crop_detector}")
+    if args.turns_teacher is not None and not args.turns_teacher.is_file():
+        raise InputError(f"--turns-teacher: no model at {args.turns_teacher}")
+    if args.turns_below is not None and not 0 <= args.turns_below <= 1:
+        raise InputError("--turns-below must be from 0 to 1")
     out = args.out
     # what a smoke run and a full run share; they differ in size, data and where they write
     common = dict(seed=args.seed, threads=args.threads, real_sources=real_sources,
@@ -184,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
                   crowd_negatives=args.crowd_negatives, negatives=tuple(args.negatives),
                   widths=widths, label_smoothing=args.label_smoothing,
                   temperature=args.temperature, see_through=args.see_through,
-                  device=args.device)
+                  device=args.device, turns_teacher=args.turns_teacher,
+                  turns_below=args.turns_below)
     if args.smoke:
         out = out or Path(tempfile.mkdtemp(prefix="dicecam-smoke-")) / "die_reader.onnx"
         use_real = bool(leave_out or real_sources) and not args.no_real
