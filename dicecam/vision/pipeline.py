@@ -420,8 +420,7 @@ class TablePipeline:
         if not todo:
             return [d for d in dice if d is not None]
         clock = time.perf_counter()
-        crops = {i: self.crop(frame_bgr, float(b[0]), float(b[1]), float(b[2]), float(b[3]))
-                 for i, b in enumerate(boxes) if i in set(todo)}
+        crops = {i: self.crop(frame_bgr, *(float(t) for t in boxes[i])) for i in todo}
         clock = self._lap("crops", clock)
         values = list(self.read_values([crops[i] for i in todo]))
         clock = self._lap("values", clock)
