@@ -18,3 +18,20 @@ def test_the_yardstick_has_yolov8n_size_and_outputs(tmp_path) -> None:
     (raw,) = session.run(None, {"image": np.zeros((1, 3, 96, 160), np.float32)})
     # 4 x 16 box bins + 1 class, at strides 8, 16 and 32
     assert raw.shape == (1, 65, 12 * 20 + 6 * 10 + 3 * 5)
+
+
+def test_the_yardstick_is_timed_on_each_frame_in_turn_with_the_reader() -> None:
+    pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
+    pytest.importorskip("onnx", reason="onnx is not installed")
+    from dicecam.tools.bench.reader import _YoloPasses
+
+    passes = _YoloPasses(1080, 1920)
+    frame = np.random.default_rng(0).integers(0, 256, (1080, 1920, 3), np.uint8)
+    for index in range(3):
+        passes.time(frame, warm=index == 0)
+    assert len(passes.square_ms) == len(passes.fitted_ms) == 3  # one a frame, warm-up apart
+    figures = passes.figures(reader_median_ms=10.0)
+    assert figures["yolo_class_fitted_input"] == "640x384"
+    assert figures["reader_vs_yolo_class"] == pytest.approx(
+        figures["yolo_class_forward_ms_median"] / 10.0, abs=0.01)
+    assert 2.9e6 < figures["yolo_class_params"] < 3.1e6

@@ -38,6 +38,11 @@ TARGET_RATIO = 6.0
 #: the table reader's stages, as ``TablePipeline.stage_seconds`` names them
 STAGES = ("detect", "crops", "values", "colours", "rest")
 SYNTH_SEED = 7000
+#: ``--yolo`` times its pass on each block of this many frames right after the reader read
+#: them: in turns, so that a machine whose speed drifts slows both alike, and in blocks,
+#: since either one run between every two frames of the other evicts its caches (every
+#: frame in turn read 8 ms slower)
+YOLO_BLOCK = 6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,13 +89,23 @@ def run(args: argparse.Namespace) -> int:
     save = Path(args.save) if args.save else None
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
+    yolo: _YoloPasses | None = None
+    block: list[np.ndarray] = []
     for index, (image, scene) in enumerate(synthetic_frames(args.frames)):
+        if args.yolo and yolo is None:
+            yolo = _YoloPasses(*image.shape[:2])
         for _ in range(2 if index == 0 else 1):  # the first call warms the sessions up
             pipeline.stage_seconds.clear()
             started = time.perf_counter()
             reading = pipeline.read_frame(image)
             elapsed = time.perf_counter() - started
         times.append(elapsed * 1000)
+        if yolo is not None:  # in turns with the reader: a drifting machine slows both
+            block.append(image)
+            if len(block) == YOLO_BLOCK or index == args.frames - 1:
+                for k, frame in enumerate(block):
+                    yolo.time(frame, warm=index < YOLO_BLOCK and k == 0)
+                block.clear()
         for stage in STAGES:
             stage_ms[stage].append(pipeline.stage_seconds[stage] * 1000)
         truth = [LabelledDie(d.cx, d.cy, d.w, d.h, d.value, d.colour)
@@ -142,55 +157,68 @@ def run(args: argparse.Namespace) -> int:
         figures.update({name: tally.as_dict() for name, tally in groups.items()})
     elif not args.no_real:
         figures["real_all"] = "skipped: the real dice photos were not found"
-    if args.yolo:
-        figures.update(_yolo_figures([image for image, _ in synthetic_frames(args.frames)],
-                                     float(np.median(ms))))
+    if yolo is not None:
+        figures.update(yolo.figures(float(np.median(ms))))
     _print_table(figures)
     print(json.dumps(figures))
     return 0
 
 
-def _yolo_figures(frames: list[np.ndarray], reader_median_ms: float) -> dict:
-    """A YOLOv8n-class network's forward pass timed on the frames, one thread, beside the
-    reader's: at 640 x 640 (the size YOLOv8n is exported and quoted at, the frame
-    letterboxed; the ratio is to this pass) and at the frame's own shape scaled to a 640-px
-    long side and padded to a multiple of 32 (what a YOLO would need for this camera)."""
-    height, width = frames[0].shape[:2]
-    scale = 640 / max(height, width)
-    nw, nh = round(width * scale), round(height * scale)
-    square = _yolo_median_ms(frames, (nw, nh), (640, 640))
-    fitted = _yolo_median_ms(frames, (nw, nh), (nw + -nw % 32, nh + -nh % 32))
-    return {"yolo_class_input": "640x640", "yolo_class_params": square[1],
-            "yolo_class_forward_ms_median": round(square[0], 2),
-            "yolo_class_fitted_input": f"{nw + -nw % 32}x{nh + -nh % 32}",
-            "yolo_class_fitted_forward_ms_median": round(fitted[0], 2),
-            "reader_vs_yolo_class": round(square[0] / reader_median_ms, 2)}
+class _YoloPasses:
+    """A YOLOv8n-class network's forward pass (random weights), one thread, timed on each
+    frame right after the reader reads it: at 640 x 640 (the size YOLOv8n is exported and
+    quoted at, the frame letterboxed; the ratio is to this pass) and at the frame's own
+    shape scaled to a 640-px long side and padded to a multiple of 32 (what a YOLO would
+    need for this camera). Timed in turns with the reader (``YOLO_BLOCK``), the ratio holds
+    on a machine whose speed drifts during the run (this VM's YOLO pass took 70-102 ms
+    within one hour)."""
+
+    def __init__(self, height: int, width: int) -> None:
+        scale = 640 / max(height, width)
+        self.scaled = round(width * scale), round(height * scale)
+        nw, nh = self.scaled
+        self.fitted = nw + -nw % 32, nh + -nh % 32
+        self._square = _yolo_session(640, 640)
+        self._fitted = _yolo_session(self.fitted[1], self.fitted[0])
+        self.square_ms: list[float] = []
+        self.fitted_ms: list[float] = []
+
+    def time(self, frame: np.ndarray, *, warm: bool = False) -> None:
+        import cv2
+
+        small = cv2.resize(frame, self.scaled, interpolation=cv2.INTER_AREA)
+        for (session, _params), padded, times in ((self._square, (640, 640), self.square_ms),
+                                                   (self._fitted, self.fitted, self.fitted_ms)):
+            (nw, nh), (pw, ph) = self.scaled, padded
+            tensor = cv2.copyMakeBorder(small, 0, ph - nh, 0, pw - nw, cv2.BORDER_CONSTANT,
+                                        value=(114, 114, 114))
+            tensor = tensor.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+            for _ in range(2 if warm else 1):  # the first call warms the session up
+                started = time.perf_counter()
+                session.run(None, {"image": tensor})
+                elapsed = time.perf_counter() - started
+            times.append(elapsed * 1000)
+
+    def figures(self, reader_median_ms: float) -> dict:
+        square = float(np.median(self.square_ms))
+        return {"yolo_class_input": "640x640", "yolo_class_params": self._square[1],
+                "yolo_class_forward_ms_median": round(square, 2),
+                "yolo_class_fitted_input": f"{self.fitted[0]}x{self.fitted[1]}",
+                "yolo_class_fitted_forward_ms_median": round(float(np.median(self.fitted_ms)),
+                                                             2),
+                "reader_vs_yolo_class": round(square / reader_median_ms, 2)}
 
 
-def _yolo_median_ms(frames: list[np.ndarray], scaled: tuple[int, int],
-                    padded: tuple[int, int]) -> tuple[float, int]:
-    import cv2
+def _yolo_session(height: int, width: int):  # -> (onnxruntime session, parameter count)
     import onnxruntime as ort
 
-    (nw, nh), (pw, ph) = scaled, padded
     with tempfile.TemporaryDirectory(prefix="dicecam-yolo-") as tmp:
         path = Path(tmp) / "yolo_class.onnx"
-        params = yolo_class.export(path, ph, pw)
+        params = yolo_class.export(path, height, width)
         options = ort.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    times = []
-    for index, frame in enumerate(frames):
-        small = cv2.copyMakeBorder(cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA),
-                                   0, ph - nh, 0, pw - nw, cv2.BORDER_CONSTANT,
-                                   value=(114, 114, 114))
-        tensor = small.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        for _ in range(2 if index == 0 else 1):  # the first call warms the session up
-            started = time.perf_counter()
-            session.run(None, {"image": tensor})
-            elapsed = time.perf_counter() - started
-        times.append(elapsed * 1000)
-    return float(np.median(times)), params
+        return ort.InferenceSession(str(path), options,
+                                    providers=["CPUExecutionProvider"]), params
 
 
 def _print_table(f: dict) -> None:
