@@ -365,3 +365,31 @@ def test_the_coarse_pass_can_run_another_model(tmp_path):
     assert tally.recall >= 0.6 and tally.precision == 1.0, tally.as_dict()
     with pytest.raises(InputError, match="not found"):
         DieDetector(MODEL_PATH, coarse_model_path=tmp_path / "missing.onnx")
+
+
+def test_the_hand_share_is_the_plain_formulas_to_the_bit() -> None:
+    """``_hand_share`` takes its medians from histograms and its distances a plane at a
+    time: the same share as numpy's median and norm give, on lit maps of many looks."""
+    from dicecam.vision.detect import TABLE_DELTA_E, _hand_share
+
+    def plain(hand_map, image_bgr):
+        lit = hand_map > 0.5
+        if not lit.any():
+            return 0.0
+        gh, gw = hand_map.shape
+        cells = cv2.resize(image_bgr, (gw, gh), interpolation=cv2.INTER_AREA)
+        lab = cv2.cvtColor(cells, cv2.COLOR_BGR2LAB).astype(np.float32)
+        table = np.median(lab.reshape(-1, 3), axis=0)
+        scale = np.array([100.0 / 255.0, 1.0, 1.0], np.float32)
+        return float(np.mean(lit & ~(np.linalg.norm((lab - table) * scale, axis=2)
+                                     < TABLE_DELTA_E)))
+
+    rng = np.random.default_rng(4)
+    shares = []
+    for k in range(60):
+        noise = rng.integers(0, 256, (92, 160, 3), np.uint8)
+        image = cv2.resize(cv2.GaussianBlur(noise, (0, 0), 1 + k % 5), (640, 368))
+        hand_map = rng.random((92, 160)).astype(np.float32) * (0.4 + k / 60)
+        shares.append(_hand_share(hand_map, image))
+        assert shares[-1] == plain(hand_map, image)
+    assert 0 < len({s for s in shares if s}) and any(s == 0 for s in shares)

@@ -1,0 +1,23 @@
+"""The 8-bit channel medians are numpy's, bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dicecam.vision.pixel_medians import channel_medians
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 8, 9, 1000, 14400])
+def test_channel_medians_are_numpys_median(count) -> None:
+    rng = np.random.default_rng(count)
+    for pixels in (rng.integers(0, 256, (count, 3), np.uint8),
+                   rng.integers(100, 104, (count, 3), np.uint8),  # many ties
+                   np.full((count, 2), 255, np.uint8)):
+        expected = np.median(pixels, axis=0)
+        got = channel_medians(pixels)
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, expected)
+        # as the table colour under a hand takes it: float32 Lab cells
+        np.testing.assert_array_equal(got.astype(np.float32),
+                                      np.median(pixels.astype(np.float32), axis=0))
