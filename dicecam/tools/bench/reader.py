@@ -40,8 +40,8 @@ STAGES = ("detect", "crops", "values", "colours", "rest")
 SYNTH_SEED = 7000
 #: ``--yolo`` times its pass on each block of this many frames right after the reader read
 #: them: in turns, so that a machine whose speed drifts slows both alike, and in blocks,
-#: since either one run between every two frames of the other evicts its caches (every
-#: frame in turn read 8 ms slower)
+#: because a YOLO pass between every two reads evicted the reader's caches (each read
+#: about 8 ms slower)
 YOLO_BLOCK = 6
 
 
@@ -166,12 +166,12 @@ def run(args: argparse.Namespace) -> int:
 
 class _YoloPasses:
     """A YOLOv8n-class network's forward pass (random weights), one thread, timed on each
-    frame right after the reader reads it: at 640 x 640 (the size YOLOv8n is exported and
-    quoted at, the frame letterboxed; the ratio is to this pass) and at the frame's own
-    shape scaled to a 640-px long side and padded to a multiple of 32 (what a YOLO would
-    need for this camera). Timed in turns with the reader (``YOLO_BLOCK``), the ratio holds
-    on a machine whose speed drifts during the run (this VM's YOLO pass took 70-102 ms
-    within one hour)."""
+    frame of a block right after the reader has read the block: at 640 x 640 (the size
+    YOLOv8n is exported and quoted at, the frame letterboxed; the ratio is to this pass) and
+    at the frame's own shape scaled to a 640-px long side and padded to a multiple of 32
+    (what a YOLO would need for this camera). Timed in turns with the reader
+    (``YOLO_BLOCK``), the ratio holds on a machine whose speed drifts during the run (this
+    VM's YOLO pass took 70-102 ms within one hour)."""
 
     def __init__(self, height: int, width: int) -> None:
         scale = 640 / max(height, width)
