@@ -121,7 +121,10 @@ def cut_crop(frame_bgr: np.ndarray, cx: float, cy: float, w: float, h: float) ->
         return frame_bgr[y0:y0 + side, x0:x0 + side].copy()
     left, top = max(0, -x0), max(0, -y0)
     right, bottom = max(0, x0 + side - fw), max(0, y0 + side - fh)
-    inside = frame_bgr[max(y0, 0):min(y0 + side, fh), max(x0, 0):min(x0 + side, fw)]
+    # a stop before the frame's first row or column is an empty span, not one counted
+    # from the far edge (a box wholly above the frame was cut from the rows below)
+    inside = frame_bgr[max(y0, 0):max(0, min(y0 + side, fh)),
+                       max(x0, 0):max(0, min(x0 + side, fw))]
     if inside.size == 0:
         raise InputError(f"the box centred at ({cx:.0f}, {cy:.0f}) lies outside the "
                          f"{fw}x{fh} frame")

@@ -134,6 +134,9 @@ def test_cut_crop_repeats_the_edge_outside_the_frame() -> None:
     ((np.zeros((10, 10), np.uint8), 5, 5, 4, 4), "HxWx3"),
     ((np.zeros((10, 10, 3), np.uint8), 5, 5, 0, 4), "positive size"),
     ((np.zeros((10, 10, 3), np.uint8), 500, 500, 4, 4), "outside"),
+    # wholly above or left of the frame: not a crop cut from the far rows or columns
+    ((np.zeros((25, 120, 3), np.uint8), 100, -20, 10, 10), "outside"),
+    ((np.zeros((120, 25, 3), np.uint8), -20, 100, 10, 10), "outside"),
 ])
 def test_cut_crop_refuses_bad_input(args, message) -> None:
     with pytest.raises(InputError, match=message):
