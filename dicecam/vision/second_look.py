@@ -26,12 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.detect import CLOSE_MAX_BOXES
 from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
-from dicecam.vision.pixel_medians import channel_medians
+from dicecam.vision.pixel_medians import channel_medians, masked_channel_medians
 
 #: the margins (crop side / box side) of the second look's three crops
 MARGINS = (1.2, 1.3, 1.4)
@@ -90,26 +91,32 @@ def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int
     colour of the crop's pixels that lie in no box (of the whole crop where too few do)."""
     cx, cy, w, h = (float(t) for t in boxes[index])
     scale = margin / CROP_MARGIN
-    crop = cut_crop(frame_bgr, cx, cy, w * scale, h * scale).copy()
+    crop = cut_crop(frame_bgr, cx, cy, w * scale, h * scale)  # a copy of its own
     side = crop.shape[0]
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
-    others = np.zeros((side, side), bool)
     all_boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    # the boxes near enough to reach the crop, found for all at once: a loop over every
-    # box of a 60-die frame cost 0.25 ms a crop, 1.4 ms of a crowded frame
+    # the boxes near enough to reach the crop, found for all at once (a loop over every
+    # box of a 60-die frame cost 0.25 ms a crop), the die's own box first
     near = (np.abs(all_boxes[:, 0] - cx) <= side) & (np.abs(all_boxes[:, 1] - cy) <= side)
     near[index] = False
-    for ox, oy, ow, oh in all_boxes[near]:
-        others[_span(oy - oh / 2 - y0, oy + oh / 2 - y0, side),
-               _span(ox - ow / 2 - x0, ox + ow / 2 - x0, side)] = True
-    if not others.any():
+    others = [span for span in _spans(all_boxes[near], x0, y0, side).tolist()
+              if span[1] > span[0] and span[3] > span[2]]
+    if not others:
         return crop
-    own = np.zeros((side, side), bool)
-    own[_span(cy - h / 2 - y0, cy + h / 2 - y0, side),
-        _span(cx - w / 2 - x0, cx + w / 2 - x0, side)] = True
-    free = ~others & ~own
-    pixels = crop[free] if np.count_nonzero(free) >= 8 else crop.reshape(-1, 3)
-    crop[others & ~own] = median_colour(pixels)
+    own_top, own_bottom, own_left, own_right = (
+        min(side, max(0, int(round(edge)))) for edge in
+        (cy - h / 2 - y0, cy + h / 2 - y0, cx - w / 2 - x0, cx + w / 2 - x0))
+    free = np.full((side, side), 255, np.uint8)
+    for top, bottom, left, right in [*others, (own_top, own_bottom, own_left, own_right)]:
+        free[top:bottom, left:right] = 0
+    colour = masked_channel_medians(crop, free if np.count_nonzero(free) >= 8 else None)
+    paint = tuple(int(c) for c in colour)  # the mean of the middle two, cut
+    # painted a box at a time and the die's own box put back: a boolean mask's assignment
+    # cost 0.085 ms a crop, slices of the crop 0.04 ms, OpenCV's filled rectangles 0.01
+    own = crop[own_top:own_bottom, own_left:own_right].copy()
+    for top, bottom, left, right in others:
+        cv2.rectangle(crop, (left, top), (right - 1, bottom - 1), paint, cv2.FILLED)
+    crop[own_top:own_bottom, own_left:own_right] = own
     return crop
 
 
@@ -119,8 +126,20 @@ def median_colour(pixels: np.ndarray) -> np.ndarray:
     return channel_medians(pixels).astype(np.uint8)  # the mean of the middle two, cut
 
 
-def _span(start: float, stop: float, size: int) -> slice:
-    return slice(min(size, max(0, int(round(start)))), min(size, max(0, int(round(stop)))))
+#: a box's (top, bottom, left, right) from its (cx, cy, w, h): the centre's coordinate
+#: and half the side, taken away or added (``cy - h / 2`` to the bit)
+_EDGE_CENTRES = [1, 1, 0, 0]
+_EDGE_SIDES = [3, 3, 2, 2]
+_EDGE_HALVES = np.array([-0.5, 0.5, -0.5, 0.5])
+
+
+def _spans(boxes: np.ndarray, x0: int, y0: int, size: int) -> np.ndarray:
+    """Each box's (top, bottom, left, right) in a crop whose corner lies at (``x0``,
+    ``y0``) of the frame and whose side is ``size``: its edges less the corner, rounded as
+    Python's ``round`` rounds (half to even), held within the crop."""
+    edges = boxes[:, _EDGE_CENTRES] + boxes[:, _EDGE_SIDES] * _EDGE_HALVES
+    edges -= np.array([y0, y0, x0, x0], np.float64)
+    return np.clip(np.rint(edges), 0, size).astype(np.int64)
 
 
 def look_again(frame_bgr: np.ndarray, boxes: np.ndarray, first: dict[int, ValueReadingLike],

@@ -6,11 +6,12 @@ plumbing; one rendered 54-die Dice Party throw checks it with the shipped models
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import ValueReading, cut_crop
+from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
 from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
 from dicecam.vision.second_look import (
     CROWD_BOXES,
@@ -239,3 +240,60 @@ def test_the_painting_colour_is_numpys_median_bit_for_bit() -> None:
                        np.clip(rng.normal(128, 6, (count, 3)), 0, 255).astype(np.uint8)):
             assert np.array_equal(median_colour(pixels),
                                   np.median(pixels, axis=0).astype(np.uint8))
+
+
+def _plainly_without_neighbours(frame, boxes, index, margin):
+    """``crop_without_neighbours`` as plain numpy says it: boolean masks of the span of
+    every other box centred within a crop's side and of the die's own, numpy's median, a
+    boolean assignment."""
+    def span(start, stop, size):
+        return slice(min(size, max(0, int(round(start)))), min(size, max(0, int(round(stop)))))
+
+    cx, cy, w, h = (float(t) for t in boxes[index])
+    scale = margin / CROP_MARGIN
+    crop = cut_crop(frame, cx, cy, w * scale, h * scale).copy()
+    side = crop.shape[0]
+    x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    others = np.zeros((side, side), bool)
+    for n, (ox, oy, ow, oh) in enumerate(np.asarray(boxes, np.float64)):
+        if n != index and abs(ox - cx) <= side and abs(oy - cy) <= side:
+            others[span(oy - oh / 2 - y0, oy + oh / 2 - y0, side),
+                   span(ox - ow / 2 - x0, ox + ow / 2 - x0, side)] = True
+    if not others.any():
+        return crop
+    own = np.zeros((side, side), bool)
+    own[span(cy - h / 2 - y0, cy + h / 2 - y0, side),
+        span(cx - w / 2 - x0, cx + w / 2 - x0, side)] = True
+    free = ~others & ~own
+    pixels = crop[free] if np.count_nonzero(free) >= 8 else crop.reshape(-1, 3)
+    crop[others & ~own] = np.median(pixels, axis=0).astype(np.uint8)
+    return crop
+
+
+def test_the_crop_without_neighbours_is_the_plain_formulas_to_the_bit() -> None:
+    """Spans rounded half to even in numpy, the colour from masked histograms, boxes
+    painted as filled rectangles: the same pixels as the plain formulas, on boxes at the
+    frame's edges, half-pixel edges, touching and overlapping boxes and crowds too close
+    to leave 8 free pixels."""
+    rng = np.random.default_rng(11)
+    painted = 0
+    for k in range(300):
+        height, width = (int(t) for t in rng.integers(30, 160, 2))
+        frame = cv2.GaussianBlur(rng.integers(0, 256, (height, width, 3), np.uint8),
+                                 (0, 0), 1 + k % 3)
+        count = int(rng.integers(1, 14))
+        boxes = np.stack([rng.uniform(0, width, count), rng.uniform(0, height, count),
+                          rng.uniform(4, 50, count), rng.uniform(4, 50, count)], axis=1)
+        if k % 3 == 0:
+            boxes = np.round(boxes * 2) / 2  # edges on half pixels: rounding's ties
+        boxes = boxes.astype(np.float32)
+        for index in range(count):
+            for margin in MARGINS:
+                crop = crop_without_neighbours(frame, boxes, index, margin)
+                plain = _plainly_without_neighbours(frame, boxes, index, margin)
+                assert crop.shape == plain.shape and np.array_equal(crop, plain)
+                cx, cy, w, h = (float(t) for t in boxes[index])
+                scale = margin / CROP_MARGIN
+                painted += not np.array_equal(crop, cut_crop(frame, cx, cy, w * scale,
+                                                             h * scale))
+    assert painted > 1000
