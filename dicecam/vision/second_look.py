@@ -32,7 +32,7 @@ import numpy as np
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.detect import CLOSE_MAX_BOXES
 from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
-from dicecam.vision.pixel_medians import channel_medians, masked_channel_medians
+from dicecam.vision.pixel_medians import masked_channel_medians
 
 #: the margins (crop side / box side) of the second look's three crops
 MARGINS = (1.2, 1.3, 1.4)
@@ -96,7 +96,7 @@ def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int
     x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
     all_boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     # the boxes near enough to reach the crop, found for all at once (a loop over every
-    # box of a 60-die frame cost 0.25 ms a crop), the die's own box first
+    # box of a 60-die frame cost 0.25 ms a crop), and their spans in it
     near = (np.abs(all_boxes[:, 0] - cx) <= side) & (np.abs(all_boxes[:, 1] - cy) <= side)
     near[index] = False
     others = [span for span in _spans(all_boxes[near], x0, y0, side).tolist()
@@ -118,12 +118,6 @@ def crop_without_neighbours(frame_bgr: np.ndarray, boxes: np.ndarray, index: int
         cv2.rectangle(crop, (left, top), (right - 1, bottom - 1), paint, cv2.FILLED)
     crop[own_top:own_bottom, own_left:own_right] = own
     return crop
-
-
-def median_colour(pixels: np.ndarray) -> np.ndarray:
-    """``np.median(pixels, axis=0).astype(np.uint8)`` for K x 3 uint8 pixels: the same
-    colour, bit for bit, from each channel's histogram (``channel_medians``)."""
-    return channel_medians(pixels).astype(np.uint8)  # the mean of the middle two, cut
 
 
 #: a box's (top, bottom, left, right) from its (cx, cy, w, h): the centre's coordinate

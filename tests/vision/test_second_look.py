@@ -231,17 +231,6 @@ def test_a_rendered_crowded_throw_is_asked_about_less_and_read_the_same():
     assert all(a.confidence >= b.confidence for a, b in zip(after, before, strict=True))
 
 
-def test_the_painting_colour_is_numpys_median_bit_for_bit() -> None:
-    from dicecam.vision.second_look import median_colour
-
-    rng = np.random.default_rng(5)
-    for count in (1, 2, 3, 4, 17, 256, 1000, 4001):
-        for pixels in (rng.integers(0, 256, (count, 3)).astype(np.uint8),
-                       np.clip(rng.normal(128, 6, (count, 3)), 0, 255).astype(np.uint8)):
-            assert np.array_equal(median_colour(pixels),
-                                  np.median(pixels, axis=0).astype(np.uint8))
-
-
 def _plainly_without_neighbours(frame, boxes, index, margin):
     """``crop_without_neighbours`` as plain numpy says it: boolean masks of the span of
     every other box centred within a crop's side and of the die's own, numpy's median, a
