@@ -110,9 +110,17 @@ LABEL_ADDENDA: dict[tuple[str, str], tuple[str, ...]] = {
 #: stem) -> {line as written: the value (pips) the top face shows}. byler's
 #: ``IMG_20191209_095439``: a dark die labelled 5 shows four pips; ``IMG_20191209_100722``: a
 #: white die labelled 6 shows five on its top face (the six is the side face beyond it).
+#: Five byler dice labelled 2 show three pips in a diagonal row, each seen at 8x and again
+#: in grey (2026-11-28: every die ``bench real`` read against its label, asked or sure):
+#: a blue die with red pips, two red dice, a black die and a teal die with yellow pips.
 LABEL_VALUE_FIXES: dict[tuple[str, str], dict[str, int]] = {
     ("byler", "IMG_20191209_095439"): {"4 0.519189 0.603801 0.046418 0.053363": 4},
     ("byler", "IMG_20191209_100722"): {"5 0.677083 0.684028 0.072003 0.074196": 5},
+    ("byler", "IMG_20191208_111246"): {"1 0.216192 0.348684 0.061769 0.054094": 3},
+    ("byler", "IMG_20191208_111919"): {"1 0.330227 0.475329 0.056652 0.052997": 3},
+    ("byler", "IMG_20191208_112342"): {"1 0.494152 0.752741 0.061404 0.064693": 3},
+    ("byler", "IMG_20191209_095421"): {"1 0.689145 0.493604 0.056652 0.052266": 3},
+    ("byler", "IMG_20191209_095954"): {"1 0.374635 0.529057 0.062865 0.058845": 3},
 }
 #: The damiantab labels, made for this project (the photos stay outside the repository).
 DAMIANTAB_LABELS = Path(__file__).resolve().parent / "real_labels" / "damiantab"

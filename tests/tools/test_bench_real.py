@@ -147,6 +147,22 @@ def test_a_die_the_labels_left_out_is_added_and_a_wrong_value_fixed(tmp_path: Pa
         (4, round(0.366 * 640)), (3, round(float(added.split()[1]) * 640))]
 
 
+def test_every_label_fix_names_a_line_the_shared_labels_hold() -> None:
+    """Each fixed value's line is in its photo's labels as written, and the fix changes
+    it: a fix that matches no line would leave the wrong label standing unseen."""
+    from dicecam.tools.realdata import real_data_dir, real_photos
+
+    root = real_data_dir()
+    if root is None:
+        pytest.skip("the real development photos are not here (../shared/data/real_dice_dev)")
+    photos = {(p.source, p.image.stem): p for p in real_photos(root)}
+    for (source, stem), fixes in LABEL_VALUE_FIXES.items():
+        lines = photos[(source, stem)].labels.read_text().splitlines()
+        for line, value in fixes.items():
+            assert line in lines, (source, stem, line)
+            assert int(line.split()[0]) + 1 != value, (source, stem, line)
+
+
 def _die(x, y, value, conf, size=30.0) -> DieReading:
     return DieReading(x=x, y=y, w=size, h=size, value=value, colour=None, confidence=conf,
                       value_confidence=conf)
