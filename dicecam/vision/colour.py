@@ -620,8 +620,13 @@ class ColourReader:
             # largest cost; a spread of the dice names the light as well as all 60 do.
             pick = np.linspace(0, len(colours_linear) - 1, WHITE_SAMPLE).round().astype(int)
             colours_linear = colours_linear[pick]
-        # L, a and b of every die under every candidate light, each (whites, dice)
-        planes = linear_to_lab(colours_linear[None, :, :], cands[:, None, :]).transpose(2, 0, 1)
+        # every die seen under every candidate light: ``linear_to_lab``'s own division by
+        # the light, laid out as (lights, dice x 3) rows (a last axis of three is slow in
+        # numpy: 0.35 -> 0.07 ms), then L, a and b of each, (whites, dice)
+        dice = len(colours_linear)
+        seen = (np.asarray(colours_linear, np.float64).reshape(1, 3 * dice)
+                / np.tile(np.maximum(cands, 1e-6), (1, dice))).reshape(len(cands), dice, 3)
+        planes = linear_to_lab(seen).transpose(2, 0, 1)
         nearest = None
         for ref, spread in zip(self._ref_lab, self._spreads, strict=True):
             d2 = _planar_squared_distance(planes, ref, spread)
