@@ -21,6 +21,7 @@ main pass's boxes on a die's pips.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -205,6 +206,9 @@ class DieDetector:
         self.threshold = threshold
         self.auto_zoom = auto_zoom
         self._shrunk: np.ndarray | None = None  # the main pass's copy of the last frame
+        #: seconds the net itself has run, every pass, since this detector was made
+        #: (``bench reader`` reads it: the share of a frame no work around the nets saves)
+        self.network_seconds = 0.0
 
     def __call__(self, frame_bgr: np.ndarray) -> Detections:
         return self.detect(frame_bgr)
@@ -283,7 +287,9 @@ class DieDetector:
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
         tensor = small.transpose(2, 0, 1)[None].astype(np.float32)
+        started = time.perf_counter()
         maps = (session or self._session).run(None, {self._input: tensor})[0][0]
+        self.network_seconds += time.perf_counter() - started
         gh, gw = -(-nh // self.stride), -(-nw // self.stride)
         peaks = maps[0, :gh, :gw]
         ys, xs = np.nonzero(peaks > (self.threshold if threshold is None else threshold))

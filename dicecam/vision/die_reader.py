@@ -207,6 +207,9 @@ class DieReader:
         #: the model's own line where it has one (a reader that learnt its teacher's turned
         #: readings needs fewer turns or none, ``train reader --turns-teacher``)
         self.turns_below = _turns_below(self._session, self.model_path)
+        #: seconds the net itself has run, turns included, since this reader was made
+        #: (``bench reader`` reads it: the share of a frame no work around the nets saves)
+        self.network_seconds = 0.0
 
     def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
         """Crops -> the model's input batch."""
@@ -231,13 +234,17 @@ class DieReader:
         if len(crops_bgr) == 0:
             return np.zeros((0, len(CLASS_VALUES)), np.float32)
         batch = self.preprocess(crops_bgr)
+        started = time.perf_counter()
         (probs,) = self._session.run(None, {self._input: batch})
+        self.network_seconds += time.perf_counter() - started
         unsure = np.flatnonzero(probs.max(axis=1) < self.turns_below)
         if len(unsure):
             axes = (1, 2) if self._uint8 else (2, 3)
-            turned = np.concatenate([np.rot90(batch[unsure], k, axes=axes)
-                                     for k in (1, 2, 3)])
-            (more,) = self._session.run(None, {self._input: np.ascontiguousarray(turned)})
+            turned = np.ascontiguousarray(np.concatenate(
+                [np.rot90(batch[unsure], k, axes=axes) for k in (1, 2, 3)]))
+            started = time.perf_counter()
+            (more,) = self._session.run(None, {self._input: turned})
+            self.network_seconds += time.perf_counter() - started
             probs = probs.copy()
             probs[unsure] = (probs[unsure] + more.reshape(3, len(unsure), -1).sum(0)) / 4
         return probs

@@ -30,8 +30,31 @@ def test_the_yardstick_is_timed_on_each_frame_in_turn_with_the_reader() -> None:
     for index in range(3):
         passes.time(frame, warm=index == 0)
     assert len(passes.square_ms) == len(passes.fitted_ms) == 3  # one a frame, warm-up apart
-    figures = passes.figures(reader_median_ms=10.0)
+    figures = passes.figures(reader_median_ms=10.0, network_median_ms=4.0)
     assert figures["yolo_class_fitted_input"] == "640x384"
     assert figures["reader_vs_yolo_class"] == pytest.approx(
         figures["yolo_class_forward_ms_median"] / 10.0, abs=0.01)
+    assert figures["networks_vs_yolo_class"] == pytest.approx(
+        figures["yolo_class_forward_ms_median"] / 4.0, abs=0.01)
     assert 2.9e6 < figures["yolo_class_params"] < 3.1e6
+
+
+def test_the_networks_own_runs_are_counted_within_the_read() -> None:
+    import time
+
+    from dicecam.tools.bench.reader import _network_seconds, synthetic_frames
+    from dicecam.vision.pipeline import TablePipeline, build_pipeline
+
+    pipeline = build_pipeline("diceparty", threads=1)
+    frame, _scene = next(iter(synthetic_frames(1)))
+    assert _network_seconds(pipeline) == 0.0
+    started = time.perf_counter()
+    pipeline.read_frame(frame)
+    whole = time.perf_counter() - started
+    detector, reader = pipeline.detect, pipeline.read_values.__self__
+    assert detector.network_seconds > 0.0 and reader.network_seconds > 0.0
+    assert _network_seconds(pipeline) == detector.network_seconds + reader.network_seconds
+    assert _network_seconds(pipeline) < whole  # the nets run inside the read
+    # a pipeline of stand-ins without counters counts nothing
+    bare = TablePipeline(lambda frame: pipeline.detect(frame), lambda crops: [], None)
+    assert _network_seconds(bare) == 0.0
