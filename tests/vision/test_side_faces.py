@@ -90,6 +90,9 @@ def test_before_teaching_a_sure_box_just_below_a_die_is_asked_not_dropped():
     # a die a whole side below (touching), or off to the side, is a die
     assert ask_faces_below([die, _die(100, 140)]) == [die, _die(100, 140)]
     assert ask_faces_below([die, _die(130, 125)]) == [die, _die(130, 125)]
+    # a die off to one side of the camera shows its side face down and that way: a box
+    # 0.7 of a side below and 0.5 across (35 degrees off straight down) is asked too
+    assert ask_faces_below([die, _die(120, 128)])[1].needs_check
 
 
 def test_a_frame_with_touching_dice_side_by_side_is_a_crowd_and_left_alone():
