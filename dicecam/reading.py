@@ -11,6 +11,7 @@ they can cross threads safely, and all convert to the flat JSON the ``dicecam re
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -47,8 +48,7 @@ class DieReading:
     colour_scores: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
-        numbers = (self.x, self.y, self.w, self.h, self.confidence, self.value_confidence,
-                   self.colour_confidence)
+        numbers = _numbers_of(self)
         # one sum is finite only where every number is: the loop that names the bad one
         # runs only then (a frame builds a hundred readings; the loop cost 3 us each)
         if not (all(isinstance(number, int | float) for number in numbers)
@@ -86,6 +86,8 @@ class DieReading:
 
 _DIE_FIELDS = tuple(f.name for f in fields(DieReading))
 _NUMBER_FIELDS = ("x", "y", "w", "h", "confidence", "value_confidence", "colour_confidence")
+#: a reading's numbers in ``_NUMBER_FIELDS``' order, the names written once
+_numbers_of = operator.attrgetter(*_NUMBER_FIELDS)
 
 
 @dataclass(frozen=True)
