@@ -63,7 +63,7 @@ class DieReading:
             raise ValueError(f"DieReading.value must be 1-6 or None, got {self.value!r}")
         if not (0.0 <= self.confidence <= 1.0 and 0.0 <= self.value_confidence <= 1.0
                 and 0.0 <= self.colour_confidence <= 1.0):
-            for name in ("confidence", "value_confidence", "colour_confidence"):
+            for name in _CONFIDENCE_FIELDS:
                 if not 0.0 <= getattr(self, name) <= 1.0:
                     raise ValueError(f"DieReading.{name} must be in [0, 1], "
                                      f"got {getattr(self, name)}")
@@ -85,7 +85,8 @@ class DieReading:
 
 
 _DIE_FIELDS = tuple(f.name for f in fields(DieReading))
-_NUMBER_FIELDS = ("x", "y", "w", "h", "confidence", "value_confidence", "colour_confidence")
+_CONFIDENCE_FIELDS = ("confidence", "value_confidence", "colour_confidence")
+_NUMBER_FIELDS = ("x", "y", "w", "h", *_CONFIDENCE_FIELDS)
 #: a reading's numbers in ``_NUMBER_FIELDS``' order, the names written once
 _numbers_of = operator.attrgetter(*_NUMBER_FIELDS)
 

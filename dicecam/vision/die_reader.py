@@ -211,6 +211,14 @@ class DieReader:
         #: (``bench reader`` reads it: the share of a frame no work around the nets saves)
         self.network_seconds = 0.0
 
+    def _run(self, batch: np.ndarray) -> np.ndarray:
+        """The net's probabilities for one input batch, its time added to
+        ``network_seconds``."""
+        started = time.perf_counter()
+        (probs,) = self._session.run(None, {self._input: batch})
+        self.network_seconds += time.perf_counter() - started
+        return probs
+
     def preprocess(self, crops_bgr: Sequence[np.ndarray]) -> np.ndarray:
         """Crops -> the model's input batch."""
         size = self.input_px
@@ -234,17 +242,13 @@ class DieReader:
         if len(crops_bgr) == 0:
             return np.zeros((0, len(CLASS_VALUES)), np.float32)
         batch = self.preprocess(crops_bgr)
-        started = time.perf_counter()
-        (probs,) = self._session.run(None, {self._input: batch})
-        self.network_seconds += time.perf_counter() - started
+        probs = self._run(batch)
         unsure = np.flatnonzero(probs.max(axis=1) < self.turns_below)
         if len(unsure):
             axes = (1, 2) if self._uint8 else (2, 3)
             turned = np.ascontiguousarray(np.concatenate(
                 [np.rot90(batch[unsure], k, axes=axes) for k in (1, 2, 3)]))
-            started = time.perf_counter()
-            (more,) = self._session.run(None, {self._input: turned})
-            self.network_seconds += time.perf_counter() - started
+            more = self._run(turned)
             probs = probs.copy()
             probs[unsure] = (probs[unsure] + more.reshape(3, len(unsure), -1).sum(0)) / 4
         return probs
