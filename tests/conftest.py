@@ -21,6 +21,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("DICECAM_LEARNER_NICE", "0")
 
 
+# optional: without pytest-xdist installed (a plain `pytest`), the hook has no spec to meet
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """The workers of ``-n auto`` (./test.sh): two a core, at most eight. Much of the suite
     waits (on child servers, browsers, a paced evening), and a second worker's tests use the

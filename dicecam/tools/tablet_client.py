@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dicecam.errors import InputError
+from dicecam.tools.extras import install_hint
 from dicecam.webapp import events
 
 
@@ -30,7 +31,7 @@ class Tablet:
             import websocket  # noqa: F401  (the WebSocket transport needs it)
         except ImportError:
             raise InputError("a tablet client needs python-socketio and websocket-client: "
-                             "pip install -e '.[test]'") from None
+                             + install_hint("test")) from None
         self.url = url
         self.token = token
         self.state: dict[str, Any] | None = None

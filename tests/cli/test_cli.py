@@ -35,6 +35,53 @@ def test_every_command_module_builds_its_arguments() -> None:
         assert hasattr(importlib.import_module(COMMANDS[name][0]), "run")
 
 
+#: what the plain install (``./run.sh``) lacks: the test and train extras' modules
+EXTRA_MODULES = ("websocket", "torch", "selenium", "pytest")
+#: a child Python where those modules cannot be imported, running the CLI's main
+_WITHOUT_EXTRAS = (
+    "import sys\n"
+    "for name in {modules!r}: sys.modules[name] = None\n"
+    "from dicecam.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n")
+
+
+def run_without_extras(*args: str) -> subprocess.CompletedProcess[str]:
+    code = _WITHOUT_EXTRAS.format(modules=EXTRA_MODULES)
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def _subcommands(command: str) -> list[str]:
+    from dicecam.commands.bench import BENCHES
+    from dicecam.commands.train import TRAINERS
+
+    return list({"bench": BENCHES, "train": TRAINERS}[command])
+
+
+@pytest.mark.parametrize("command", ["bench", "train", "calibrate", "hub", "serve", "read"])
+def test_help_works_on_the_plain_install(command: str) -> None:
+    result = run_without_extras(command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["bench", "train"])
+def test_every_target_has_help_on_the_plain_install(command: str) -> None:
+    for target in _subcommands(command):
+        result = run_without_extras(command, target, "--help")
+        assert result.returncode == 0, f"{command} {target}: {result.stderr}"
+
+
+def test_a_bench_that_needs_an_extra_says_which_in_one_line() -> None:
+    result = run_without_extras("bench", "hub", "--help")
+    assert "needs the test extra" in " ".join(result.stdout.split())
+    ran = run_without_extras("bench", "load", "--seconds", "1")
+    assert ran.returncode == 2
+    assert "Traceback" not in ran.stderr
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install -e '.[test]'" in lines[0], ran.stderr
+
+
 def test_no_command_prints_help_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "usage" in capsys.readouterr().out

@@ -37,13 +37,13 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-import socketio
-import websocket
+import socketio  # python-socketio comes with flask-socketio (runtime)
 
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools.bench.web import percentile
 from dicecam.tools.child_server import ChildServer, children, memory_kb, start_child_server
+from dicecam.tools.extras import require_extra
 from dicecam.tools.hub_harness import Hub, private_hub
 from dicecam.tools.services import missing
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
@@ -51,10 +51,10 @@ from dicecam.tools.v6_evening import PlayedEvening, play_group, reference_points
 from dicecam.webapp import events
 
 HELP = ("the tournament hub: tables posting results, phones watching the standings over N "
-        "hub processes: update latency p95, losses, memory per process")
+        "hub processes: update latency p95, losses, memory per process (needs the test extra)")
 EVENING_HELP = ("a simulated V6 evening (8 tables x 3 passes + final) through the hub, "
                 "with a hub worker and a table killed and the hub away: standings equal to "
-                "a single-process reference, nothing lost or counted twice")
+                "a single-process reference, nothing lost or counted twice (needs the test extra)")
 TARGET_P95_MS = 300.0
 NODE_SECONDS = 180.0  # most time a table node may take
 
@@ -443,6 +443,8 @@ class _LightPhone:
         self.fan_out_ms: list[float] = []
         self.disconnects = 0
         self._closing = False
+        import websocket  # the test extra (websocket-client): require_extra checked it
+
         self.ws = websocket.create_connection(
             url.replace("http", "ws", 1) + "/socket.io/?EIO=4&transport=websocket",
             timeout=60, skip_utf8_validation=True, enable_multithread=True)
@@ -634,6 +636,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_extra("test", "bench hub")
     absent = missing()
     if absent:
         print(f"bench hub: needs {', '.join(absent)}", file=sys.stderr)
@@ -692,6 +695,7 @@ def add_evening_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_evening_command(args: argparse.Namespace) -> int:
+    require_extra("test", "bench evening")
     absent = missing()
     if absent:
         print(f"bench evening: needs {', '.join(absent)}", file=sys.stderr)

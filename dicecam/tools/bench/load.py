@@ -26,11 +26,12 @@ from pathlib import Path
 from dicecam.errors import InputError
 from dicecam.tools.bench.web import percentile
 from dicecam.tools.child_server import start_child_server
+from dicecam.tools.extras import require_extra
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.webapp import events
 
 HELP = ("tablets watching a game that changes N times a second, against dicecam serve on "
-        "127.0.0.1: update latency (p95), memory, disconnects")
+        "127.0.0.1: update latency (p95), memory, disconnects (needs the test extra)")
 
 TARGET_P95_MS = 150.0
 #: memory growth from the end of the warm-up to the end that counts as steady
@@ -208,6 +209,7 @@ def report(result: LoadResult) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_extra("test", "bench load")
     if not 1 <= args.tablets <= 200:
         raise InputError(f"--tablets must be 1 to 200, got {args.tablets}")
     if not 0.5 <= args.rate <= 200:

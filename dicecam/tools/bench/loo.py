@@ -33,7 +33,6 @@ its augmentation differently.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -42,6 +41,7 @@ from pathlib import Path
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.tools.bench.real import print_table, read_sources
+from dicecam.tools.extras import require_extra
 from dicecam.tools.realdata import SOURCES, iter_photos
 from dicecam.tools.render.cli import render, render_count
 from dicecam.tools.train import reader_cli
@@ -49,7 +49,7 @@ from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("a real source read by the shipped reader and by its twin trained without the "
         "source by the shipped recipe (trained here once, ~40 min): the reader's "
-        "leave-one-source-out figures")
+        "leave-one-source-out figures (training needs the train extra)")
 
 #: the source no shipped model saw: its figures are leave-one-out as shipped
 UNSEEN = "damiantab"
@@ -204,11 +204,8 @@ def run(args: argparse.Namespace) -> int:
     if args.source != UNSEEN:
         twin = twin_path(work, args.source, args.one_stage, args.smoke)
         if args.retrain or not twin.is_file():
-            missing = [m for m in ("torch", "onnx") if importlib.util.find_spec(m) is None]
-            if missing:  # said before half an hour of rendering, not after
-                raise InputError(f"training the twin needs {' and '.join(missing)}: install "
-                                 f"the training extra with `.venv/bin/pip install -e "
-                                 f"'.[train]'`")
+            # said before half an hour of rendering, not after
+            require_extra("train", "training the twin")
             tables = args.tables or rendered_tables(work, args.threads, log)
             log(f"training the reader without {args.source} into {twin}")
             train_twin(args.source, twin, tables, work / "cache", args.threads, args.smoke,
