@@ -27,6 +27,7 @@ class Tally:
     truth: int = 0
     found: int = 0
     matched: int = 0
+    valued: int = 0  # matched dice with a labelled value
     value_right: int = 0
     colour_total: int = 0
     colour_right: int = 0
@@ -42,6 +43,9 @@ class Tally:
                 continue
             self.matched += 1
             got = found[j]
+            if die.value is None:  # a die nobody could read: found, no value to judge
+                continue
+            self.valued += 1
             if getattr(got, "value", None) == die.value:
                 self.value_right += 1
             if die.colour is not None:
@@ -59,8 +63,9 @@ class Tally:
 
     @property
     def value_accuracy(self) -> float:
-        """Right values among matched dice (detection misses are counted by recall)."""
-        return self.value_right / self.matched if self.matched else 0.0
+        """Right values among matched dice with a labelled value (detection misses are
+        counted by recall)."""
+        return self.value_right / self.valued if self.valued else 0.0
 
     @property
     def colour_accuracy(self) -> float | None:

@@ -2,7 +2,7 @@
 
 The photos live outside the repository (``../shared/data/real_dice_dev`` next to it, or
 the folder named by ``DICECAM_REAL_DATA``); see its MANIFEST.md. Labels are YOLO boxes,
-class k meaning a top face of k+1 pips. Four sources (``SOURCES``):
+class k meaning a top face of k+1 pips. Six sources (``SOURCES``):
 
 * ``byler``: phone photos; a label box covers the whole top face, so the crop is cut from
   the box as ``cut_crop`` does at run time.
@@ -21,6 +21,15 @@ class k meaning a top face of k+1 pips. Four sources (``SOURCES``):
   is not a face box (``box_is_face`` False), so the detector learns no size from it.
   Dice in a neighbouring tray at the edge of a photo are sometimes unlabelled: a detection
   there counts as false although it is a die.
+* ``aws``: 212 photos (512x384) by many different people: carpets, stone counters, wood,
+  felt, bowls and dice towers, tilted and close phone cameras (dice 20-300 px), casino,
+  translucent and marbled dice; a box around the top face (sometimes the whole die), as
+  byler's. Dice its labellers could not read are in ``aws/unclear/`` (boxes without a
+  class): they are dice all the same, so a detection there is not false, and they are
+  left out of every value figure (``LabelledDie.value`` None) and of the reader's crops.
+* ``dicebot``: 176 webcam frames (320x240) of two still scenes, each filmed in three or
+  four lights (a video each, every 5th frame kept): three translucent red dice with white
+  pips on light wood and on paper; a box around the die.
 * ``damiantab``: 80 phone photos (907x1209) of 1-5 cream dice with black pips on carpets,
   wood, a white table and a patterned cloth, published without labels
   (``../shared/data/real_unlabelled/damiantab``, or ``DICECAM_REAL_UNLABELLED``/damiantab).
@@ -39,6 +48,11 @@ fixed by its file name, so that near-duplicate shots never land on both sides:
   (a run is one tray re-rolled every 2-9 s; runs are 20 s to 2 minutes apart: 12 runs of
   2-11 shots), and every third run is held out (the 3rd, 6th, 9th and 12th: 24 photos,
   313 dice, one dense pile of 33-39 dice among them);
+* aws photos by family of file name (``Image_NNN``, ``IMG_<date>_<time>``, the rest),
+  each in name order (shooting order where the name says it) in blocks of five: every
+  fourth block held out (53 photos);
+* dicebot frames by video (file prefix before ``-N.jpg``): the dark video of the first
+  scene and the light video of the second are held out (2 of 8 videos, 44 frames);
 * damiantab photos are numbered in shooting order (``dice01`` ... ``dice80``; a surface is
   shot 5-20 times in a row, the dice re-rolled): in blocks of five consecutive numbers,
   every fourth block is held out (dice16-20, 36-40, 56-60, 76-80: 20 photos, 60 dice; a
@@ -126,7 +140,19 @@ LABEL_VALUE_FIXES: dict[tuple[str, str], dict[str, int]] = {
 DAMIANTAB_LABELS = Path(__file__).resolve().parent / "real_labels" / "damiantab"
 UNLABELLED_ENV_VAR = "DICECAM_REAL_UNLABELLED"
 #: Every real source, in the order photos are listed.
-SOURCES = ("byler", "webcam", "pxl", "damiantab")
+SOURCES = ("byler", "webcam", "pxl", "aws", "dicebot", "damiantab")
+#: The sources the shipped reader and detector learnt from (their tuning parts; the reader's
+#: ``real_tuning_by_source`` metadata names them, a test holds the two together) ...
+SHIPPED_SOURCES = ("byler", "webcam", "pxl")
+#: ... and those no shipped model saw: on these the shipped models' figures are
+#: leave-one-source-out figures as shipped.
+UNSEEN_SOURCES = tuple(name for name in SOURCES if name not in SHIPPED_SOURCES)
+#: aws photos go in blocks of this many in name order (per family of names) ...
+AWS_BLOCK = 5
+#: ... and every this-many-th block is held out.
+AWS_HELD_OUT_EVERY = 4
+#: The dicebot videos held out: one per scene, in another light than the other's.
+DICEBOT_HELD_OUT_VIDEOS = frozenset({"512_dark_mp4", "643_light_mp4"})
 _PXL_NAME = re.compile(r"^PXL_(\d{8})_(\d{2})(\d{2})(\d{2})(\d{3})$")
 
 
@@ -206,7 +232,7 @@ class LabelledDie:
     cy: float
     w: float
     h: float
-    value: int
+    value: int | None  # None: a die whose top face its labellers could not read (aws)
     colour: str | None = None
     #: False where the label box is not the top face (webcam: the pip pattern only).
     box_is_face: bool = True
@@ -218,6 +244,8 @@ class LabelledPhoto:
     image: Path
     labels: Path
     held_out: bool
+    #: boxes (``cx cy w h``, no class) of dice whose value nobody could read (aws)
+    unclear: Path | None = None
 
     def boxes(self, width: int, height: int) -> list[tuple[int, float, float, float, float]]:
         """(value, cx, cy, w, h) in pixels for each label line, as written (less the
@@ -241,8 +269,26 @@ class LabelledPhoto:
         return [n for n, line in enumerate(self.labels.read_text().splitlines())
                 if len(line.split()) == 5 and line.strip() not in errata]
 
+    def unclear_boxes(self, width: int, height: int) -> list[tuple[float, float, float, float]]:
+        """(cx, cy, w, h) in pixels of the dice whose value nobody could read."""
+        if self.unclear is None or not self.unclear.is_file():
+            return []
+        found = []
+        for line in self.unclear.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 4:
+                cx, cy, w, h = (float(v) for v in parts)
+                found.append((cx * width, cy * height, w * width, h * height))
+        return found
+
     def dice(self, width: int, height: int) -> list[LabelledDie]:
-        """The labelled dice, each with its face's box (estimated for webcam and pxl labels)."""
+        """The labelled dice, each with its face's box (estimated for webcam and pxl
+        labels), then the dice nobody could read (value None)."""
+        found = [LabelledDie(cx, cy, w, h, None)
+                 for cx, cy, w, h in self.unclear_boxes(width, height)]
+        return self._valued_dice(width, height) + found
+
+    def _valued_dice(self, width: int, height: int) -> list[LabelledDie]:
         found = []
         for value, cx, cy, w, h in self.boxes(width, height):
             if self.source == "webcam":
@@ -335,6 +381,11 @@ def real_photos(root: Path | None = None) -> list[LabelledPhoto]:
     for image in images:
         labels = root / "pxl" / "labels" / (image.stem + ".txt")
         photos.append(LabelledPhoto("pxl", image, labels, image.stem in held))
+    photos.extend(_aws_photos(root / "aws"))
+    for image in sorted((root / "dicebot" / "images").glob("*.jpg")):
+        labels = root / "dicebot" / "labels" / (image.stem + ".txt")
+        photos.append(LabelledPhoto("dicebot", image, labels,
+                                    dicebot_video(image.stem) in DICEBOT_HELD_OUT_VIDEOS))
     unlabelled = real_unlabelled_dir(root)
     if unlabelled is not None:
         for image in sorted((unlabelled / "damiantab").glob("*.jpg")):
@@ -342,6 +393,41 @@ def real_photos(root: Path | None = None) -> list[LabelledPhoto]:
             photos.append(LabelledPhoto("damiantab", image, labels,
                                         damiantab_held_out(image.stem)))
     return [p for p in photos if p.labels.is_file()]
+
+
+def aws_family(stem: str) -> str:
+    """The family of an aws file name: ``Image_NNN`` photos, ``IMG_<date>_<time>`` phone
+    shots, or the rest (photos gathered one by one)."""
+    if re.fullmatch(r"Image_\d+", stem):
+        return "Image"
+    if re.fullmatch(r"IMG_\d{8}_\d{6}", stem):
+        return "IMG"
+    return "other"
+
+
+def _aws_order(stem: str) -> tuple[int, str]:
+    digits = re.fullmatch(r"Image_(\d+)", stem)
+    return (int(digits.group(1)) if digits else 0, stem)
+
+
+def _aws_photos(folder: Path) -> list[LabelledPhoto]:
+    images = [i for i in (folder / "images").glob("*") if i.suffix.lower() in _IMAGE_SUFFIXES]
+    families: dict[str, list[Path]] = {}
+    for image in images:
+        families.setdefault(aws_family(image.stem), []).append(image)
+    photos = []
+    for family in sorted(families):
+        ordered = sorted(families[family], key=lambda i: _aws_order(i.stem))
+        for index, image in enumerate(ordered):
+            held_out = (index // AWS_BLOCK) % AWS_HELD_OUT_EVERY == AWS_HELD_OUT_EVERY - 1
+            photos.append(LabelledPhoto("aws", image, folder / "labels" / (image.stem + ".txt"),
+                                        held_out, folder / "unclear" / (image.stem + ".txt")))
+    return sorted(photos, key=lambda p: (aws_family(p.image.stem), _aws_order(p.image.stem)))
+
+
+def dicebot_video(stem: str) -> str:
+    """The video a dicebot frame was cut from (``512_dark_mp4-35`` -> ``512_dark_mp4``)."""
+    return stem.rsplit("-", 1)[0]
 
 
 def iter_photos(

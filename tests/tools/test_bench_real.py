@@ -19,6 +19,7 @@ from dicecam.tools.realdata import (
     LABEL_ERRATA,
     LABEL_VALUE_FIXES,
     PXL_FACE_SHARE,
+    UNSEEN_SOURCES,
     LabelledDie,
     LabelledPhoto,
     background_photos,
@@ -356,7 +357,7 @@ def test_bench_loo_trains_the_reader_without_the_source_once_and_reads_with_both
     assert figures["groups"]["webcam, without webcam"]["dice"] == 2
     assert figures["groups"]["webcam_held_out, shipped"]["dice"] == 1
     meta = ort.InferenceSession(str(twin)).get_modelmeta().custom_metadata_map
-    assert set(meta["left_out"].split(",")) == {"webcam", "damiantab"}
+    assert set(meta["left_out"].split(",")) == {"webcam", *UNSEEN_SOURCES}
     assert meta["label_smoothing"] == "0.0" and meta["temperature"] == "1.5"
     # made as the shipped reader: stage 5 fine-tuned from 4, from 3, from 1
     assert meta["fine_tuned_from"] == "twin-webcam-smoke-stage4.onnx"

@@ -1,15 +1,18 @@
 """``dicecam bench loo``: one real source's leave-one-source-out figures, by one command.
 
 What a new table gets from the shipped models is only measured on a source they never saw.
-The shipped reader learnt from byler, webcam and pxl (their tuning parts); damiantab is the
-one source no model saw. For the others this bench trains the reader's twin without the
-source and reads every photo of the source with the shipped reader and with the twin:
-recall, precision, value, silent, asked, for the source and its held-out part.
+The shipped reader learnt from byler, webcam and pxl (their tuning parts,
+``SHIPPED_SOURCES``); no model saw aws, dicebot or damiantab (``UNSEEN_SOURCES``), so on
+those the shipped reader's figures are the leave-one-out ones. For the others this bench
+trains the reader's twin without the source and reads every photo of the source with the
+shipped reader and with the twin: recall, precision, value, silent, asked, for the source
+and its held-out part.
 
 - **The twin is made as the shipped reader was** (``TWIN_STAGES``, ``die_reader.md``,
   "Every source left out by the shipped recipe"): a stage 1 from scratch, then stages 3, 4
-  and 5 fine-tuned from it by their own recipes, the source and damiantab left out. Each
-  stage's file is kept, so a stopped run goes on from the last stage written. About 40
+  and 5 fine-tuned from it by their own recipes, the source and the unseen sources left out. Each
+  stage's file is kept, so a stopped run goes on from the last stage written. Every stage
+also leaves out the sources no shipped model saw. About 40
   minutes on 2 threads (stages 3-5 took 14 of them), a few on a GPU (``--device cuda``).
   ``--one-stage`` trains the quicker twin of the thirteenth session instead
   (``LOO_RECIPE``, one stage from scratch, about 12 minutes): it reads an unseen source
@@ -42,7 +45,7 @@ from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.tools.bench.real import print_table, read_sources
 from dicecam.tools.extras import require_extra
-from dicecam.tools.realdata import SOURCES, iter_photos
+from dicecam.tools.realdata import SOURCES, UNSEEN_SOURCES, iter_photos
 from dicecam.tools.render.cli import render, render_count
 from dicecam.tools.train import reader_cli
 from dicecam.vision.pipeline import build_pipeline
@@ -51,13 +54,11 @@ HELP = ("a real source read by the shipped reader and by its twin trained withou
         "source by the shipped recipe (trained here once, ~40 min): the reader's "
         "leave-one-source-out figures (training needs the train extra)")
 
-#: the source no shipped model saw: its figures are leave-one-out as shipped
-UNSEEN = "damiantab"
 #: (folder name, seed, count) of the rendered tables cut as hard negatives
 TABLE_RENDERS = (("TABLES", 21, 316), ("TABLES2", 22, 400))
 TABLE_PX = 192
-#: every stage of a twin leaves out the source no shipped model saw, as the shipped ones did
-UNSEEN_LEFT_OUT = ("--leave-out", UNSEEN)
+#: every stage of a twin leaves out the sources no shipped model saw, as the shipped ones did
+UNSEEN_LEFT_OUT = tuple(arg for name in UNSEEN_SOURCES for arg in ("--leave-out", name))
 #: the shipped reader's stages, as (name, ``dicecam train reader``'s arguments, whether the
 #: rendered tables are among its hard negatives); each stage after the first fine-tunes the
 #: one before. Stage 1 is the first stage of the GPU runs of the sixteenth session (200,000
@@ -143,7 +144,8 @@ def twin_path(work: Path, source: str, one_stage: bool, smoke: bool) -> Path:
 def train_stage(recipe: tuple[str, ...], source: str, out: Path, tables: list[Path],
                 cache: Path, threads: int, smoke: bool, init: Path | None = None,
                 device: str = "cpu") -> None:
-    """One ``dicecam train reader`` run without ``source`` (and damiantab) into ``out``."""
+    """One ``dicecam train reader`` run without ``source`` (and the unseen sources) into
+    ``out``."""
     parser = argparse.ArgumentParser(prog="dicecam train reader")
     reader_cli.add_arguments(parser)
     argv = [*recipe, *UNSEEN_LEFT_OUT, "--leave-out", source, "--threads", str(threads),
@@ -161,7 +163,7 @@ def train_stage(recipe: tuple[str, ...], source: str, out: Path, tables: list[Pa
 
 def train_twin(source: str, out: Path, tables: list[Path], cache: Path, threads: int,
                smoke: bool, one_stage: bool, retrain: bool, log, device: str = "cpu") -> None:
-    """Train the reader without ``source`` (and damiantab) into ``out``: the shipped stages
+    """Train the reader without ``source`` (and the unseen sources) into ``out``: the shipped stages
     one after the other (each kept beside ``out``, and reused unless ``retrain``), or with
     ``one_stage`` the quicker twin."""
     if one_stage:
@@ -201,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
         photos = photos[:args.limit]
     readers: list[tuple[str, Path | None]] = [("shipped", None)]
     twin = None
-    if args.source != UNSEEN:
+    if args.source not in UNSEEN_SOURCES:
         twin = twin_path(work, args.source, args.one_stage, args.smoke)
         if args.retrain or not twin.is_file():
             # said before half an hour of rendering, not after
@@ -214,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
             log(f"reusing {twin} (--retrain trains it again)")
         readers.append((f"without {args.source}", twin))
     else:
-        log(f"no shipped model saw {UNSEEN}: the shipped reader's figures are its "
+        log(f"no shipped model saw {args.source}: the shipped reader's figures are its "
             f"leave-one-out figures")
     read: dict[str, dict] = {}
     for label, reader in readers:

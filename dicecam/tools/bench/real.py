@@ -1,12 +1,14 @@
 """``dicecam bench real``: how the table reader does on every real source, held-out apart.
 
-Reads the labelled real photos (``dicecam.tools.realdata``: byler, webcam, pxl, damiantab)
+Reads the labelled real photos (``dicecam.tools.realdata``: byler, webcam, pxl, aws,
+dicebot, damiantab)
 through the table pipeline (``build_pipeline``, the shipped models or ``--detector`` /
 ``--reader``), matches detections to labels by centre as ``dicecam.tools.matching`` does,
 and prints per source, and per source's held-out part apart:
 
 - photos, dice (labels), recall, precision;
-- value accuracy of the found dice (an unreadable answer counts wrong);
+- value accuracy of the found dice (an unreadable answer counts wrong; aws's dice that its
+  labellers could not read count for recall and precision only);
 - **silent errors**: found dice read wrong *without asking* (a value, or a colour where
   colour is labelled, with confidence >= ``LOW_CONFIDENCE`` 0.90, so the tablet scores it),
   as a share of found dice;
@@ -68,7 +70,7 @@ RENDERED_TABLES = 50
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", action="append", metavar="NAME", dest="sources",
                         help="read only this real source (repeatable; default: all of "
-                             "byler, webcam, pxl, damiantab)")
+                             f"{', '.join(SOURCES)})")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="read at most N photos of each source (and of each background "
                              "folder)")
@@ -108,7 +110,9 @@ def is_asked(die: DieReading, colour_read: bool) -> bool:
 class Outcome:
     """What became of one label or one detection on one photo (for annotation)."""
 
-    kind: str  # "right", "right_asked", "wrong_asked", "silent", "missed", "false", "false_silent"
+    # "right", "right_asked", "wrong_asked", "silent", "missed", "false", "false_silent",
+    # "unclear" (found on a die whose value nobody could read)
+    kind: str
     x: float
     y: float
     w: float
@@ -125,9 +129,10 @@ class RealTally:
     dice: int = 0
     found: int = 0  # detections kept by the pipeline
     matched: int = 0
+    valued: int = 0  # matched dice whose value is labelled (not aws's unclear ones)
     value_right: int = 0
-    silent: int = 0  # matched dice read wrong, not asked
-    asked: int = 0  # matched dice asked
+    silent: int = 0  # matched valued dice read wrong, not asked
+    asked: int = 0  # matched valued dice asked
     false_dice: int = 0
     false_silent: int = 0
     colour_total: int = 0
@@ -153,6 +158,10 @@ class RealTally:
             used.add(j)
             got = dice[j]
             self.matched += 1
+            if label.value is None:  # a die nobody could read: found, and no value to judge
+                outcomes.append(Outcome("unclear", got.x, got.y, got.w, got.h, got.value))
+                continue
+            self.valued += 1
             asked = is_asked(got, colour_read)
             self.asked += asked
             right = got.value == label.value
@@ -189,12 +198,12 @@ class RealTally:
 
         return {
             "photos": self.photos, "dice": self.dice, "found": self.found,
-            "matched": self.matched,
+            "matched": self.matched, "valued": self.valued,
             "recall": share(self.matched, self.dice),
             "precision": share(self.matched, self.found),
-            "value_accuracy": share(self.value_right, self.matched),
-            "silent_errors": self.silent, "silent_share": share(self.silent, self.matched),
-            "asked": self.asked, "asked_share": share(self.asked, self.matched),
+            "value_accuracy": share(self.value_right, self.valued),
+            "silent_errors": self.silent, "silent_share": share(self.silent, self.valued),
+            "asked": self.asked, "asked_share": share(self.asked, self.valued),
             "false_dice": self.false_dice, "false_silent": self.false_silent,
             "false_per_photo": share(self.false_dice, self.photos),
             "colour_accuracy": share(self.colour_right, self.colour_total),
@@ -312,7 +321,7 @@ def a_while_later(frame, seed: int = 0):
 _COLOURS = {  # BGR
     "right": (0, 200, 0), "right_asked": (0, 200, 255), "wrong_asked": (0, 120, 255),
     "silent": (255, 0, 255), "missed": (0, 0, 255), "false": (200, 200, 200),
-    "false_silent": (255, 255, 0),
+    "false_silent": (255, 255, 0), "unclear": (160, 160, 160),
 }
 
 

@@ -61,7 +61,7 @@ def cut_found(frame: np.ndarray, truth: Sequence[LabelledDie], boxes: np.ndarray
                           [(float(b[0]), float(b[1])) for b in boxes])
     crops, values = [], []
     for die, index in zip(truth, found, strict=True):
-        if index is None:
+        if index is None or die.value is None:  # no value to learn from a die nobody read
             continue
         cx, cy, w, h = (float(v) for v in boxes[index])
         share = max(w, h) / max(die.w, die.h)
