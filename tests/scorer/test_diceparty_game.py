@@ -188,6 +188,63 @@ def test_steps_four_to_six_accept_zero() -> None:
     assert player(state, "Anna").party == Counts(2, 2, 0) and state.active == 1
 
 
+def test_steps_with_one_outcome_are_taken_by_themselves_and_said() -> None:
+    """Issue 59: no level-6 Party People, no VIP at 4+: steps 4 and 5 have one outcome and
+    are taken with the throw; the turn waits where the player chooses (the growth)."""
+    state = with_party(started(), "Anna", "P6 P5 P1 V2")
+    state = throw(state, "P5 P5 P3 V2")
+    assert state.phase == dp.Phase.GROW and state.active == 0
+    assert dp.legal_actions(state) == (dp.Legal("grow", options=("vip", "party_people")),)
+    said = [english(e) for e in state.events]
+    assert said[1:] == ["Anna has no Party People at level 6: no wallet to steal.",
+                        "Anna has no VIP at level 4 or higher: nobody to provoke."]
+    assert said[0].startswith("No Mob")  # the throw's own verdict comes first
+    assert state.steps_taken == ("pickpocket", "provoke")
+
+
+def test_a_growth_both_options_leave_alike_ends_the_turn_by_itself() -> None:
+    """Both options bring nobody (5 and 3 points): the turn ends with the throw."""
+    state = with_party(started(), "Anna", "P5 V3")
+    state = throw(state, "P5 V3")
+    assert state.phase == dp.Phase.THROW and state.active == 1
+    assert player(state, "Anna").party == Counts(1, 1, 0)
+    assert english(state.events[-1]) == (
+        "Anna's party does not grow: neither option brings a guest (5 Party People points, "
+        "3 VIP points).")
+    assert state.last_turn is not None and state.last_turn.growth.new_guests == 0
+
+
+def test_a_step_with_a_choice_still_waits() -> None:
+    """A level-6 Party People: stealing it or not is the player's choice (0 or 1)."""
+    state = throw(with_party(started(), "Anna", "P6 P1 V1"), "P6 P1 V1")
+    assert state.phase == dp.Phase.PICKPOCKET
+    assert dp.legal_actions(state) == (dp.Legal("pickpocket", max=1),)
+    # 6 Party People points bring a VIP (a), 1 VIP point nobody (b): a choice again
+    state = dp.apply(state, dp.Pickpocket(0))
+    assert state.phase == dp.Phase.GROW and state.steps_taken == ("provoke",)
+
+
+def test_a_stored_log_that_sent_the_one_choice_replays_to_the_same_game() -> None:
+    """A journal from before (or a tablet that had not heard) sends the steps taken by
+    themselves: each is taken as said already, up to the game's next own action."""
+    now = throw(started(), "P1 P1 V1 V1")
+    before = now
+    for action in (dp.Pickpocket(0), dp.Provoke(0), dp.Grow(GrowthOption.PARTY_PEOPLE)):
+        before = dp.apply(before, action)
+    assert before.steps_taken == () and replace(before, steps_taken=now.steps_taken) == now
+    assert before.players == now.players and before.active == now.active == 1
+    with pytest.raises(RuleError, match="not possible now"):
+        dp.apply(before, dp.Pickpocket(0))  # said once only
+    with pytest.raises(RuleError, match="not possible now"):
+        dp.apply(now, dp.Provoke(0))  # in the order taken: the pickpocket first
+    with pytest.raises(RuleError, match="not possible now"):
+        dp.apply(now, dp.Pickpocket(1))  # not the step's one choice
+    ben = throw(now, "P6 P1 V1 V1")  # the game's own next action: Ben chooses to steal
+    assert ben.phase == dp.Phase.PICKPOCKET and ben.steps_taken == ()
+    with pytest.raises(RuleError, match="not possible now"):
+        dp.apply(ben, dp.Grow(GrowthOption.VIP))
+
+
 def test_growth_is_all_or_nothing() -> None:
     """FAQ 2: exactly the guests the chosen option's points bring, with their Mobs."""
     state = with_party(started(), "Anna", "P6 P6 P6 V2")
@@ -358,7 +415,9 @@ def test_provoked_mobs_follow_the_stock_shortfall_rule() -> None:
     state = dp.apply(state, dp.Provoke(3, ("Ben",)))
     ben = player(state, "Ben")
     assert ben.party == Counts(party_people=1, vip=0, mob=20)
-    arrival = state.turn.deliveries[0].arrival
+    # Anna's one Party People at level 1 brings no guest either way: her growth was taken
+    # by itself and the turn is over
+    arrival = state.last_turn.deliveries[0].arrival
     assert (arrival.added, arrival.removed) == (1, Counts(1, 1, 0))
     assert_sets_complete(state)
 
@@ -540,7 +599,10 @@ def _check_invariants(state: dp.State) -> None:
 
 @pytest.mark.parametrize("party_animal", [False, True])
 def test_random_play_keeps_every_set_at_twenty_per_colour(party_animal: bool) -> None:
-    rng = random.Random(20261121 + party_animal)
+    # (steps with one outcome are taken by themselves and draw no number: the seed was
+    # moved from 20261121 to one whose 250 games again end all three ways; about 1 in 100
+    # random games is won other than by escalation, so a seed may well miss one)
+    rng = random.Random(1 + party_animal)
     endings: dict[dp.Outcome, int] = {}
     for game in range(50 if party_animal else 250):
         calm = (0.0, 0.9)[game % 2]

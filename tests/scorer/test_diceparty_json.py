@@ -95,7 +95,7 @@ def test_replay_of_a_stored_game_and_its_state_json() -> None:
     actions = [
         {"type": "preparty", "throws": {"Anna": dice("P6 P6 V6 V6"), "Ben": dice("P1 P1 V1 V1"),
                                         "Cleo": dice("P1 P1 V1 V2")}},
-        {"type": "throw", "dice": dice("P6 P3 V5 V4")},
+        {"type": "throw", "dice": dice("P6 P6 V5 V4")},
         {"type": "pickpocket", "count": 1},
         {"type": "provoke", "count": 2, "order": ["Cleo", "Ben"]},
     ]
@@ -114,7 +114,8 @@ def test_replay_of_a_stored_game_and_its_state_json() -> None:
     assert turn["provoked"] == dice("V5 V4") and turn["stolen"] == 1
     assert [d["player"] for d in turn["deliveries"]] == ["Cleo", "Ben"]
     options = data["growth_options"]
-    assert options["vip_option"]["points"] == 3 and options["vip_option"]["new_vips"] == 0
+    # a real choice: 6 Party People points bring a VIP, 0 VIP points nobody
+    assert options["vip_option"]["points"] == 6 and options["vip_option"]["new_vips"] == 1
     assert options["party_people_option"]["new_party_people"] == 0
     state = codec.apply(state, codec.action_from_json({"type": "grow", "option": "vip"}))
     data = codec.state_to_json(state)
@@ -187,7 +188,8 @@ def test_throw_roll_takes_the_active_zone_only() -> None:
         codec.apply(state, action)
     state = codec.apply(state, action_from_roll(state, roll(
         (3, "yellow", "Ben"), (2, "yellow", "Ben"), (5, "orange", "Ben"), (1, "orange", "Ben"))))
-    assert state.phase == dp.Phase.PICKPOCKET
+    # no Party People at 6: nothing to steal, so the turn waits on the VIP at 5 (step 5)
+    assert state.phase == dp.Phase.PROVOKE
     assert action_from_roll(state, roll((3, "yellow", "Ben"))) is None
 
 

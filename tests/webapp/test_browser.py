@@ -881,7 +881,8 @@ def test_dice_party_zones_drawn_on_the_picture_keep_two_parties_apart(
         wait_text(browser, "#zone-offer-text", "Zones drawn")
         wait_text(browser, "#dp-preparty", "Ann 18")
         settle.set()  # Ann throws; Bo's party stays where it lies
-        wait_text(browser, "#roll-text", "Now: Ann chooses how many wallets to steal. Last "
+        # no Party People at 6: nothing to steal, so the page waits for the provocation
+        wait_text(browser, "#roll-text", "Now: Ann chooses how many VIPs to provoke. Last "
                                          "seen: 8 dice, 4 of them in the zone of Ann, scored "
                                          "as Ann's party.")
         assert css(browser, "#dp-legend").get_attribute("data-escalated") == "0"
@@ -945,13 +946,24 @@ def test_a_dice_party_round_from_the_demo_camera(browser: Any, tmp_path: Path) -
             phase = browser.execute_script("return DicecamPage.app.view.state.phase")
             if phase in ("round_over", "game_over"):
                 break
-            tap(browser, '[data-action="pickpocket"][data-count="0"]')
-            # provoke what may be provoked: the opponent gets Mobs, so a check comes
-            buttons = wait(browser, lambda b: b.find_elements(
-                By.CSS_SELECTOR, '[data-action="provoke"]'))
-            buttons[-1].click()
-            tap(browser, '.grow-option[data-option="vip"]')
-            grown = True
+            # the steps with a choice wait for a tap (those with one outcome were taken by
+            # themselves): steal nothing, provoke what may be provoked (the opponent gets
+            # Mobs, so a check comes), grow by VIPs
+            while (phase := browser.execute_script(
+                    "return DicecamPage.app.view.state.phase")) in ("pickpocket", "provoke",
+                                                                    "grow"):
+                version = browser.execute_script("return DicecamPage.app.view.version")
+                if phase == "pickpocket":
+                    tap(browser, '[data-action="pickpocket"][data-count="0"]')
+                elif phase == "provoke":
+                    buttons = wait(browser, lambda b: b.find_elements(
+                        By.CSS_SELECTOR, '[data-action="provoke"]'))
+                    buttons[-1].click()
+                else:
+                    tap(browser, '.grow-option[data-option="vip"]')
+                    grown = True
+                wait(browser, lambda b, v=version: b.execute_script(
+                    "return DicecamPage.app.view.version") != v)
             wait(browser, lambda b, t=thrower: b.execute_script(
                 "return DicecamPage.app.view.state.active") != t)
             if grouped and grown:

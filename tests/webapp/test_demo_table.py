@@ -43,10 +43,12 @@ def test_dice_party_parties_are_thrown_by_themselves_one_after_another(
     assert director() is not None  # Ben's preparty throw
     session.enter_roll(entered((1, "yellow"), (1, "yellow"), (1, "orange"), (1, "orange")))
     assert Counter(director().colours) == {"yellow": 2, "orange": 2}  # Anna's turn
-    session.enter_roll(entered((1, "yellow"), (1, "yellow"), (1, "orange"), (1, "orange")))
+    session.enter_roll(entered((6, "yellow"), (1, "yellow"), (1, "orange"), (1, "orange")))
     assert director() is None  # Anna chooses (pickpocket...) before anything is thrown
     session.act(Act({"type": "pickpocket", "count": 0}))
-    assert director() is None
+    assert director() is None  # (nobody to provoke) her growth: a VIP or nobody
+    session.act(Act({"type": "grow", "option": "party_people"}))
+    assert Counter(director().colours) == {"yellow": 2, "orange": 2}  # Ben's turn
 
 
 def test_v6_throws_again_only_when_a_tablet_asks(session: GameSession) -> None:

@@ -107,6 +107,17 @@ MESSAGES = Catalogue({
     "dp.ev.last_party": {"en": "Every other party has escalated: {player} wins the round.",
                          "de": "Alle anderen Partys sind eskaliert: {player} gewinnt die Runde."},
     "dp.ev.steals_nothing": {"en": "{player} steals nothing.", "de": "{player} stiehlt nichts."},
+    "dp.ev.no_wallets": {
+        "en": "{player} has no Party People at level 6: no wallet to steal.",
+        "de": "{player} hat kein Partyvolk auf Stufe 6: keine Geldbörse zu stehlen."},
+    "dp.ev.nobody_to_provoke": {
+        "en": "{player} has no VIP at level 4 or higher: nobody to provoke.",
+        "de": "{player} hat keinen VIP ab Stufe 4: niemand zu provozieren."},
+    "dp.ev.no_growth": {
+        "en": "{player}'s party does not grow: neither option brings a guest ({pp} Party "
+              "People points, {vip} VIP points).",
+        "de": "Die Party von {player} wächst nicht: keine Option bringt einen Gast ({pp} "
+              "Partyvolk-Punkte, {vip} VIP-Punkte)."},
     "dp.ev.steals": {
         "en": "{player} steals {n} {n:wallet|wallets}; the counter die shows {counter}.",
         "de": "{player} stiehlt {n} {n:Geldbörse|Geldbörsen}; der Zählwürfel zeigt {counter}."},

@@ -8,9 +8,14 @@ of every throw are inputs. ``legal_actions(state)`` says what the tablet may off
 Flow of one round: ``PrepartyThrow`` (everyone throws; the highest total starts, a tie for
 the highest means everyone throws again), then for each turn ``Throw`` (steps 1-3: the
 engine checks escalation and millionaire itself), ``Pickpocket`` (step 4), ``Provoke``
-(step 5) and ``Grow`` (step 6). Steps 4-6 are always separate actions, a count of 0 being a
-legal choice, so a turn has the same shape every time; the tablet may send the only legal
-choice by itself.
+(step 5) and ``Grow`` (step 6). Steps 4-6 are separate actions where the player has a choice; a step
+with one possible outcome is taken by itself within the action that reached it, and said
+in ``events`` (no Party People at level 6: nothing to steal; no VIP at level 4 or higher:
+nobody to provoke; both growth options leave the party as it is: it does not grow), so the
+tablet asks only where the rulebook gives a choice. Such a step's action may still come
+(a journal stored before steps were taken by themselves, a tablet that had not heard yet):
+until the game's next own action, the step's one choice (count 0; either growth option) is
+taken as said already and changes nothing (``State.steps_taken``).
 
 Every player's 60 dice are tracked: party + stock + the wallet counter die (a yellow die
 taken from the stock at the first theft) always make 20 per colour.
@@ -216,6 +221,9 @@ class State:
     champion: int | None = None
     game_outcome: Outcome | None = None
     events: tuple[Message, ...] = field(default=())  # what the last action did, to show
+    #: the steps the last action took by itself, in order ("pickpocket", "provoke",
+    #: "grow"): their one choice sent after all is taken as said already
+    steps_taken: tuple[str, ...] = ()
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -286,8 +294,67 @@ def apply(state: State, action: Action) -> State:
         raise InputError(f"unknown Dice Party action {action!r}")
     expected = _PHASE_OF[type(action)]
     if state.phase not in expected:
+        if _says_a_step_taken(state, action):
+            return replace(state, steps_taken=state.steps_taken[1:])
         raise RuleError(f"{_action_name(action)} is not possible now: {waiting_for(state)}")
-    return handler(state, action)
+    return _take_steps_by_themselves(handler(replace(state, steps_taken=()), action))
+
+
+def _says_a_step_taken(state: State, action: Action) -> bool:
+    """Whether ``action`` is the one choice of the next step the last action took by
+    itself (a count of 0; either growth option, both coming to the same)."""
+    if not state.steps_taken:
+        return False
+    step = state.steps_taken[0]
+    if isinstance(action, Pickpocket | Provoke):
+        return step == ("pickpocket" if isinstance(action, Pickpocket) else "provoke") and (
+            action.count == 0) and not getattr(action, "order", ())
+    return isinstance(action, Grow) and step == "grow"
+
+
+def only_outcome(state: State) -> Action | None:
+    """The action of the step the game waits for when that step has one possible outcome
+    (nothing to steal, nobody to provoke, both growth options alike), else None: the
+    player chooses."""
+    turn = state.turn
+    if turn is None or state.active is None:
+        return None
+    if state.phase is Phase.PICKPOCKET and pickpocketable(turn.dice) == 0:
+        return Pickpocket(0)
+    if state.phase is Phase.PROVOKE and provokable(turn.dice) == 0:
+        return Provoke(0)
+    if state.phase is Phase.GROW:
+        player = state.players[state.active]
+        results = {o.apply(player.party, player.stock) for o in growth_options(state).values()}
+        if len(results) == 1:
+            return Grow(GrowthOption.VIP)
+    return None
+
+
+def _take_steps_by_themselves(state: State) -> State:
+    """Take every step from here on that has one possible outcome, each said after what
+    the action itself did."""
+    events, taken = list(state.events), []
+    while (action := only_outcome(state)) is not None:
+        assert state.active is not None
+        name = state.players[state.active].name
+        if isinstance(action, Pickpocket):
+            state = replace(_pickpocket(state, action),
+                            events=(MESSAGES("dp.ev.no_wallets", player=name),))
+            taken.append("pickpocket")
+        elif isinstance(action, Provoke):
+            state = replace(_provoke(state, action),
+                            events=(MESSAGES("dp.ev.nobody_to_provoke", player=name),))
+            taken.append("provoke")
+        else:
+            assert isinstance(action, Grow)
+            options = growth_options(state)
+            state = _grow(state, action, MESSAGES(
+                "dp.ev.no_growth", player=name,
+                pp=options[GrowthOption.VIP].points, vip=options[GrowthOption.PARTY_PEOPLE].points))
+            taken.append("grow")
+        events.extend(state.events)
+    return replace(state, events=tuple(events), steps_taken=tuple(taken))
 
 
 def waiting_for(state: State) -> Message:
@@ -538,7 +605,8 @@ def growth_options(state: State) -> dict[GrowthOption, GrowthOutcome]:
     return growth_outcomes(state.turn.dice, state.players[state.active].stock)
 
 
-def _grow(state: State, action: Grow) -> State:
+def _grow(state: State, action: Grow, said: Message | None = None) -> State:
+    """Step 6 by ``action``'s option; ``said`` (a growth taken by itself) words it."""
     assert state.turn is not None and state.active is not None
     outcome = growth_options(state)[action.option]
     player = state.players[state.active]
@@ -550,6 +618,8 @@ def _grow(state: State, action: Grow) -> State:
     short = (MESSAGES("dp.grow_short", n=outcome.due_guests - outcome.new_guests)
              if outcome.new_guests < outcome.due_guests else "")
     mobs = MESSAGES("dp.grow_mobs", mobs=_mobs_text(outcome.mobs)) if outcome.mobs.due else ""
+    if said is not None:
+        return _end_turn(state, (said,))
     return _end_turn(state, (MESSAGES(
         "dp.ev.grows", player=player.name, n=outcome.new_guests,
         kind=kind_name(outcome.kind.value), points=outcome.points,

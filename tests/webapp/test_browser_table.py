@@ -1,0 +1,123 @@
+"""The tablet at a real table (issue 59), in a real browser at tablet (1280x800) and phone
+(390x844) size, in English and German: Dice Party asks only where the rulebook gives a
+choice, and says the steps it took by itself.
+
+Screenshots of what was checked go to ``$DICECAM_SHOTS`` when it is set (to look at them).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.browsers import BROWSER_MARKS, wait
+from tests.webapp.test_browser import (
+    Server,
+    enter_dice,
+    new_game,
+    open_page,
+    phone,
+    start_server,
+    tap,
+    text_of,
+    wait_text,
+)
+
+pytestmark = BROWSER_MARKS
+
+pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
+from selenium.webdriver.common.by import By  # noqa: E402
+
+SIZES = ("tablet", "phone")
+
+
+def at_size(browser: Any, size: str) -> None:
+    if size == "phone":
+        phone(browser)
+    else:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A private server of the demo table with its own games file."""
+    running = start_server({"DB_PATH": str(tmp_path / "games.sqlite")})
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def open_in(browser: Any, server: Server, lang: str) -> None:
+    """A paired tablet showing the page in ``lang``, with no game yet."""
+    open_page(browser, server)
+    browser.execute_script(f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    wait(browser, lambda b: "paired" in b.find_element(By.TAG_NAME, "body").get_attribute(
+        "class") and b.execute_script(
+        "return document.getElementById('new-game-name').options.length") >= 4)
+
+
+def shot(browser: Any, name: str) -> None:
+    """Keep a picture of the page for a person to look at (only where asked)."""
+    folder = os.environ.get("DICECAM_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+def buttons(browser: Any, action: str) -> list[Any]:
+    return browser.find_elements(By.CSS_SELECTOR, f'#dp-actions [data-action="{action}"]')
+
+
+# --- item 1: Dice Party never waits for a choice with one possible outcome -----------------
+
+TAKEN = {
+    "en": ("Ann has no Party People at level 6: no wallet to steal.",
+           "Ann has no VIP at level 4 or higher: nobody to provoke.",
+           "Bo's party does not grow: neither option brings a guest (2 Party People points, "
+           "2 VIP points).",
+           "how the party grows", "Bo throws the party", "Ann throws the party"),
+    "de": ("Ann hat kein Partyvolk auf Stufe 6: keine Geldbörse zu stehlen.",
+           "Ann hat keinen VIP ab Stufe 4: niemand zu provozieren.",
+           "Die Party von Bo wächst nicht: keine Option bringt einen Gast (2 Partyvolk-Punkte, "
+           "2 VIP-Punkte).",
+           "wie die Party wächst", "Bo wirft die Party", "Ann wirft die Party"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_dice_party_asks_only_where_the_player_chooses(browser: Any, server: Server,
+                                                       size: str, lang: str) -> None:
+    no_wallet, no_provoke, no_growth, grows, bo_throws, ann_throws = TAKEN[lang]
+    at_size(browser, size)
+    open_in(browser, server, lang)
+    new_game(browser, "diceparty", ["Ann", "Bo"])
+    enter_dice(browser, {("Ann", "yellow"): [6, 6], ("Ann", "orange"): [5, 4],
+                         ("Bo", "yellow"): [1, 1], ("Bo", "orange"): [1, 2]})
+    wait_text(browser, "#dp-status", ann_throws)
+    # no Party People at 6, no VIP at 4+: nothing to steal or provoke; 6 Party People
+    # points bring a VIP, 4 VIP points nobody: the growth is the one choice
+    enter_dice(browser, {("Ann", "yellow"): [5, 1], ("Ann", "orange"): [2, 2]})
+    wait_text(browser, "#dp-status", grows)
+    status = text_of(browser, "#dp-status")
+    assert no_wallet in status and no_provoke in status
+    assert not buttons(browser, "pickpocket") and not buttons(browser, "provoke")
+    assert len(buttons(browser, "grow")) == 2
+    shot(browser, f"dp-grow-{size}-{lang}")
+    tap(browser, '.grow-option[data-option="vip"]')
+    wait_text(browser, "#dp-status", bo_throws)
+    # Bo: no choice anywhere, so the turn passes with the throw, each step said
+    enter_dice(browser, {("Bo", "yellow"): [1, 1], ("Bo", "orange"): [1, 1]})
+    wait_text(browser, "#dp-status", ann_throws)
+    assert no_growth in text_of(browser, "#dp-status")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#dp-actions button")
+    shot(browser, f"dp-passed-{size}-{lang}")
+    # one undo takes Bo's whole throw back, the steps taken with it included
+    tap(browser, "#undo")
+    wait_text(browser, "#dp-status", bo_throws)
