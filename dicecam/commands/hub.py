@@ -57,10 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "this computer's LAN address)")
     organiser = parser.add_argument_group(
         "the organiser", "dicecam hub result list | show ID | remove ID | restore ID | "
-        "override ID --report FILE, each change with --reason TEXT, and --organiser-key KEY: "
-        "list the evening's results, print one's report, remove or restore one, or replace "
-        "it with a corrected report (checked like a table's before it counts); every open "
-        "board shows the new standings, the reason is shown to the referee")
+        "override ID --report FILE | release ID, each change with --reason TEXT, and "
+        "--organiser-key KEY: list the evening's results, print one's report, remove or "
+        "restore one, replace it with a corrected report (checked like a table's before it "
+        "counts), or count one held for the organiser (a late correction, a pass after an "
+        "override); every open board shows the new standings, the reason is shown to the "
+        "referee")
     organiser.add_argument("words", nargs="*", help=argparse.SUPPRESS)
     organiser.add_argument("--reason", help="why the result is removed, restored or "
                            "overridden")
@@ -202,12 +204,13 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     """``dicecam hub result list | remove ID | restore ID``: through the running hub's
     organiser API, signed with the organiser's key."""
     words = list(args.words)
-    verbs = ("list", "show", "remove", "restore", "override")
+    verbs = ("list", "show", "remove", "restore", "override", "release")
     if words[:1] != ["result"] or len(words) < 2 or words[1] not in verbs:
         raise InputError("say `dicecam hub result list`, `dicecam hub result show ID`, "
                          "`dicecam hub result remove ID --reason TEXT`, `dicecam hub result "
-                         "restore ID --reason TEXT` or `dicecam hub result override ID "
-                         "--report FILE --reason TEXT`")
+                         "restore ID --reason TEXT`, `dicecam hub result override ID "
+                         "--report FILE --reason TEXT` or `dicecam hub result release ID "
+                         "--reason TEXT`")
     if not args.organiser_key:
         raise InputError("--organiser-key KEY: the organiser's key `dicecam hub --init` "
                          "printed")
@@ -227,7 +230,8 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
         why = {c["result"]: c["reason"] for c in answer["changes"]}
         replaced = {r["corrects"]: r["id"] for r in answer["results"] if r["corrects"]}
         for row in answer["results"]:
-            state = f"removed ({why.get(row['id'], '')})" if row["removed"] else "counts"
+            state = f"removed ({why.get(row['id'], '')})" if row["removed"] else (
+                f"held: {row['held']}" if row.get("held") else "counts")
             if row["id"] in replaced:
                 state = f"overridden by {replaced[row['id']]} ({why.get(row['id'], '')})"
             elif row["corrects"]:
@@ -244,7 +248,7 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     path = f"/api/organiser/results/{result_id}"
     body = json.dumps(change).encode()
     answer = _call(url, path, sign(key, "POST", path, body), body)
-    done = {"remove": "removed", "restore": "restored",
+    done = {"remove": "removed", "restore": "restored", "release": "released",
             "override": f"overridden by result {answer.get('id')}"}[words[1]]
     print(f"result {result_id} {done}; the board counts {answer['counted']} results "
           f"(version {answer['version']})")

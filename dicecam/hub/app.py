@@ -7,6 +7,14 @@ process 1. Each emit carries ``version``, the id of the newest result it counts:
 are committed in PostgreSQL before the standings are read, so the payload with the higher
 version is the newer board, and the page drops an older one arriving late from a slower
 process.
+
+A valid result is never dropped, and two kinds wait for the organiser instead of counting
+(stored *held*, the table told so with its 200, the board listing them, the organiser
+releasing or removing each): a correction of a preliminary pass that would change the
+final's draw once the final is drawn (the final stays drawn and its passes keep counting:
+an undo and redo at a group's table must not un-draw a final being played), and a
+table's pass for a round the organiser overrode (an override holds until the organiser
+removes it). A correction that leaves the final's draw as it is counts at once.
 """
 
 from __future__ import annotations
@@ -58,7 +66,8 @@ QUEUE_CHANNEL = "dicecam-hub"  # the Redis channel the hub's processes share
 ORGANISER_HOURS = 12
 STANDINGS_KEPT = 8  # boards a process keeps by the results they count (hub.standings)
 #: how the board words each of the organiser's changes, for the referee
-CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden"}
+CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden",
+           "release": "released"}
 
 DEFAULTS: dict[str, Any] = {
     "DB_URL": None,  # postgresql://...
@@ -164,6 +173,8 @@ class HubServices:
         out = standings_json(evening, board, version, self.store.joined(evening.id))
         out["changes"] = [f"{c['table']} {c['round']}: {CHANGED[c['action']]} by the "
                           f"organiser ({c['reason']})" for c in self.store.changes(evening.id)]
+        out["held"] = [f"{report.table} {report.round_key}: waits for the organiser ({why})"
+                       for _, report, why in self.store.held(evening.id)]
         return out
 
     def authenticate_organiser(self) -> Evening:
@@ -375,14 +386,20 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
         why = v6_tables.refusal_between(before, after, report)
         if why is not None:
             raise Refusal(409, f"refused, nothing changed: {why}", stored=False)
-        result_id = hub().store.add_result(seat.evening.id, report)
+        held = hold_reason(seat.evening, before, after, report)
+        result_id = hub().store.add_result(seat.evening.id, report, held=held)
+        if result_id is not None and held is not None:
+            log.warning("result %d of evening %d (%s %s) waits for the organiser: %s",
+                        result_id, seat.evening.id, report.table, report.round_key, held)
+            socketio.emit(STANDINGS, screen_board(hub().board(seat.evening)))
+            return {"ok": True, "stored": True, "id": result_id, "held": held}
         if result_id is not None:  # a result sent again changes nothing: no emit
             # the board with it, unless another process stored a result meanwhile
             hub().remember(seat.evening, [*(i for i, _ in counted), result_id], after)
             board = hub().board(seat.evening)
             board["received"] = received
             socketio.emit(STANDINGS, screen_board(board))
-        return {"ok": True, "stored": result_id is not None, "id": result_id}
+        return {"ok": True, "stored": result_id is not None, "id": result_id, "held": None}
 
     @app.get("/organiser")
     def organiser_page() -> str:
@@ -439,7 +456,7 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
             body = require_object(json_body(), "the body")
             reject_unknown_keys(body, "the body", ("action", "reason", "report"))
             action = require_choice(body.get("action"), "action",
-                                    ("remove", "restore", "override"))
+                                    ("remove", "restore", "override", "release"))
             reason = require_str(body.get("reason"), "reason", max_len=200).strip()
             if not reason:
                 raise InputError("reason: say why (it is shown to the referee)")
@@ -449,12 +466,14 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
             else:
                 if "report" in body:
                     raise InputError("report: only an override takes one")
-                version = hub().store.change_result(evening.id, result_id, action, reason)
+                version = (hub().store.release_results(evening.id, [result_id], reason)
+                           if action == "release" else
+                           hub().store.change_result(evening.id, result_id, action, reason))
         except InputError as exc:
             text = str(exc)
             status = 404 if "has no result" in text else 409 if (
                 "already" in text or text.startswith("refused")
-                or "no longer counts" in text) else 400
+                or "no longer counts" in text or "is not held" in text) else 400
             raise Refusal(status, text) from None
         log.warning("the organiser %s result %d of evening %d%s: %s", PAST[action],
                     result_id, evening.id, "" if replacement is None else
@@ -471,7 +490,23 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-PAST = {"remove": "removed", "restore": "restored", "override": "overrode"}
+PAST = {"remove": "removed", "restore": "restored", "override": "overrode",
+        "release": "released"}
+
+
+def hold_reason(evening: Evening, before: v6_tables.Standings,
+                after: v6_tables.Standings, report: v6_tables.Report) -> str | None:
+    """Why this valid result waits for the organiser instead of counting (see the module's
+    docstring), or None: it counts now."""
+    override = hub().store.override_of(evening.id, report.table, report.round_key)
+    if override is not None:
+        return (f"the organiser's override {override} holds for this round until the "
+                "organiser removes it")
+    if before.final and (after.final, after.final_tables) != (before.final,
+                                                              before.final_tables):
+        return ("the final is drawn and this correction would change who plays it: the "
+                "final stays as drawn unless the organiser releases it")
+    return None
 
 
 def _override(evening: Evening, result_id: int, data: Any, reason: str) -> tuple[int, int]:

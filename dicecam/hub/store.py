@@ -2,7 +2,10 @@
 
 A result is stored under (evening, table, round, action id) with ``ON CONFLICT DO
 NOTHING``: a table that sends a result again (it never heard the answer) changes nothing,
-whichever hub process receives it. The schema is a list of numbered migrations applied in
+whichever hub process receives it. A result stored *held* (``results.held``, the reason:
+a correction that arrived after the final was drawn, see ``dicecam.hub.app``) counts for
+nothing until the organiser releases it; every result counts only when neither removed
+nor held. The schema is a list of numbered migrations applied in
 order under an advisory lock, so N hub processes starting at once migrate once.
 """
 
@@ -96,6 +99,12 @@ ALTER TABLE result_changes DROP CONSTRAINT result_changes_action_check;
 ALTER TABLE result_changes ADD CONSTRAINT result_changes_action_check
     CHECK (action IN ('remove', 'restore', 'override'));
 ALTER TABLE result_changes ADD COLUMN replacement BIGINT REFERENCES results(id);
+"""),
+    (5, "a result held for the organiser (why) counts once released", """
+ALTER TABLE results ADD COLUMN held TEXT;
+ALTER TABLE result_changes DROP CONSTRAINT result_changes_action_check;
+ALTER TABLE result_changes ADD CONSTRAINT result_changes_action_check
+    CHECK (action IN ('remove', 'restore', 'override', 'release'));
 """),
 )
 ORGANISER = "ORG"  # the organiser's key names this instead of a table: 7-ORG-SECRET
@@ -300,16 +309,59 @@ class HubStore:
 
     # -- results ---------------------------------------------------------------------------
 
-    def add_result(self, evening_id: int, report: v6_tables.Report) -> int | None:
-        """Store a result; its id, or None when this (table, round, action id) is stored
+    def add_result(self, evening_id: int, report: v6_tables.Report,
+                   held: str | None = None) -> int | None:
+        """Store a result (``held``: why it waits for the organiser, counting for nothing
+        until released); its id, or None when this (table, round, action id) is stored
         already (the table sent it again)."""
         with self._pool.connection() as conn:
             row = conn.execute(
-                "INSERT INTO results (evening_id, table_code, round_key, action_id, report) "
-                "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
+                "INSERT INTO results (evening_id, table_code, round_key, action_id, report, "
+                "held) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING id",
                 (evening_id, report.table, report.round_key, report.action_id,
-                 Jsonb(v6_tables.report_to_json(report)))).fetchone()
+                 Jsonb(v6_tables.report_to_json(report)), held)).fetchone()
         return None if row is None else int(row[0])
+
+    def override_of(self, evening_id: int, table: str, round_key: str) -> int | None:
+        """The id of the organiser's override that counts for this table's round (neither
+        removed nor held), or None: an override holds until the organiser lifts it."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT max(id) FROM results WHERE evening_id = %s AND table_code = %s AND "
+                "round_key = %s AND corrects IS NOT NULL AND NOT removed AND held IS NULL",
+                (evening_id, table, round_key)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def held(self, evening_id: int, table: str | None = None
+             ) -> list[tuple[int, v6_tables.Report, str]]:
+        """The results held for the organiser (not removed), oldest first, of one table or
+        of all: (id, report, why held)."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT id, report, held FROM results WHERE evening_id = %s AND held IS NOT "
+                "NULL AND NOT removed AND (%s::text IS NULL OR table_code = %s) ORDER BY id",
+                (evening_id, table, table)).fetchall()
+        return [(int(r[0]), v6_tables.report_from_json(r[1]), r[2]) for r in rows]
+
+    def release_results(self, evening_id: int, result_ids: Sequence[int],
+                        reason: str) -> int:
+        """Count these held results from now on (the organiser, checked by the caller),
+        with the reason recorded against each; the last change's id (the board's new
+        version). InputError when one of them is no longer held (another worker released
+        or removed it meanwhile)."""
+        change_id = 0
+        with self._pool.connection() as conn, conn.transaction():
+            for result_id in result_ids:
+                found = conn.execute("UPDATE results SET held = NULL WHERE id = %s AND "
+                                     "evening_id = %s AND held IS NOT NULL AND NOT removed "
+                                     "RETURNING id", (result_id, evening_id)).fetchone()
+                if found is None:
+                    raise InputError(f"result {result_id} is not held (any more)")
+                (change_id,) = conn.execute(
+                    "INSERT INTO result_changes (evening_id, result_id, action, reason) "
+                    "VALUES (%s, %s, 'release', %s) RETURNING id",
+                    (evening_id, result_id, reason)).fetchone()
+        return int(change_id)
 
     def results(self, evening_id: int) -> tuple[int, list[v6_tables.Report]]:
         """(the board's version: the newest result's or change's id, every result that
@@ -318,13 +370,14 @@ class HubStore:
         return version, [report for _, report in counted]
 
     def counted(self, evening_id: int) -> tuple[int, list[tuple[int, v6_tables.Report]]]:
-        """``results`` with each result's id. A stored report never changes, so each is
-        read and parsed once per process: later calls read only the ids that count."""
+        """``results`` with each result's id (neither removed nor held). A stored report
+        never changes, so each is read and parsed once per process: later calls read only
+        the ids that count."""
         known = list(self._reports)
         with self._pool.connection() as conn:
             rows = conn.execute("SELECT id, CASE WHEN id = ANY(%s) THEN NULL ELSE report END "
                                 "FROM results WHERE evening_id = %s AND NOT removed "
-                                "ORDER BY id", (known, evening_id)).fetchall()
+                                "AND held IS NULL ORDER BY id", (known, evening_id)).fetchall()
             (version,) = conn.execute(
                 "SELECT GREATEST((SELECT max(id) FROM results WHERE evening_id = %s), "
                 "(SELECT max(id) FROM result_changes WHERE evening_id = %s))",
@@ -347,14 +400,17 @@ class HubStore:
 
     def result_rows(self, evening_id: int) -> list[dict[str, Any]]:
         """Every result of the evening, removed ones too, with its report, for the
-        organiser; ``corrects``: the result an organiser's override replaces."""
+        organiser; ``corrects``: the result an organiser's override replaces; ``held``: why
+        it waits for the organiser (None: it is not held)."""
         with self._pool.connection() as conn:
             rows = conn.execute("SELECT id, table_code, round_key, action_id, removed, "
-                                "received, corrects, report FROM results WHERE evening_id = %s "
+                                "received, corrects, report, held FROM results WHERE "
+                                "evening_id = %s "
                                 "ORDER BY id", (evening_id,)).fetchall()
         return [{"id": int(r[0]), "table": r[1], "round": r[2], "action_id": r[3],
                  "removed": bool(r[4]), "received": r[5].isoformat(),
-                 "corrects": None if r[6] is None else int(r[6]), "report": r[7]}
+                 "corrects": None if r[6] is None else int(r[6]), "report": r[7],
+                 "held": r[8]}
                 for r in rows]
 
     def result(self, evening_id: int, result_id: int) -> tuple[v6_tables.Report, bool]:
@@ -364,8 +420,9 @@ class HubStore:
             row = conn.execute("SELECT report, EXISTS (SELECT 1 FROM results n WHERE "
                                "n.evening_id = r.evening_id AND n.table_code = r.table_code "
                                "AND n.round_key = r.round_key AND n.id > r.id AND NOT "
-                               "n.removed) FROM results r WHERE r.id = %s AND "
-                               "r.evening_id = %s", (result_id, evening_id)).fetchone()
+                               "n.removed AND n.held IS NULL) FROM results r WHERE "
+                               "r.id = %s AND r.evening_id = %s",
+                               (result_id, evening_id)).fetchone()
         if row is None:
             raise InputError(f"the evening has no result {result_id}")
         return v6_tables.report_from_json(row[0]), bool(row[1])

@@ -436,6 +436,109 @@ def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_co
 
 
 
+def organiser_rows(evening: Evening2) -> dict[int, dict[str, Any]]:
+    signed = sign(evening.keys["ORG"], "GET", "/api/organiser/results")
+    answer = evening.client.get("/api/organiser/results", headers=signed).get_json()
+    return {r["id"]: r for r in answer["results"]}
+
+
+def organiser_change(evening: Evening2, result_id: int, action: str,
+                     reason: str = "checked at the table") -> tuple[int, Any]:
+    return evening.post(f"/api/organiser/results/{result_id}",
+                        {"action": action, "reason": reason}, evening.keys["ORG"])
+
+
+def test_a_correction_after_the_final_is_drawn_waits_for_the_organiser(
+        evening: Evening2, capsys: Any) -> None:
+    """An undo and redo at a group's table after the final started: the correction is
+    stored and answered 200 (no valid result is dropped), but it would un-draw the final,
+    so it waits for the organiser; the final stays drawn and its pass keeps counting."""
+    for table in ("T1", "T2"):
+        for index in range(len(evening.reports[table])):
+            assert evening.post("/api/results", result(evening, table, index),
+                                evening.keys[table])[0] == 200
+    drawn = evening.board()
+    assert drawn["final"] and drawn["final_tables"] == ["T1"]
+    final_group = drawn["final"][0]
+    final = v6_tables.reports_from_state("T1", "final", play_group(
+        final_group, "trust/final", final=True,
+        spent={n: j for n, j in drawn["spent"].items() if n in final_group}).states[-1])
+    status, answer = evening.post("/api/results", v6_tables.report_to_json(final[0]),
+                                  evening.keys["T1"])
+    assert status == 200 and answer["held"] is None
+    counted = evening.board()["counted"]
+    # T2 corrects its first pass as another throw played it: the group's table no longer
+    # matches its passes, so counting it would un-draw the final
+    late = v6_tables.reports_from_state("T2", "g1", play_group(
+        evening.evening.plan.groups[1], "trust/late/0").states[-1])[0]
+    phone = socketio.test_client(evening.app)
+    phone.get_received()
+    status, answer = evening.post("/api/results", v6_tables.report_to_json(late),
+                                  evening.keys["T2"])
+    assert status == 200 and answer["stored"] is True
+    assert "the final is drawn" in answer["held"]
+    board = evening.board()
+    assert board["final"] == drawn["final"] and board["counted"] == counted
+    assert board["held"] == [f"T2 prelim/pass1: waits for the organiser ({answer['held']})"]
+    boards = [m["args"][0] for m in phone.get_received() if m["name"] == "standings"]
+    assert boards and boards[-1]["held"] == board["held"]  # the screens say so too
+    phone.disconnect()
+    # both tables still play what they played
+    path = f"/api/tables/{evening.evening.id}-T2"
+    table = evening.client.get(path, headers=sign(evening.keys["T2"], "GET", path)).get_json()
+    assert table["stage"] == v6_tables.PRELIM and table["group"] == list(
+        evening.evening.plan.groups[1])
+    path = f"/api/tables/{evening.evening.id}-T1"
+    table = evening.client.get(path, headers=sign(evening.keys["T1"], "GET", path)).get_json()
+    assert table["stage"] == v6_tables.FINAL and table["group"] == final_group
+    # the same pass sent again with another action id (it leaves the final as it is) counts
+    again = {**result(evening, "T2", 1), "action_id": "g1-redo:pass2"}
+    status, answer = evening.post("/api/results", again, evening.keys["T2"])
+    assert status == 200 and answer["held"] is None
+    assert evening.board()["counted"] == counted  # one pass replaced by the same one
+    # the organiser sees it held; a table's key cannot release it; the organiser can
+    held_id = next(i for i, r in organiser_rows(evening).items() if r["held"])
+    assert evening.post(f"/api/organiser/results/{held_id}",
+                        {"action": "release", "reason": "x"}, evening.keys["T2"])[0] == 401
+    status, answer = organiser_change(evening, held_id, "release", "the table was right")
+    assert status == 200
+    board = evening.board()
+    assert board["held"] == [] and board["final"] != drawn["final"]  # the organiser's call
+    assert "T2 prelim/pass1: released by the organiser (the table was right)" in \
+        board["changes"]
+    assert organiser_change(evening, held_id, "release")[0] == 409  # not held any more
+
+
+def test_an_organisers_override_holds_until_the_organiser_removes_it(
+        evening: Evening2) -> None:
+    t1 = evening.keys["T1"]
+    ids = [evening.post("/api/results", result(evening, "T1", i), t1)[1]["id"]
+           for i in range(len(evening.reports["T1"]))]
+    plan = evening.evening.plan
+    other = v6_tables.reports_from_state("T1", "g0", play_group(
+        plan.groups[0], "trust/other").states[-1])
+    corrected = v6_tables.report_to_json(other[1])
+    status, answer = evening.post(f"/api/organiser/results/{ids[1]}",
+                                  {"action": "override", "reason": "scored by hand",
+                                   "report": corrected}, evening.keys["ORG"])
+    assert status == 200
+    override_id = answer["id"]
+    overridden = evening.board()
+    # the table sends its own second pass again, as a new correction: it waits
+    redo = {**result(evening, "T1", 1), "action_id": "g0-redo:pass2"}
+    status, answer = evening.post("/api/results", redo, t1)
+    assert status == 200 and f"override {override_id} holds" in answer["held"]
+    board = evening.board()
+    assert board["rows"] == overridden["rows"] and board["counted"] == overridden["counted"]
+    assert "T1 prelim/pass2: overridden by the organiser (scored by hand)" in board["changes"]
+    # lifted: the table's pass before it counts again; the held one once released
+    assert organiser_change(evening, override_id, "remove", "lifted")[0] == 200
+    held_id = next(i for i, r in organiser_rows(evening).items() if r["held"])
+    assert organiser_change(evening, held_id, "release")[0] == 200
+    assert evening.post("/api/results", {**result(evening, "T1", 1), "action_id": "g0-3:p2"},
+                        t1)[1]["held"] is None  # no override any more: counts at once
+
+
 def test_a_screen_board_holds_every_row_the_board_shows(evening: Evening2) -> None:
     t1 = evening.keys["T1"]
     for i in range(len(evening.reports["T1"])):

@@ -43,7 +43,8 @@
     const winner = document.getElementById("winner");
     winner.hidden = !board.winner;
     winner.textContent = board.winner ? board.winner + " wins the evening" : "";
-    const notes = board.joker_conflicts.concat(board.problems, board.changes || []);
+    const notes = board.joker_conflicts.concat(board.problems, board.changes || [],
+      board.held || []);
     document.getElementById("notes").hidden = notes.length === 0;
     const list = document.getElementById("note-list");
     list.replaceChildren(...notes.map((n) => {

@@ -28,7 +28,8 @@
     return td;
   }
 
-  const DONE = { remove: "removed", restore: "restored", override: "overridden" };
+  const DONE = { remove: "removed", restore: "restored", override: "overridden",
+    release: "released" };
 
   function change(row, action, reason, report) {
     const body = { action, reason };
@@ -54,7 +55,7 @@
       cell(tr, row.table);
       cell(tr, row.round);
       cell(tr, row.received.slice(11, 19));
-      let state = row.removed ? "removed" : "counts";
+      let state = row.removed ? "removed" : row.held ? "held: " + row.held : "counts";
       if (replacedBy[row.id]) state = "overridden by " + replacedBy[row.id];
       else if (row.corrects) state += ", overrides " + row.corrects;
       cell(tr, state).className = "state";
@@ -71,6 +72,15 @@
         change(row, row.removed ? "restore" : "remove", reason.value);
       });
       actions.appendChild(button);
+      if (row.held && !row.removed) {
+        // a late correction or a pass after an override: it counts once released
+        const release = document.createElement("button");
+        release.type = "button";
+        release.textContent = "Release";
+        release.className = "release";
+        release.addEventListener("click", () => change(row, "release", reason.value));
+        actions.appendChild(release);
+      }
       if (!replacedBy[row.id]) {
         // the corrected report, edited from the one stored; the hub checks it
         const edit = document.createElement("button");

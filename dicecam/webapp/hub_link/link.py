@@ -182,6 +182,8 @@ class HubLink:
         if status == 200:
             self.outbox.mark(row.id, OutboxState.DELIVERED)
             self._set_online(True, None)
+            if answer.get("held"):  # stored; the organiser decides whether it counts
+                log.warning("the hub keeps this result for the organiser: %s", answer["held"])
         else:  # the hub read it and says it is wrong: keep it with the reason, go on
             error = str(answer.get("error", f"refused ({status})"))
             self.outbox.mark(row.id, OutboxState.REFUSED, error)
