@@ -286,7 +286,9 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.config["MAX_CONTENT_LENGTH"] = MAX_REPORT_BYTES
+    # one byte over the limit: a chunked body (no Content-Length) is cut at the limit
+    # without a word, so whether it was longer is known only by reading one byte more
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REPORT_BYTES + 1
     queue = None if app.config["REDIS_URL"] is None else NewestBoardFirst(
         app.config["REDIS_URL"], channel=QUEUE_CHANNEL)
     socketio.init_app(app, async_mode="threading", client_manager=queue,
@@ -318,6 +320,13 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.path.startswith(("/api/join", "/api/results", "/api/tables/")) and \
                 not hub().requests.take(request.remote_addr or "?"):
             return refused(429, "too many requests from this address; slow down")
+        return None
+
+    @app.before_request
+    def body_limit() -> Any:
+        if request.method == "POST" and len(request.get_data(cache=True)) > MAX_REPORT_BYTES:
+            return refused(413, f"Request Entity Too Large: a body holds at most "
+                                f"{MAX_REPORT_BYTES // 1024} KB")
         return None
 
     @app.get("/")

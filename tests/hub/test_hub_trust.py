@@ -9,6 +9,7 @@ clients are rate-limited; a table of another evening is told so.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -190,6 +191,24 @@ def test_bad_bodies_get_json_4xx(evening: Evening2) -> None:
     assert status == 400 and "must be an object" in answer["error"]
     status, answer = evening.post("/api/results", b"x" * 200_000, t1)
     assert status == 413 and answer["ok"] is False
+    # signed 10 MB, chunked (no Content-Length, which the server cuts at the limit)
+    big = json.dumps({**result(evening, "T1", 0), "pad": "x" * 10_000_000}).encode()
+    answer = evening.client.post(
+        "/api/results", input_stream=io.BytesIO(big), content_type="application/json",
+        headers={**sign(t1, "POST", "/api/results", big), "Transfer-Encoding": "chunked"},
+        environ_base={"REMOTE_ADDR": "10.0.0.1", "wsgi.input_terminated": True})
+    assert answer.status_code == 413 and answer.get_json()["ok"] is False
+    # well-formed JSON of the wrong shapes, from the holder of a valid key: 400, named
+    for used in ([["x"]], [{}], [None]):
+        bad = result(evening, "T1", 0)
+        bad["players"][0]["used"] = used
+        status, answer = evening.post("/api/results", bad, t1)
+        assert status == 400 and ".used must list joker ids" in answer["error"], answer
+    for field, value in (("action_id", "g1\x00pass1"), ("table", "T1\x00")):
+        status, answer = evening.post("/api/results", {**result(evening, "T1", 0),
+                                                       field: value}, t1)
+        assert status == 400 and "control character" in answer["error"], answer
+    assert evening.board()["counted"] == 0
     status, answer = evening.post("/api/results", deep)  # unsigned: never parsed
     assert status == 401
     page = evening.client.get("/nowhere")

@@ -159,6 +159,8 @@ def report_key(report: Report) -> tuple[str, str, str]:
 def _text(value: Any, where: str, limit: int = MAX_NAME_LENGTH) -> str:
     if not isinstance(value, str) or not value or len(value) > limit:
         raise InputError(f"{where} must be a text of 1 to {limit} characters, got {value!r}")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        raise InputError(f"{where} holds a control character: {value!r}")
     return value
 
 
@@ -208,7 +210,8 @@ def report_from_json(data: Any, where: str = "report") -> Report:
             row = _object(row, at, ("player", "total", "zombie", "points", "used",
                                     "free_choice"))
             used = row.get("used", [])
-            if not isinstance(used, list) or any(j not in JOKER_IDS for j in used):
+            if not isinstance(used, list) or any(not isinstance(j, str) or j not in JOKER_IDS
+                                                 for j in used):
                 raise InputError(f"{at}.used must list joker ids {sorted(JOKER_IDS)}, "
                                  f"got {used!r}")
             zombie, free = row.get("zombie", False), row.get("free_choice", False)
