@@ -212,14 +212,16 @@ class HubServices:
         HMAC of both with the organiser's secret, so every worker can check it); a change
         also needs the page's own header, which another site's form cannot send."""
         try:
-            evening_id, expires, _ = request.cookies[ORGANISER_COOKIE].split(".", 2)
+            evening_id, expires, session, _ = request.cookies[ORGANISER_COOKIE].split(".", 3)
             secret = self.store.organiser_secret(int(evening_id)) or ""
             good = hmac.compare_digest(
                 request.cookies[ORGANISER_COOKIE].encode(),
-                organiser_cookie(int(evening_id), secret, int(expires)).encode())
+                organiser_cookie(int(evening_id), secret, int(expires), session).encode())
         except ValueError:
             good = False
-        if not good or not secret or int(expires) < time.time():
+        # the session's row too: a logout ends it on every worker, whatever the cookie says
+        if not good or not secret or int(expires) < time.time() or \
+                not self.store.session_open(session, int(evening_id)):
             self.failures.take(client)
             raise Refusal(401, "log in again with the organiser's key")
         if request.method != "GET" and request.headers.get("X-Requested-With") != "dicecam":
@@ -259,10 +261,16 @@ class HubServices:
         return seat
 
 
-def organiser_cookie(evening_id: int, secret: str, expires: int) -> str:
-    mac = hmac.new(secret.encode(), f"organiser\n{evening_id}\n{expires}".encode(),
+def organiser_cookie(evening_id: int, secret: str, expires: int, session: str) -> str:
+    mac = hmac.new(secret.encode(), f"organiser\n{evening_id}\n{expires}\n{session}".encode(),
                    hashlib.sha256).hexdigest()
-    return f"{evening_id}.{expires}.{mac}"
+    return f"{evening_id}.{expires}.{session}.{mac}"
+
+
+def cookie_session(cookie: str) -> str | None:
+    """The session id an organiser's cookie names (unchecked: for its logout only)."""
+    parts = cookie.split(".")
+    return parts[2] if len(parts) == 4 else None
 
 
 def hub(app: Flask | None = None) -> HubServices:
@@ -433,14 +441,20 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
             raise Refusal(401, f"that is not the organiser's key of evening {evening.id} "
                           f"('{evening.name}')")
         expires = int(time.time() + ORGANISER_HOURS * 3600)
+        session = hub().store.open_session(evening.id, expires)
         answer = current_app.make_response({"ok": True, "evening": evening.name})
-        answer.set_cookie(ORGANISER_COOKIE, organiser_cookie(evening.id, secret, expires),
+        answer.set_cookie(ORGANISER_COOKIE, organiser_cookie(evening.id, secret, expires,
+                                                             session),
                           max_age=ORGANISER_HOURS * 3600, httponly=True, samesite="Strict",
-                          path="/")
+                          secure=request.is_secure, path="/")
         return answer
 
     @app.post("/organiser/logout")
     def organiser_logout() -> Any:
+        """Ends the session on the hub (the cookie, kept or copied, no longer works)."""
+        session = cookie_session(request.cookies.get(ORGANISER_COOKIE, ""))
+        if session:
+            hub().store.close_session(session)
         answer = current_app.make_response({"ok": True})
         answer.delete_cookie(ORGANISER_COOKIE, path="/")
         return answer

@@ -106,6 +106,13 @@ ALTER TABLE result_changes DROP CONSTRAINT result_changes_action_check;
 ALTER TABLE result_changes ADD CONSTRAINT result_changes_action_check
     CHECK (action IN ('remove', 'restore', 'override', 'release'));
 """),
+    (6, "the organiser's page sessions, each ended by its logout", """
+CREATE TABLE organiser_sessions (
+    session TEXT PRIMARY KEY,
+    evening_id INTEGER NOT NULL REFERENCES evenings(id),
+    expires TIMESTAMPTZ NOT NULL
+);
+"""),
 )
 ORGANISER = "ORG"  # the organiser's key names this instead of a table: 7-ORG-SECRET
 MIGRATION_LOCK = 0x6469636563616D  # any fixed number; "dicecam" in hex
@@ -288,6 +295,26 @@ class HubStore:
             row = conn.execute("INSERT INTO signatures (signature) VALUES (%s) "
                                "ON CONFLICT DO NOTHING RETURNING 1", (signature,)).fetchone()
         return row is not None
+
+    def open_session(self, evening_id: int, expires: float) -> str:
+        """A new session of the organiser's page (its id, random), valid until ``expires``
+        (epoch seconds) or its logout; sessions past their time are forgotten."""
+        session = secrets.token_urlsafe(24)
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM organiser_sessions WHERE expires < now()")
+            conn.execute("INSERT INTO organiser_sessions (session, evening_id, expires) VALUES "
+                         "(%s, %s, to_timestamp(%s))", (session, evening_id, expires))
+        return session
+
+    def session_open(self, session: str, evening_id: int) -> bool:
+        with self._pool.connection() as conn:
+            return conn.execute("SELECT 1 FROM organiser_sessions WHERE session = %s AND "
+                                "evening_id = %s AND expires > now()",
+                                (session, evening_id)).fetchone() is not None
+
+    def close_session(self, session: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM organiser_sessions WHERE session = %s", (session,))
 
     def joined(self, evening_id: int) -> dict[str, bool]:
         with self._pool.connection() as conn:

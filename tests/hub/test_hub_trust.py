@@ -364,10 +364,19 @@ def test_the_organisers_page_logs_in_with_the_key_and_changes_only_from_itself(
     answer = client.post(f"/api/organiser/results/{result_id}", json=body,
                          headers={"X-Requested-With": "dicecam"})
     assert answer.status_code == 200 and answer.get_json()["counted"] == 0
+    kept = client.get_cookie("dicecam_organiser").value
     client.set_cookie("dicecam_organiser", f"{organiser.evening}.9999999999.{'0' * 64}")
     assert client.get("/api/organiser/results").status_code == 401
+    client.set_cookie("dicecam_organiser", kept)
+    assert client.get("/api/organiser/results").status_code == 200
+    # a logout ends the session on the hub: the same cookie, kept or copied, no longer works
     client.post("/organiser/logout")
     assert client.get("/api/organiser/results").status_code == 401
+    client.set_cookie("dicecam_organiser", kept)
+    assert client.get("/api/organiser/results").status_code == 401
+    # another login is another session
+    assert client.post("/organiser/login", json={"key": organiser.text()}).status_code == 200
+    assert client.get("/api/organiser/results").status_code == 200
 
 
 def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_corrects(
