@@ -39,7 +39,7 @@ from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
 from dicecam.vision.frames import frame_problem
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.camera.source import camera_present
-from dicecam.webapp.hub_link.signing import parse_key, sign
+from dicecam.webapp.hub_link.signing import TABLE_KEY_VARIABLE, TableKey, hub_table_key, sign
 from dicecam.webapp.journal.choose import open_journal, open_outbox
 from dicecam.webapp.journal.postgres import is_postgres_url
 from dicecam.webapp.journal.sqlite import GameStore
@@ -70,9 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", help="the game database to check "
                         "(default: the one dicecam serve uses)")
     parser.add_argument("--hub", metavar="URL", help="a tournament hub this table sends "
-                        "results to (with --table-key): is it reachable, does it take "
-                        "the key, are results waiting or refused")
-    parser.add_argument("--table-key", metavar="KEY", help="this table's key at the hub")
+                        "results to (with this table's key): is it reachable, does it "
+                        "take the key, are results waiting or refused")
+    parser.add_argument("--table-key-file", metavar="FILE", help="the file holding this "
+                        f"table's key at the hub; or ${TABLE_KEY_VARIABLE}, or type it when "
+                        "asked")
+    parser.add_argument("--table-key", help=argparse.SUPPRESS)  # on argv: says where to
 
 
 # --- camera -------------------------------------------------------------------------------
@@ -272,10 +275,9 @@ def _replays(store: Any, record: Any) -> bool:
 # --- the tournament hub ----------------------------------------------------------------------
 
 
-def check_hub(url: str, table_key: str, db: str | Path) -> list[Finding]:
+def check_hub(url: str, key: TableKey, db: str | Path) -> list[Finding]:
     area = "hub"
     findings = []
-    key = parse_key(table_key)  # a malformed key is a clear error at once
     path = f"/api/tables/{key.table_id}"
     try:
         request = urllib.request.Request(f"{url.rstrip('/')}{path}",
@@ -322,7 +324,8 @@ def diagnose(args: argparse.Namespace) -> list[Finding]:
     else:
         db = Path(args.db).expanduser() if args.db else games_db_path()
         database = check_database(db, explicit=args.db is not None)
-    hub = check_hub(args.hub, args.table_key or "", db) if args.hub else []
+    key = hub_table_key(args.hub, args.table_key_file, args.table_key)
+    hub = check_hub(args.hub, key, db) if key is not None else []
     return [check_camera(args.camera, args.stream), *check_models(), *check_profiles(),
             *check_zone_maps(), *database, *hub]
 
@@ -362,8 +365,6 @@ def render(findings: list[Finding]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if bool(args.hub) != bool(args.table_key):
-        raise InputError("--hub and --table-key go together, as for dicecam serve")
     if args.camera is not None and args.camera < 0:
 
         raise InputError(f"--camera must be 0 or more, got {args.camera}")

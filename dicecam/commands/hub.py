@@ -23,7 +23,12 @@ from dicecam.hub import config as hub_config
 from dicecam.hub.app import create_hub_app, hub
 from dicecam.hub.store import ORGANISER, HubStore, create_database
 from dicecam.scorer.registry import tournament_game
-from dicecam.webapp.hub_link.signing import parse_key, sign
+from dicecam.webapp.hub_link.signing import (
+    ORGANISER_KEY_VARIABLE,
+    TABLE_KEY_VARIABLE,
+    command_key,
+    sign,
+)
 from dicecam.webapp.server import Built, ServerOptions, serve
 
 #: phones and tables one hub process serves at once (each open WebSocket holds a thread)
@@ -57,8 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "this computer's LAN address)")
     organiser = parser.add_argument_group(
         "the organiser", "dicecam hub result list | show ID | remove ID | restore ID | "
-        "override ID --report FILE | release ID, each change with --reason TEXT, and "
-        "--organiser-key KEY: list the evening's results, print one's report, remove or "
+        "override ID --report FILE | release ID, each change with --reason TEXT, and the "
+        "organiser's key (--organiser-key-file FILE, or $DICECAM_ORGANISER_KEY, or typed "
+        "when asked): list the evening's results, print one's report, remove or "
         "restore one, replace it with a corrected report (checked like a table's before it "
         "counts), or count one held for the organiser (a late correction, a pass after an "
         "override); every open board shows the new standings, the reason is shown to the "
@@ -69,8 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     organiser.add_argument("--report", metavar="FILE", help="override: the corrected "
                            "report, JSON ('-': standard input), e.g. what `dicecam hub "
                            "result show ID` printed, edited")
-    organiser.add_argument("--organiser-key", metavar="KEY", help="the organiser's key "
-                           "that --init printed")
+    organiser.add_argument("--organiser-key-file", metavar="FILE", help="the file "
+                           "holding the organiser's key that --init printed; or "
+                           f"${ORGANISER_KEY_VARIABLE}, or type it when asked")
+    organiser.add_argument("--organiser-key", help=argparse.SUPPRESS)  # says where to
     organiser.add_argument("--hub", metavar="URL", help="the running hub (default: "
                            "http://127.0.0.1:PORT)")
 
@@ -183,14 +191,16 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     organiser = next(k for k in keys if k.table == ORGANISER)
     print(f"The organiser's key (keep it; shown here once): {organiser.text()}")
     print("  remove, restore or override a result:  dicecam hub result remove ID --reason "
-          "\"...\" --organiser-key KEY  (dicecam hub result list shows the IDs), or the "
+          "\"...\"  (it asks for the key; dicecam hub result list shows the IDs), or the "
           f"page {url}/organiser")
     print("Then, at each table (each key is that table's secret: give it to that table "
-          "only; it is shown here once, never on a page):")
+          "only; it is shown here once, never on a page; the table asks for it, or reads "
+          f"it from --table-key-file FILE or ${TABLE_KEY_VARIABLE}, never from the command "
+          "line, where anyone on that computer could read it):")
     for number, key in enumerate([k for k in keys if k.table != ORGANISER], start=1):
         group = evening.plan.groups[number - 1] if number <= len(evening.plan.groups) else ()
-        print(f"  table {number} ({', '.join(group) or 'final only'}):  dicecam serve "
-              f"--game {game.name} --hub {url} --table-key {key.text()}")
+        print(f"  table {number} ({', '.join(group) or 'final only'}):  key {key.text()}")
+    print(f"  start each with:  dicecam serve --game {game.name} --hub {url}")
     if (settings.host.startswith("127.") or settings.host in ("::1", "localhost")) \
             and not args.public_url:
         print(f"The hub listens on {settings.host} only: tables on other computers cannot "
@@ -211,10 +221,15 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
                          "restore ID --reason TEXT`, `dicecam hub result override ID "
                          "--report FILE --reason TEXT` or `dicecam hub result release ID "
                          "--reason TEXT`")
-    if not args.organiser_key:
-        raise InputError("--organiser-key KEY: the organiser's key `dicecam hub --init` "
-                         "printed")
-    key = parse_key(args.organiser_key)
+    key = command_key(args.organiser_key_file, ORGANISER_KEY_VARIABLE, "the organiser's key",
+                      typed_flag=args.organiser_key, flag="--organiser-key")
+    if key is None:
+        raise InputError("the organiser's key, as `dicecam hub --init` printed it: "
+                         f"--organiser-key-file FILE, or ${ORGANISER_KEY_VARIABLE}, or run "
+                         "this in a terminal and type it when asked")
+    if key.table != ORGANISER:
+        raise InputError(f"that is table {key.table_id}'s key, not the organiser's "
+                         "(EVENING-ORG-...)")
     url = (args.hub or f"http://127.0.0.1:{settings.port}").rstrip("/")
     if words[1] in ("list", "show"):
         path = "/api/organiser/results"

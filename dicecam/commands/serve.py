@@ -26,6 +26,7 @@ from dicecam.scorer.registry import game_names, get_game
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.api.pairing import new_pin
 from dicecam.webapp.camera.source import DEMO, TableCamera, choose_source, is_live
+from dicecam.webapp.hub_link import signing
 from dicecam.webapp.server import Built, ServerOptions, serve
 
 #: tablets and phones one table serves at once (each open WebSocket holds a thread)
@@ -65,8 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "~/.local/share/dicecam)")
     parser.add_argument("--hub", metavar="URL", help="a tournament hub (dicecam hub) to send "
                         "this table's V6 results to, e.g. http://192.168.1.10:8770")
-    parser.add_argument("--table-key", metavar="KEY", help="this table's secret key at the "
-                        "hub (dicecam hub --init prints it); it signs every result")
+    parser.add_argument("--table-key-file", metavar="FILE", help="the file holding this "
+                        "table's secret key at the hub (dicecam hub --init prints it; it "
+                        f"signs every result); or set ${signing.TABLE_KEY_VARIABLE}, or "
+                        "leave both out and type it when asked")
+    parser.add_argument("--table-key", help=argparse.SUPPRESS)  # on argv: says where to
     parser.add_argument("--table-code", help=argparse.SUPPRESS)  # before keys: says so
 
 
@@ -96,10 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.table_code:
         raise InputError("--table-code is gone: a table now signs its results with its key. "
                          "Run `dicecam hub --init --new-evening ...` and start each table "
-                         "with the --table-key KEY its line gives")
-    if bool(args.hub) != bool(args.table_key):
-        raise InputError("--hub and --table-key go together: the hub's address and this "
-                         "table's key, as `dicecam hub --init` printed them")
+                         "with the key its line gives")
+    table_key = signing.hub_table_key(args.hub, args.table_key_file, args.table_key)
     table = args.table
     if table is None and source is not None:
         table = DEMO if source == DEMO else DEFAULT_TABLE if is_live(source) else None
@@ -115,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         load_table_picture(empty_table)  # a missing picture is a clear error now
     config = {
         "HUB_URL": args.hub,
-        "TABLE_KEY": args.table_key,
+        "TABLE_KEY": None if table_key is None else table_key.text(),
         "DB_PATH": args.db,
         "GAMES": None if args.game is None else [args.game],
         # chosen here, so a worker that gunicorn starts again keeps the PIN on the console

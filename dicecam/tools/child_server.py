@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,12 +90,16 @@ def free_port() -> int:
 
 
 def start_child_server(db: str | Path, *, args: Sequence[str] = ("--no-camera",),
-                       timeout: float = 60.0) -> ChildServer:
+                       timeout: float = 60.0,
+                       env: Mapping[str, str] | None = None) -> ChildServer:
+    """``dicecam serve`` in a child process on a free port (``env``: more variables, such
+    as the table's key, which is never an argument)."""
     port = free_port()
     command = [sys.executable, "-m", "dicecam", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(db), *args]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     output: list[str] = []
 
     def drain() -> None:

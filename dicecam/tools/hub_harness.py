@@ -138,7 +138,7 @@ class Hub:
 
 def keys_printed(text: str) -> dict[str, str]:
     """The tables' keys in what ``dicecam hub --init`` printed, by table name."""
-    keys = re.findall(r"--table-key (\S+)", text)
+    keys = re.findall(r": +key (\S+)", text)
     return {parse_key(key).table: key for key in keys}
 
 

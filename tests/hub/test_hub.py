@@ -37,7 +37,9 @@ from dicecam.tools.hub_harness import Hub, keys_printed, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
+from dicecam.webapp.hub_link import signing
 from dicecam.webapp.hub_link.link import HubLink
+from dicecam.webapp.hub_link.signing import parse_key
 from dicecam.webapp.journal.outbox import Outbox, OutboxState
 from tests.support.tablets import paired_client
 from tests.support.waiting import wait_until
@@ -242,7 +244,7 @@ def test_a_result_refused_for_its_signature_waits_and_goes_once_it_is_taken(
 def test_a_bad_hub_address_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="http://HOST:PORT"):
         HubLink("192.168.1.5:8770", key(1), Outbox(":memory:"), lambda *_: None)
-    with pytest.raises(InputError, match="--table-key is the key"):
+    with pytest.raises(InputError, match="a table's key is the key"):
         HubLink("http://127.0.0.1:9", "K7QX3P", Outbox(":memory:"), lambda *_: None)
 
 
@@ -366,7 +368,7 @@ def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Pat
     assert row is not None
     outbox.mark(row.id, OutboxState.REFUSED, "the evening seats others")
     outbox.close()
-    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", key(1), db)
+    findings = check_hub(f"http://127.0.0.1:{private.free_port()}", parse_key(key(1)), db)
     assert [f.verdict for f in findings] == [Verdict.WARN, Verdict.WARN]
     assert "does not answer" in findings[0].what
     assert findings[1].what == ("outbox: 0 results delivered, 1 waiting, 1 refused (latest: "
@@ -374,12 +376,47 @@ def test_doctor_says_the_hub_does_not_answer_and_counts_the_outbox(tmp_path: Pat
 
 
 @needs_servers
-def test_doctor_checks_the_key_with_the_hub(hub: Any, tmp_path: Path) -> None:
-    known = check_hub(hub.url, hub.keys["T1"].lower(), tmp_path / "none.sqlite")
+def test_doctor_checks_the_key_with_the_hub(hub: Any, tmp_path: Path, capsys: Any,
+                                            monkeypatch: Any) -> None:
+    known = check_hub(hub.url, parse_key(hub.keys["T1"].lower()), tmp_path / "none.sqlite")
     assert [f.verdict for f in known] == [Verdict.OK] and "knows table 1" in known[0].what
-    forged = check_hub(hub.url, hub.key("T1").table_id + "-ABCDEFGHJKLMNPQRSTUV",
+    forged = check_hub(hub.url, parse_key(hub.key("T1").table_id + "-ABCDEFGHJKLMNPQRSTUV"),
                        tmp_path / "none.sqlite")
     assert forged[0].verdict is Verdict.FAIL and "does not match" in forged[0].what
+    # the command takes the key from a file or the environment, never from its arguments
+    doctor = ["doctor", "--hub", hub.url, "--db", str(tmp_path / "none.sqlite")]
+    assert main([*doctor, "--table-key", hub.keys["T1"]]) == 2
+    assert "--table-key KEY is gone" in capsys.readouterr().err
+    (tmp_path / "t1.key").write_text(hub.keys["T1"], encoding="utf-8")
+    main([*doctor, "--table-key-file", str(tmp_path / "t1.key")])
+    assert f"{hub.url} knows table 1" in capsys.readouterr().out
+    monkeypatch.setenv("DICECAM_TABLE_KEY", "not a key")
+    assert main(doctor) == 2
+    assert "$DICECAM_TABLE_KEY does not hold this table's key" in capsys.readouterr().err
+    monkeypatch.setenv("DICECAM_TABLE_KEY", hub.keys["T1"])
+    main(doctor)
+    assert f"{hub.url} knows table 1" in capsys.readouterr().out
+
+
+def test_a_table_key_never_comes_from_the_command_line(tmp_path: Path, capsys: Any,
+                                                       monkeypatch: Any) -> None:
+    monkeypatch.delenv("DICECAM_TABLE_KEY", raising=False)
+    serve = ["serve", "--no-camera", "--db", str(tmp_path / "g.sqlite"), "--hub",
+             "http://127.0.0.1:9"]
+    assert main([*serve, "--table-key", key(1)]) == 2
+    err = capsys.readouterr().err
+    assert "--table-key KEY is gone" in err and "--table-key-file FILE" in err
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)  # no terminal to ask on
+    assert main(serve) == 2
+    assert "--hub needs this table's key" in capsys.readouterr().err
+    assert main([*serve[:-2], "--table-key-file", "k"]) == 2
+    assert "goes with --hub URL" in capsys.readouterr().err
+    assert main([*serve, "--table-key-file", str(tmp_path / "missing.key")]) == 2
+    assert "cannot read this table's key at the hub from" in capsys.readouterr().err
+    # typed when asked, hidden
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("getpass.getpass", lambda prompt: key(1))
+    assert signing.hub_table_key("http://127.0.0.1:9", None, None) == parse_key(key(1))
 
 
 @pytest.mark.slow

@@ -256,7 +256,8 @@ def test_init_on_a_live_evening_refuses_unless_new_evening(db: str, tmp_path: Pa
     assert live.board()["evening_id"] == live.evening.id  # nothing changed
     assert main([*init, "--new-evening"]) == 0
     out = capsys.readouterr().out
-    keys = re.findall(r"--table-key (\S+)", out)
+    keys = re.findall(r": +key (\S+)", out)
+    assert not re.search(r"dicecam serve .*\d-T\d", out)  # no key on a command line
     assert len(keys) == 2 and all(k.startswith(f"{live.evening.id + 1}-T") for k in keys)
     board = live.board()
     assert board["evening_id"] == live.evening.id + 1 and board["counted"] == 0
@@ -291,7 +292,7 @@ def test_a_database_away_answers_503_at_once_and_the_hub_carries_on_after(
 
 
 def test_an_organisers_removal_reaches_every_open_board(evening: Evening2, caplog: Any,
-                                                        capsys: Any) -> None:
+                                                        capsys: Any, monkeypatch: Any) -> None:
     t1, organiser = evening.keys["T1"], evening.keys["ORG"]
     ids = [evening.post("/api/results", result(evening, "T1", i), t1)[1]["id"]
            for i in range(len(evening.reports["T1"]))]
@@ -326,7 +327,12 @@ def test_an_organisers_removal_reaches_every_open_board(evening: Evening2, caplo
     thread.start()
     try:
         url = f"http://127.0.0.1:{server.server_port}"
-        command = ["hub", "--organiser-key", organiser.text(), "--hub", url]
+        # the key from the environment, never from the command line
+        assert main(["hub", "result", "list", "--organiser-key", organiser.text(),
+                     "--hub", url]) == 2
+        assert "--organiser-key KEY is gone" in capsys.readouterr().err
+        monkeypatch.setenv("DICECAM_ORGANISER_KEY", organiser.text())
+        command = ["hub", "--hub", url]
         assert main(["hub", "result", "list", *command[1:]]) == 0
         listed = capsys.readouterr().out
         assert f"{ids[1]:>5}  T1   prelim/pass2" in listed and "removed (wrong dice read)" \
@@ -443,7 +449,8 @@ def test_an_organisers_override_is_checked_before_it_counts_and_names_what_it_co
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        common = ["--organiser-key", organiser.text(), "--hub",
+        (tmp_path / "organiser.key").write_text(organiser.text() + "\n", encoding="utf-8")
+        common = ["--organiser-key-file", str(tmp_path / "organiser.key"), "--hub",
                   f"http://127.0.0.1:{server.server_port}"]
         assert main(["hub", "result", "list", *common]) == 0
         listed = capsys.readouterr().out
@@ -624,7 +631,7 @@ def test_a_hub_on_127_0_0_1_prints_only_addresses_that_answer(
                  "--host", "127.0.0.1", "--port", str(port), "--players",
                  "A,B,C,D,E,F,G,H"]) == 0
     printed = capsys.readouterr().out
-    assert set(re.findall(r"http://[^ /]+", printed)) == {f"http://127.0.0.1:{port}"}
+    assert set(re.findall(r"http://[^\s/]+", printed)) == {f"http://127.0.0.1:{port}"}
     assert "listens on 127.0.0.1 only" in printed and "DICECAM_HOME=" in printed
     # the hub itself (the real command, gunicorn's server) with the saved settings
     hub = subprocess.Popen([sys.executable, "-m", "dicecam", "hub", "--processes", "1"],
@@ -635,7 +642,7 @@ def test_a_hub_on_127_0_0_1_prints_only_addresses_that_answer(
     try:
         wait_until(lambda: any("hub worker 1: pid" in line for line in lines),
                    message=lambda: "".join(lines))
-        addresses = set(re.findall(r"http://[^ /]+", "".join(lines)))
+        addresses = set(re.findall(r"http://[^\s/]+", "".join(lines)))
         assert addresses == {f"http://127.0.0.1:{port}"}
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as answer:
             assert json.loads(answer.read())["ok"] is True

@@ -49,6 +49,7 @@ from dicecam.tools.services import missing
 from dicecam.tools.tablet_client import ConnectionLost, Tablet
 from dicecam.tools.v6_evening import PlayedEvening, play_group, reference_points
 from dicecam.webapp import events
+from dicecam.webapp.hub_link.signing import TABLE_KEY_VARIABLE
 
 HELP = ("the tournament hub: tables posting results, phones watching the standings over N "
         "hub processes: update latency p95, losses, memory per process (needs the test extra)")
@@ -132,7 +133,8 @@ class _Nodes:
 
 
 class _ServeTables:
-    """Real tables: ``dicecam serve --no-camera --game v6 --hub URL --table-key KEY`` as
+    """Real tables: ``dicecam serve --no-camera --game v6 --hub URL`` (the key in the
+    environment) as
     child processes, each with its own SQLite journal, and a croupier's tablet per table
     sending the played evening's actions over Socket.IO. The table starts the group's game
     itself from the hub's assignment (the final's too); a killed table is started again
@@ -147,8 +149,8 @@ class _ServeTables:
 
     def _serve(self, code: str) -> ChildServer:
         return start_child_server(self.folder / f"{code}.sqlite", args=(
-            "--no-camera", "--game", "v6", "--hub", self.hub.url, "--table-key",
-            self.hub.keys[code]))
+            "--no-camera", "--game", "v6", "--hub", self.hub.url),
+            env={TABLE_KEY_VARIABLE: self.hub.keys[code]})
 
     def start(self, code: str, evening: PlayedEvening, game_id: int, start_at: float,
               delay: float) -> None:

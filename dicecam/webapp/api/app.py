@@ -55,7 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "CAMERA_STALL_SECONDS": STALL_SECONDS,  # no picture this long: the camera counts as lost
     "CAMERA_RETRY_SECONDS": RETRY_SECONDS,  # pause before opening a lost camera again
     "HUB_URL": None,  # a tournament hub to send the evening's results to (hub_link/)
-    "TABLE_KEY": None,  # this table's key at that hub (--table-key; its secret is never shown)
+    "TABLE_KEY": None,  # this table's key at that hub (a file, $DICECAM_TABLE_KEY or typed)
     "TEACH_EVERY": LEARN_EVERY,  # new dice taught at the camera's table that start a learning run
     "TEACH_STEPS": None,  # a learning run's steps (None: the learner's own number)
 }

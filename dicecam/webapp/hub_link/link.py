@@ -1,4 +1,4 @@
-"""The table's link to the tournament hub (``dicecam serve --hub URL --table-key KEY``).
+"""The table's link to the tournament hub (``dicecam serve --hub URL``, with the table's key).
 
 Every state the table publishes of the tournament's game (``registry.tournament_game``) is
 turned into its settled results (its descriptor's ``tournament.reports_from_state``: the

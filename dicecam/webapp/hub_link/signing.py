@@ -17,13 +17,17 @@ before (a replay); the table signs each attempt anew, so its retries are new req
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import hmac
+import os
 import re
 import secrets
+import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dicecam.errors import InputError
 
@@ -62,9 +66,70 @@ def new_secret() -> str:
 def parse_key(text: str) -> TableKey:
     found = _KEY.match(text.strip().upper())
     if found is None:
-        raise InputError("--table-key is the key `dicecam hub --init` printed for this table "
+        raise InputError("a table's key is the key `dicecam hub --init` printed for this table "
                          f"(EVENING-TABLE-SECRET, e.g. 7-T3-{'K7QX' * 5}); this is not one")
     return TableKey(int(found.group(1)), found.group(2), found.group(3))
+
+
+#: where a key comes from, never the command line (``ps`` and the shell's history show it)
+TABLE_KEY_VARIABLE = "DICECAM_TABLE_KEY"
+ORGANISER_KEY_VARIABLE = "DICECAM_ORGANISER_KEY"
+
+
+def read_key(path: str | None, variable: str, what: str,
+             ask: Callable[[str], str] | None = None) -> TableKey | None:
+    """The key in the file at ``path`` (its first line), else in the environment variable
+    ``variable``, else typed by hand when ``ask`` is given (hidden input: a terminal), else
+    None. ``what`` names it in errors ("this table's key")."""
+    if path is not None:
+        try:
+            text = Path(path).expanduser().read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read {what} from {path}: {exc}") from None
+        where = path
+    elif os.environ.get(variable, "").strip():
+        text, where = os.environ[variable].strip(), f"${variable}"
+    elif ask is not None:
+        text, where = ask(f"{what[0].upper()}{what[1:]} (as `dicecam hub --init` printed it; "
+                          "not shown): ").strip(), "what was typed"
+    else:
+        return None
+    try:
+        return parse_key(text.splitlines()[0] if text else "")
+    except InputError:
+        raise InputError(f"{where} does not hold {what}: a key reads EVENING-TABLE-SECRET, "
+                         f"e.g. 7-T3-{'K7QX' * 5}, as `dicecam hub --init` printed it") from None
+
+
+def command_key(path: str | None, variable: str, what: str, *, typed_flag: str | None,
+                flag: str) -> TableKey | None:
+    """``read_key`` for a command: asked for on the terminal when neither the file nor the
+    variable gives it; a key typed after ``flag`` on the command line (``typed_flag``)
+    is refused, saying where a key goes instead."""
+    if typed_flag is not None:
+        raise InputError(f"{flag} KEY is gone: a key on the command line is readable by "
+                         "anyone on this computer (ps, the shell's history). Put it in a "
+                         f"file ({flag}-file FILE) or in ${variable}, or leave both out and "
+                         "type it when asked")
+    return read_key(path, variable, what, getpass.getpass if sys.stdin.isatty() else None)
+
+
+def hub_table_key(hub: str | None, path: str | None, typed: str | None) -> TableKey | None:
+    """A table's key when it works with a hub (``--hub``; ``path``: ``--table-key-file``;
+    ``typed``: a key after ``--table-key``, refused), else None: the environment's key is
+    not asked for then, a table may play without its hub."""
+    if not hub:
+        if path or typed:
+            raise InputError("a table's key goes with --hub URL: the hub it signs results "
+                             "for")
+        return None
+    key = command_key(path, TABLE_KEY_VARIABLE, "this table's key at the hub",
+                      typed_flag=typed, flag="--table-key")
+    if key is None:
+        raise InputError("--hub needs this table's key, as `dicecam hub --init` printed it: "
+                         f"--table-key-file FILE, or ${TABLE_KEY_VARIABLE}, or run this in "
+                         "a terminal and type it when asked")
+    return key
 
 
 def parse_table_id(text: str) -> tuple[int, str]:
@@ -106,7 +171,7 @@ def read_headers(headers: Mapping[str, str]) -> Signed:
     missing = [h for h in (TABLE, TIME, NONCE, SIGNATURE) if not headers.get(h)]
     if missing:
         raise InputError(f"sign the request with the table's key: {', '.join(missing)} "
-                         "missing (dicecam serve --hub URL --table-key KEY does)")
+                         "missing (dicecam serve --hub URL with the table's key does)")
     evening, table = parse_table_id(headers[TABLE])
     nonce, mac = headers[NONCE].strip(), headers[SIGNATURE].strip().lower()
     if len(nonce) > 64 or not re.fullmatch(r"[0-9a-f]{64}", mac):
