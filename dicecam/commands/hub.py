@@ -20,7 +20,7 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.hub import config as hub_config
-from dicecam.hub.app import create_hub_app, hub
+from dicecam.hub.app import CONNECTIONS, PHONES_PER_ADDRESS, create_hub_app, hub
 from dicecam.hub.store import ORGANISER, HubStore, create_database
 from dicecam.scorer.registry import tournament_game
 from dicecam.webapp.hub_link.signing import (
@@ -30,9 +30,6 @@ from dicecam.webapp.hub_link.signing import (
     sign,
 )
 from dicecam.webapp.server import Built, ServerOptions, serve
-
-#: phones and tables one hub process serves at once (each open WebSocket holds a thread)
-CONNECTIONS = 500
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--processes", type=int, default=hub_config.DEFAULT_PROCESSES,
                         help="hub processes sharing the port (default "
                         f"{hub_config.DEFAULT_PROCESSES}; more than 1 needs Redis)")
+    parser.add_argument("--phones-per-address", type=int, default=PHONES_PER_ADDRESS,
+                        help="screens and phones one address may hold open in each process "
+                        f"(default {PHONES_PER_ADDRESS}; behind a proxy every phone has its "
+                        "address: raise it there)")
     init = parser.add_argument_group("--init")
     init.add_argument("--players", help="the evening's players, separated by commas")
     init.add_argument("--players-file", metavar="FILE", help="the players, one per line")
@@ -139,7 +140,14 @@ def run(args: argparse.Namespace) -> int:
           f"{settings.port}; standings at {board_url(settings)} (big screen and "
           "phones)", flush=True)
     print("Stop with Ctrl+C.", flush=True)
-    config = {"DB_URL": settings.db, "REDIS_URL": settings.redis, "DB_AT_START": False}
+    if args.phones_per_address < 1:
+        raise InputError(f"--phones-per-address must be 1 or more, got "
+                         f"{args.phones_per_address}")
+    config = {"DB_URL": settings.db, "REDIS_URL": settings.redis, "DB_AT_START": False,
+              "PHONES_PER_ADDRESS": args.phones_per_address,
+              # as many board requests as sockets: a proxy's phones share one bucket too
+              "PHONE_BURST": max(50.0, float(args.phones_per_address)),
+              "PHONE_RATE_PER_SECOND": max(5.0, args.phones_per_address / 10.0)}
 
     def build() -> Built:
         """In each worker process (gunicorn forks them): the hub's app."""

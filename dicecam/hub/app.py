@@ -40,6 +40,7 @@ from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from dicecam.errors import InputError
+from dicecam.hub.admission import Admission
 from dicecam.hub.store import ORGANISER, Evening, HubStore, TableSeat
 from dicecam.jsoncheck import (
     parse_json,
@@ -65,6 +66,11 @@ ORGANISER_COOKIE = "dicecam_organiser"
 QUEUE_CHANNEL = "dicecam-hub"  # the Redis channel the hub's processes share
 ORGANISER_HOURS = 12
 STANDINGS_KEPT = 8  # boards a process keeps by the results they count (hub.standings)
+#: threads a hub process serves with (``dicecam hub``: each open WebSocket holds one) and
+#: those never given to the phones' side, so the tables' API always has its own
+CONNECTIONS = 500
+TABLE_THREADS = 50
+PHONES_PER_ADDRESS = 64  # screens one address holds open in a process (admission.py)
 #: how the board words each of the organiser's changes, for the referee
 CHANGED = {"remove": "removed", "restore": "restored", "override": "overridden",
            "release": "released"}
@@ -78,6 +84,14 @@ DEFAULTS: dict[str, Any] = {
     "RATE_BURST": 100.0,  # ... and at once
     "FAILURES_PER_MINUTE": 20.0,  # a client's refused signatures before it waits (429)
     "POLL_SECONDS": 15.0,  # a board asks for itself this often (a database away shows)
+    # the phones' side of a process (admission.py): requests and sockets open at once, in
+    # all (the rest of the threads stay the tables') and from one address
+    "PHONE_SLOTS": CONNECTIONS - TABLE_THREADS,
+    "PHONES_PER_ADDRESS": PHONES_PER_ADDRESS,
+    # a client's board requests (GET /api/standings, a Socket.IO connect), sustained and
+    # at once: a phone asks every POLL_SECONDS and once a connect
+    "PHONE_RATE_PER_SECOND": 5.0,
+    "PHONE_BURST": 50.0,
     # connect to the database and migrate it when the app is made; a hub worker does
     # neither (`dicecam hub` did both before starting them), so a worker started again
     # while the database is away serves 503s instead of failing to start
@@ -139,6 +153,11 @@ class HubServices:
         self._standings: dict[tuple[int, tuple[int, ...]], v6_tables.Standings] = {}
         self._standings_lock = threading.Lock()
         self.requests = RateLimit(app.config["RATE_PER_SECOND"], app.config["RATE_BURST"])
+        self.phone_requests = RateLimit(app.config["PHONE_RATE_PER_SECOND"],
+                                        app.config["PHONE_BURST"])
+        #: the board the screens get: (evening, board_stamp) -> its JSON, the latest one
+        self._shown: tuple[tuple[int, tuple[int, int]], dict[str, Any]] | None = None
+        self._shown_lock = threading.Lock()
         self.failures = RateLimit(app.config["FAILURES_PER_MINUTE"] / 60.0,
                                   app.config["FAILURES_PER_MINUTE"])
         self.clock_window = float(app.config["CLOCK_WINDOW"])
@@ -176,6 +195,16 @@ class HubServices:
         out["held"] = [f"{report.table} {report.round_key}: waits for the organiser ({why})"
                        for _, report, why in self.store.held(evening.id)]
         return out
+
+    def shown_board(self, evening: Evening) -> dict[str, Any]:
+        """The board for a screen or phone: computed once per change (a result, an
+        organiser's change, a table joining) and served from then on; a thousand phones
+        connecting at once cost one board and a thousand cheap stamps."""
+        key = (evening.id, self.store.board_stamp(evening.id))
+        with self._shown_lock:  # one computes, the rest wait for it and take it
+            if self._shown is None or self._shown[0] != key:
+                self._shown = (key, self.board(evening))
+            return self._shown[1]
 
     def authenticate_organiser(self) -> Evening:
         """The evening whose organiser signed this request (a key ``7-ORG-...``, printed by
@@ -302,6 +331,9 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
     socketio.init_app(app, async_mode="threading", client_manager=queue,
                       cors_allowed_origins=None)
     app.extensions["dicecam_hub"] = HubServices(app)
+    app.wsgi_app = Admission(app.wsgi_app,  # type: ignore[method-assign]
+                             phone_slots=int(app.config["PHONE_SLOTS"]),
+                             per_address=int(app.config["PHONES_PER_ADDRESS"]))
 
     @app.errorhandler(Refusal)
     def on_refusal(exc: Refusal) -> Any:
@@ -357,8 +389,10 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "cpu_s": round(usage.ru_utime + usage.ru_stime, 3)}
 
     @app.get("/api/standings")
-    def api_standings() -> dict[str, Any]:
-        return hub().board(hub().evening())
+    def api_standings() -> Any:
+        if not hub().phone_requests.take(request.remote_addr or "?"):
+            return refused(429, "too many board requests from this address; slow down")
+        return hub().shown_board(hub().evening())
 
     @app.post("/api/join")
     def api_join() -> Any:
@@ -507,8 +541,19 @@ def create_hub_app(config: Mapping[str, Any] | None = None) -> Flask:
                 **({} if replacement is None else {"id": replacement})}
 
     @socketio.on("connect")
-    def on_connect(auth: Any = None) -> None:
-        emit(STANDINGS, screen_board(hub().board(hub().evening())))
+    def on_connect(auth: Any = None) -> bool:
+        """A screen connects: it gets the board at once (the one computed for this change),
+        unless its address connects faster than a phone does (refused: the client says
+        so and tries again later). With the database away it gets none until the next
+        board, so the screen does not say "live" on a board the hub cannot read."""
+        if not hub().phone_requests.take(request.remote_addr or "?"):
+            return False
+        try:
+            board = hub().shown_board(hub().evening())
+        except (psycopg.OperationalError, PoolTimeout):
+            return True
+        emit(STANDINGS, screen_board(board))
+        return True
 
     return app
 

@@ -25,6 +25,12 @@ from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.webapp.hub_link.signing import TableKey, new_secret
 
+#: how long the pool retries one lost connection before it gives up on that attempt; the
+#: next request that waits starts a new one at once. psycopg_pool's retries back off from
+#: 1 s, doubling, for up to 5 minutes: after the database was away 20 s the next attempt
+#: came 8 s after it answered again, every request failing meanwhile
+RECONNECT_SECONDS = 2.0
+
 #: (version, what it does, SQL); append only: a migration once shipped never changes
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "evenings, tables, groups and results", """
@@ -177,7 +183,8 @@ class HubStore:
             # not discovered by the request that uses it
             self._pool = ConnectionPool(url, min_size=1, max_size=max_connections,
                                         kwargs={"connect_timeout": 5}, open=True, timeout=wait,
-                                        check=ConnectionPool.check_connection)
+                                        check=ConnectionPool.check_connection,
+                                        reconnect_timeout=RECONNECT_SECONDS)
             if connect_now:
                 self._pool.wait(timeout=10)
         except Exception as exc:  # psycopg_pool raises its own PoolTimeout
@@ -420,6 +427,18 @@ class HubStore:
                 report = self._reports[result_id] = v6_tables.report_from_json(data)
             out.append((int(result_id), report))
         return int(version or 0), out
+
+    def board_stamp(self, evening_id: int) -> tuple[int, int]:
+        """(the board's version, the tables joined): what a board shown depends on besides
+        the results' content, read in one cheap query, so a board computed once serves
+        every screen until one of them changes."""
+        with self._pool.connection() as conn:
+            version, joined = conn.execute(
+                "SELECT GREATEST((SELECT max(id) FROM results WHERE evening_id = %s), "
+                "(SELECT max(id) FROM result_changes WHERE evening_id = %s)), "
+                "(SELECT count(*) FROM tables WHERE evening_id = %s AND joined IS NOT NULL)",
+                (evening_id, evening_id, evening_id)).fetchone()
+        return int(version or 0), int(joined)
 
     def _counted_afresh(self, evening_id: int) -> tuple[int, list[tuple[int, v6_tables.Report]]]:
         self._reports.clear()

@@ -4,16 +4,19 @@ commands), and helpers to kill a worker, take the whole hub away and bring it ba
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +37,9 @@ class Hub:
     port: int
     processes: int
     keys: dict[str, str]  # table name (T1) -> the key --init printed for it
+    #: the hub's --phones-per-address (None: its default): a bench's phones all come
+    #: from 127.0.0.1, as a proxy's would
+    phones_per_address: int | None = None
     process: subprocess.Popen[str] | None = None
     worker_pids: list[int] = field(default_factory=list)
     _lines: list[str] = field(default_factory=list)
@@ -48,7 +54,9 @@ class Hub:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "dicecam", "hub", "--processes", str(self.processes)],
+            [sys.executable, "-m", "dicecam", "hub", "--processes", str(self.processes),
+             *([] if self.phones_per_address is None else
+               ["--phones-per-address", str(self.phones_per_address)])],
             env=self.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         pids: list[int] = []
         deadline = time.monotonic() + START_SECONDS
@@ -144,7 +152,8 @@ def keys_printed(text: str) -> dict[str, str]:
 
 @contextmanager
 def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
-                seed: str = "hub-test") -> Iterator[Hub]:
+                seed: str = "hub-test", phones_per_address: int | None = None
+                ) -> Iterator[Hub]:
     with ExitStack() as stack:
         db = stack.enter_context(postgres_server())
         redis = stack.enter_context(redis_server())
@@ -159,7 +168,39 @@ def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
             timeout=60)
         if init.returncode != 0:
             raise RuntimeError(f"dicecam hub --init failed: {init.stderr}")
-        hub = Hub(url, db, redis, home, port, processes, keys_printed(init.stdout))
+        hub = Hub(url, db, redis, home, port, processes, keys_printed(init.stdout),
+                  phones_per_address)
         hub.start()
         stack.callback(hub.stop)
         yield hub
+
+
+def open_idle_websockets(url: str, count: int, timeout: float = 10.0
+                         ) -> tuple[list[socket.socket], Counter[int]]:
+    """Open ``count`` WebSockets to the hub's Socket.IO endpoint from this address and
+    leave them idle, as a misbehaving laptop would: (the sockets the hub upgraded, still
+    open, every answer's status: 101 upgraded, 429 or 503 refused). The caller closes
+    the sockets."""
+    host, port = url.removeprefix("http://").split(":")
+    request = (f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}:{port}\r\n"
+               "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+               "Sec-WebSocket-Key: {key}\r\n\r\n")
+    opened: list[socket.socket] = []
+    statuses: Counter[int] = Counter()
+    for _ in range(count):
+        conn = socket.create_connection((host, int(port)), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        conn.sendall(request.replace("{key}", key).encode())
+        head = b""
+        while b"\r\n" not in head:
+            chunk = conn.recv(1024)
+            if not chunk:
+                break
+            head += chunk
+        status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+        statuses[status] += 1
+        if status == 101:
+            opened.append(conn)
+        else:
+            conn.close()
+    return opened, statuses

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.error
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -33,7 +34,7 @@ from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
 from dicecam.tools.bench.hub import run_evening
-from dicecam.tools.hub_harness import Hub, keys_printed, private_hub
+from dicecam.tools.hub_harness import Hub, keys_printed, open_idle_websockets, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
@@ -326,6 +327,38 @@ def hub() -> Iterator[Any]:
         pytest.skip(f"needs {', '.join(MISSING)}")
     with private_hub([f"P{i:02d}" for i in range(16)], 4, processes=2, seed="t") as running:
         yield running
+
+
+@needs_servers
+def test_idle_websockets_from_one_address_leave_the_tables_their_threads(hub: Any) -> None:
+    """Far more idle WebSockets from one laptop than the hub gives an address: the rest are
+    refused at once, and a table's POST, the page and /healthz still answer."""
+    per_process = 64  # the hub's default --phones-per-address
+    opened, statuses = open_idle_websockets(hub.url, 3 * per_process * hub.processes)
+    try:
+        assert 0 < len(opened) <= per_process * hub.processes
+        assert statuses[101] == len(opened) and statuses[429] > 0
+        assert set(statuses) <= {101, 429}
+        status, answer = hub.post("/api/join", {}, "T2")
+        assert status == 200 and answer["number"] == 2
+        assert hub.get("/healthz")["ok"] is True
+        # the page and the board are the phones' side: this address holds its share
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            hub.get("/api/standings")
+        assert refused.value.code == 429
+        assert "close some first" in json.loads(refused.value.read())["error"]
+    finally:
+        for conn in opened:
+            conn.close()
+    # closed: the address is served again (each process counts it down as its sockets end)
+    wait_until(lambda: _standings_answer(hub))
+
+
+def _standings_answer(hub: Any) -> bool:
+    try:
+        return bool(hub.get("/api/standings")["evening"])
+    except urllib.error.HTTPError:
+        return False
 
 
 @needs_servers

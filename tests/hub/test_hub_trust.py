@@ -574,6 +574,36 @@ def test_an_organisers_override_holds_until_the_organiser_removes_it(
                         t1)[1]["held"] is None  # no override any more: counts at once
 
 
+def test_a_flood_of_board_requests_costs_one_board_and_is_told_to_wait(
+        db: str, monkeypatch: Any) -> None:
+    evening = Evening2(db, PHONE_BURST=30.0, PHONE_RATE_PER_SECOND=1.0)
+    services = evening.app.extensions["dicecam_hub"]
+    computed = []
+    board = services.board
+    monkeypatch.setattr(services, "board", lambda e: computed.append(1) or board(e))
+    answers = [evening.client.get("/api/standings", environ_base={"REMOTE_ADDR": "10.9.0.1"})
+               for _ in range(40)]
+    assert [a.status_code for a in answers].count(200) == 30  # the burst, then 429
+    assert answers[-1].status_code == 429 and "slow down" in answers[-1].get_json()["error"]
+    assert len(computed) == 1  # computed once, served from then on
+    # Socket.IO connects from one address: the burst, then refused; each costs no board
+    phones = [socketio.test_client(evening.app) for _ in range(40)]
+    connected = [p for p in phones if p.is_connected()]
+    assert len(connected) == 30 and len(computed) == 1
+    assert connected[0].get_received()[0]["name"] == "standings"
+    # a change: the next request computes the board once again
+    assert evening.post("/api/results", result(evening, "T1", 0), evening.keys["T1"],
+                        client="10.9.0.2")[0] == 200
+    before = len(computed)
+    assert evening.client.get("/api/standings", environ_base={"REMOTE_ADDR": "10.9.0.3"}
+                              ).get_json()["counted"] == 1
+    assert evening.client.get("/api/standings", environ_base={"REMOTE_ADDR": "10.9.0.4"}
+                              ).get_json()["counted"] == 1
+    assert len(computed) == before + 1
+    for phone in connected:
+        phone.disconnect()
+
+
 def test_a_screen_board_holds_every_row_the_board_shows(evening: Evening2) -> None:
     t1 = evening.keys["T1"]
     for i in range(len(evening.reports["T1"])):

@@ -108,6 +108,8 @@
       })
       .catch(() => { answering = false; showStatus(); });
   }, window.DICECAM_HUB.poll_ms || 15000);
-  socket.on("connect", showStatus);
+  // a socket that (re)connects is not yet "live": the hub sends the board on connect
+  // only when it can read it, and that board makes it live
+  socket.on("connect", () => { answering = false; showStatus(); });
   socket.on("disconnect", showStatus);
 })();
