@@ -593,3 +593,13 @@ def test_the_hub_store_carries_on_after_a_database_restart() -> None:
             assert store.seat(evening.id, evening.plan.tables[0]).position == 0
         finally:
             store.close()
+
+
+@needs_servers
+def test_bench_hub_abuse_says_what_held_a_line_each(capsys: Any) -> None:
+    """The bench's smoke run: fewer sockets, connects and requests than its defaults."""
+    assert main(["bench", "hub", "--abuse", "--sockets", "200", "--emits", "200",
+                 "--requests", "240"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and all(line.startswith("held") for line in lines), lines
+    assert "200 idle WebSockets from one address: 128 upgraded" in lines[0]

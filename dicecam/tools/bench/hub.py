@@ -41,6 +41,7 @@ import socketio  # python-socketio comes with flask-socketio (runtime)
 
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
+from dicecam.tools.bench.hub_abuse import run_abuse
 from dicecam.tools.bench.web import percentile
 from dicecam.tools.child_server import ChildServer, children, memory_kb, start_child_server
 from dicecam.tools.extras import require_extra
@@ -631,6 +632,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "must not be what is measured)")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="the results of the evening's passes are spread over this long")
+    parser.add_argument("--abuse", action="store_true",
+                        help="instead: run a laptop's attacks (idle WebSockets, a flood of "
+                        "connects down one socket, of board requests, bad bodies from a key "
+                        "holder) against a private hub and say what held, a line each")
+    parser.add_argument("--sockets", type=int, default=1000, help="--abuse: idle WebSockets")
+    parser.add_argument("--emits", type=int, default=2000, help="--abuse: connects sent")
+    parser.add_argument("--requests", type=int, default=2000,
+                        help="--abuse: board requests sent")
     parser.add_argument("--light-phones", action="store_true",
                         help="phones that read each board's version without parsing the "
                         "board (a real phone parses on its own CPU; here the phones share "
@@ -643,6 +652,8 @@ def run(args: argparse.Namespace) -> int:
     if absent:
         print(f"bench hub: needs {', '.join(absent)}", file=sys.stderr)
         return 2
+    if args.abuse:
+        return run_abuse(args, players(16))
     names = players(4 * args.tables)
     # every phone of the bench comes from 127.0.0.1, as a proxy's would: the hub's cap per
     # address is raised to hold them all (what a cap refuses is `bench hub --abuse`'s)
