@@ -74,6 +74,22 @@ def test_packages_import_only_downwards() -> None:
     assert not wrong, "imports against the layering:\n" + "\n".join(wrong)
 
 
+def test_training_never_imports_a_bench() -> None:
+    """A bench measures what training made; what both need lives below both."""
+    wrong = [f"{w}:{line}" for w, line in _tool_imports("train", "bench")]
+    assert not wrong, "training imports a bench: " + ", ".join(wrong)
+
+
+def _tool_imports(source: str, target: str) -> list[tuple[str, int]]:
+    found = []
+    for path in sorted((ROOT / "tools" / source).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    f"dicecam.tools.{target}"):
+                found.append((f"{path.relative_to(ROOT)}", node.lineno))
+    return found
+
+
 def test_the_product_never_imports_the_tools() -> None:
     runtime = {"calibration", "synth", "scorer", "vision", "webapp", "models"}
     wrong = [f"{w}:{line}" for w, target, line, _ in _imports()

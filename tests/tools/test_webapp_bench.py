@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from dicecam.scorer.registry import get_game
+from dicecam.tools.bench import web
 from dicecam.tools.bench.web import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
 
 
@@ -48,3 +49,15 @@ def test_the_bench_refuses_too_few_settles_in_one_line() -> None:
     assert result.returncode == 2
     assert result.stderr.strip() == ("dicecam bench: --settles must be at least 5 for a "
                                      "percentile to mean anything")
+
+
+def test_the_verdict_line_judges_the_verdict_drawn_against_the_products_goal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    samples = [{"status": "scored", "ms": 30.0}] * 20
+    web._report([30.0] * 20, samples, [120.0] * 19 + [90.0])  # the roll fast, the verdict not
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == ("judged: settled reading -> game verdict drawn, p95 120.0 ms; "
+                    "target p95 < 100 ms: NOT met")
+    web._report([30.0] * 20, samples, [])  # nothing scored: the roll is all there is
+    assert capsys.readouterr().out.splitlines()[-1].startswith(
+        "judged: settled reading -> roll drawn (no settle scored), p95 30.0 ms")

@@ -26,6 +26,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from dicecam.synth.camera import turned_table_corners
 from dicecam.tools.realdata import LabelledDie
 
 CLOSEUP_SIZE = (1920, 1080)
@@ -70,20 +71,6 @@ def closeup(frame: np.ndarray, truth: list[LabelledDie], rng: np.random.Generato
         elif -w / 2 < x < out_w + w / 2 and -h / 2 < y < out_h + h / 2:
             return None  # a die cut by the frame's edge: neither to find nor to ignore
     return (view, kept) if kept else None
-
-
-def turned_table_corners(width: int, height: int, angle: float, focal: float) -> np.ndarray:
-    """Where a ``width`` x ``height`` picture's corners (top left, top right, bottom right,
-    bottom left) land when the table plane is turned ``angle`` radians about the
-    horizontal axis through its centre and seen by a pinhole camera of ``focal`` pixels:
-    4 x 2, float64. Its near (bottom) edge grows, its far edge shrinks."""
-    moved = []
-    for x, y in ((0, 0), (width, 0), (width, height), (0, height)):
-        dy = y - height / 2
-        depth = focal + dy * math.sin(angle)
-        moved.append([width / 2 + (x - width / 2) * focal / depth,
-                      height / 2 + dy * math.cos(angle) * focal / depth])
-    return np.array(moved, np.float64)
 
 
 def tilted(frame: np.ndarray, truth: list[LabelledDie], rng: np.random.Generator

@@ -40,6 +40,9 @@ HELP = "latency from a settled reading to the browser's update (median, p95) on 
 #: frames of stillness before the truth mode publishes a roll (0.5 s at the demo's 15 fps,
 #: as the settle detector's default)
 TRUTH_SETTLE_FRAMES = 8
+#: the product's goal: the players see the verdict within a tenth of a second of the dice
+#: stopping (the browser's drawing included)
+TARGET_P95_MS = 100.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -246,8 +249,16 @@ def _report(latencies: list[float], samples: list[dict[str, Any]],
     if verdicts:
         print(f"settled reading -> game verdict drawn, over the {len(verdicts)} settles scored:")
         _line(verdicts)
-    p95 = percentile(latencies, 0.95)
-    print(f"target p95 < 150 ms: {'met' if p95 < 150 else 'NOT met'} ({p95:.1f} ms)")
+    # the verdict drawn is what the players wait for after the dice stop: the figure judged
+    # (the roll drawn alone comes earlier and says less); without a verdict, the roll
+    if verdicts:
+        judged, p95 = "settled reading -> game verdict drawn", percentile(verdicts, 0.95)
+    else:
+        judged, p95 = "settled reading -> roll drawn (no settle scored)", percentile(
+            latencies, 0.95)
+    verdict = "met" if p95 < TARGET_P95_MS else "NOT met"
+    print(f"judged: {judged}, p95 {p95:.1f} ms; target p95 < {TARGET_P95_MS:.0f} ms: "
+          f"{verdict}")
 
 
 def _line(values: list[float]) -> None:

@@ -1,7 +1,7 @@
 """Physically based renders of single dice for the die reader, made with Blender's ``bpy``.
 
 Runs in its own environment (``bpy`` pins numpy 1.26, the product's OpenCV needs numpy 2):
-``dicecam render crops`` makes ``.venv-render`` and starts this file there as a script, so
+``dicecam train render`` makes ``.venv-render`` and starts this file there as a script, so
 it imports nothing from dicecam. Each sample is one camera view of one die (plus touching
 neighbours) on a table, written as ``NNNNNN.png`` with one JSON line in ``labels.jsonl``:
 the class (0 = not a readable d6, k = k pips on top), the top face's box in pixels, and what

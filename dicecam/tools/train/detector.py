@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from dicecam.synth.camera import turned_table_corners
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.teach.detector_targets import STRIDE, Sample, targets
-from dicecam.tools.bench.real_views import turned_table_corners
 from dicecam.tools.realdata import (
     SOURCES,
     background_photos,

@@ -65,7 +65,7 @@ class TrainConfig:
     #: runtime cuts it (``detector_crops``); the detector model (None: the shipped one)
     detector_crops: bool = False
     crop_detector: Path | None = None
-    #: folders of Blender renders (``dicecam render crops``) and the share of each epoch
+    #: folders of Blender renders (``dicecam train render``) and the share of each epoch
     #: drawn from their crops
     rendered: tuple[Path, ...] = ()
     rendered_share: float = 0.0

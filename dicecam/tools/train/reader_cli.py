@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the detector --detector-crops cuts with (default: the shipped "
                              "one; for leave-one-source-out, that source's own detector)")
     parser.add_argument("--rendered", action="append", type=Path, default=[], metavar="DIR",
-                        help="a folder of Blender renders (`dicecam render crops`) whose "
+                        help="a folder of Blender renders (`dicecam train render`) whose "
                              "dice are cut as the runtime cuts them (repeatable)")
     parser.add_argument("--rendered-share", type=float, default=0.3, metavar="SHARE",
                         help="share of each epoch drawn from the rendered crops (default 0.3)")

@@ -1,4 +1,4 @@
-"""The die reader's crops from Blender renders (``dicecam render crops``).
+"""The die reader's crops from Blender renders (``dicecam train render``).
 
 Each render is one camera view of one die with its top face's box (``labels.jsonl``); the
 crop is cut from it as the runtime cuts a detector's box (``cut_crop``), with the box's
@@ -43,7 +43,7 @@ def read_labels(folder: Path) -> list[dict]:
     path = folder / "labels.jsonl"
     if not path.is_file():
         raise InputError(f"{folder} holds no renders (no labels.jsonl): make them with "
-                         "`dicecam render crops --out DIR`")
+                         "`dicecam train render --out DIR`")
     records = []
     for line in path.read_text().splitlines():
         try:
