@@ -50,9 +50,9 @@ fixed by its file name, so that near-duplicate shots never land on both sides:
   313 dice, one dense pile of 33-39 dice among them);
 * aws photos by family of file name (``Image_NNN``, ``IMG_<date>_<time>``, the rest),
   each in name order (shooting order where the name says it) in blocks of five: every
-  fourth block held out (53 photos);
+  fourth block held out (50 of the 211 photos with labels; one has none);
 * dicebot frames by video (file prefix before ``-N.jpg``): the dark video of the first
-  scene and the light video of the second are held out (2 of 8 videos, 44 frames);
+  scene and the light video of the second are held out (2 of 8 videos, 43 frames);
 * damiantab photos are numbered in shooting order (``dice01`` ... ``dice80``; a surface is
   shot 5-20 times in a row, the dice re-rolled): in blocks of five consecutive numbers,
   every fourth block is held out (dice16-20, 36-40, 56-60, 76-80: 20 photos, 60 dice; a
