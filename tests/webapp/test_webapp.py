@@ -599,11 +599,16 @@ def test_the_rules_page_speaks_the_players_language(app: Any) -> None:
 
 
 def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
-    from dicecam.webapp.api.rules_page import rulebooks_folder
+    from dicecam.webapp.api.rules_page import help_json, rulebooks_folder
 
     http = app.test_client()
     page = http.get("/rules/diceparty?lang=en").get_data(as_text=True)
-    assert "not shipped with dicecam" in page and "dice-party-rules-en.txt" in page
+    # no server folder or file name a tablet's user cannot act on
+    assert "does not come with dicecam" in page and "as dicecam scores them" in page
+    assert "dice-party-rules-en.txt" not in page and str(rulebooks_folder()) not in page
+    # the help links the page only where it holds more than the help
+    linked = {name: entry["rules_page"] for name, entry in help_json().items()}
+    assert linked == {"diceparty": False, "charidice": False, "dicetopia": True, "v6": True}
     rulebooks_folder().mkdir(parents=True)
     (rulebooks_folder() / "dice-party-rules-en.txt").write_text(
         "The night is still young <and> the Party starts.", encoding="utf-8")
@@ -612,6 +617,7 @@ def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:
     # German asked, only the English copy there: that one rather than none
     assert "The night is still young" in http.get("/rules/diceparty?lang=de").get_data(
         as_text=True)
+    assert help_json()["diceparty"]["rules_page"] is True  # now there is more to read
 
 
 def test_every_game_has_help_in_both_languages() -> None:

@@ -25,9 +25,7 @@ from dicecam.webapp.api.rules_page import (
     help_json,
     help_sections,
     owners_rulebook,
-    rulebook_files,
     rulebook_title,
-    rulebooks_folder,
     rules_tables,
 )
 from dicecam.webapp.api.services import Services
@@ -113,9 +111,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                sections=help_sections(game, lang),
                                rulebook=rulebook_title(game, lang),
                                tables=rules_tables(game, lang),
-                               owners_copy=owners_rulebook(game, lang),
-                               rulebooks_folder=str(rulebooks_folder()),
-                               rulebook_files=rulebook_files(game, lang))
+                               owners_copy=owners_rulebook(game, lang))
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

@@ -19,11 +19,20 @@ from dicecam.scorer.registry import game_names, get_game
 LANGUAGES = ("en", "de")
 
 def help_json() -> dict[str, Any]:
-    """For the page: every game's help and rulebook title, per language."""
+    """For the page: every game's help and rulebook title, per language, and whether its
+    rules page holds more than the help (``rules_page``: the help links it only then)."""
     return {name: {"sections": {lang: [{"title": t, "text": x} for t, x in sections]
                                 for lang, sections in game_help.sections.items()},
-                   "rulebook": dict(game_help.rulebook)}
+                   "rulebook": dict(game_help.rulebook),
+                   "rules_page": has_more_than_the_help(name)}
             for name in game_names() if (game_help := get_game(name).help) is not None}
+
+
+def has_more_than_the_help(game: str) -> bool:
+    """Whether the game's rules page shows more than its help: its own tables (jokers,
+    missions) or the owner's copy of the rulebook. A link to the help again, or to a page
+    that asks a tablet's user to put a file in a server's folder, helps nobody at a table."""
+    return bool(rules_tables(game, "en")) or owners_rulebook(game, "en") is not None
 
 
 def help_sections(game: str, lang: str) -> list[tuple[str, str]]:

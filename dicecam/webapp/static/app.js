@@ -1321,6 +1321,9 @@
       h("h4", {}, sec.title), h("p", {}, sec.text))));
     const title = gameTitle(helpGame, (games.find((g) => g.game === helpGame) || {}).title || helpGame);
     const link = $("help-rules");
+    // linked only where that page holds more than this help (the game's tables, the
+    // owner's rulebook)
+    link.parentElement.hidden = !entry.rules_page;
     link.href = `rules/${encodeURIComponent(helpGame)}?lang=${lang}`;
     link.textContent = t("full_rules", { game: title });
   }
