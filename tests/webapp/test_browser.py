@@ -512,10 +512,24 @@ def test_games_list_shows_scores_and_ends_and_deletes_games(browser: Any, server
     new_game(browser, "dicetopia", ["Cy", "Di"])
     tap(browser, "#open-games")
     charidice = '#games-list li[data-game-id="1"]'
-    wait_text(browser, charidice, "Ann 20")  # the sheets' totals: 20 scored, the gift of 1
-    assert "Bo 1" in text_of(browser, charidice)
+    # the sheets' totals, named: 20 scored, the gift of 1; not finished, so it can be ended
+    wait_text(browser, charidice, "points: Ann 20")
+    assert "Bo 1" in text_of(browser, charidice) and "finished" not in text_of(browser,
+                                                                              charidice)
     tap(browser, '[data-close-game="1"]')
     wait_text(browser, charidice, "ended")
+    # a game played to its end by the rules (its standing says so) is marked finished and
+    # offers no "End game"
+    session = server.app.extensions["dicecam"].session
+    session.store.set_standing(2, {"scores": [{"player": "Cy", "score": 3},
+                                              {"player": "Di", "score": 1}],
+                                   "winners": ["Cy"], "over": True})
+    browser.execute_script("document.getElementById('games-dialog').close()")
+    tap(browser, "#open-games")
+    wait_text(browser, '#games-list li[data-game-id="2"]', "finished")
+    assert "stars: Cy 3 · Di 1 · Winner: Cy" in text_of(browser,
+                                                        '#games-list li[data-game-id="2"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, '[data-close-game="2"]')
     tap(browser, '[data-delete-game="2"]')  # the game being played: one tap only asks
     wait_text(browser, '[data-delete-game="2"]', "Really delete?")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#games-list li.stored-game")) == 2
@@ -528,6 +542,7 @@ def test_games_list_shows_scores_and_ends_and_deletes_games(browser: Any, server
     tap(browser, '[data-set-lang="de"]')
     tap(browser, "#open-games")
     wait_text(browser, charidice, "beendet")
+    assert "Punkte: Ann 20" in text_of(browser, charidice)
 
 
 # --- help ------------------------------------------------------------------------------------

@@ -1124,9 +1124,13 @@
       { dateStyle: "medium", timeStyle: "short" });
     list.replaceChildren(...app.games.stored.map((g) => {
       const standing = g.standing || { scores: [], winners: [] };
+      // the game's own measure named: "rounds won: Anna 0 · Ben 1", not bare numbers
+      const measureKey = `measure_${g.game}`; // a game without one: its bare numbers
+      const measure = t(measureKey) !== measureKey ? `${t(measureKey)}: ` : "";
       const scores = standing.scores.length
-        ? standing.scores.map((s) => `${s.player} ${s.score}`).join(" · ")
+        ? measure + standing.scores.map((s) => `${s.player} ${s.score}`).join(" · ")
         : g.players.join(", ");
+      const finished = Boolean(standing.over); // played to its end by the rules
       const playing = app.view && app.view.game_id === g.id;
       const remove = h("button", { type: "button", class: "danger", "data-delete-game": g.id,
         onclick: () => {
@@ -1141,6 +1145,8 @@
         h("div", { class: "stored-head" },
           h("b", {}, `#${g.id} ${gameTitle(g.game, g.title)}`),
           g.closed ? h("span", { class: "pill" }, t("ended")) : null,
+          finished && !g.closed ? h("span", { class: "pill", "data-status": "finished" },
+            t("finished")) : null,
           playing ? h("span", { class: "pill", "data-status": "running" }, t("playing")) : null),
         h("div", { class: "stored-scores" }, scores,
           standing.winners.length ? ` · ${t("winner")}: ${standing.winners.join(", ")}` : ""),
@@ -1151,7 +1157,7 @@
             send(E.OPEN_GAME, { game_id: g.id }).then(() => $("games-dialog").close())
               .catch(() => null);
           } }, t("open")),
-          g.closed ? null : h("button", { type: "button", "data-close-game": g.id,
+          g.closed || finished ? null : h("button", { type: "button", "data-close-game": g.id,
             onclick: () => send(E.CLOSE_GAME, { game_id: g.id }).then(refreshGames)
               .catch(() => null) }, t("end_game")),
           remove));
