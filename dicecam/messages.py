@@ -76,10 +76,17 @@ class Catalogue:
 #: a sentence: a message, or plain text where nothing needs wording (a name)
 Text = str | Message
 
-#: how sentences are put together: the same in every language
+#: how sentences are put together (the same in every language), and what the tablet says
+#: of any game's dice
 CORE = Catalogue({
     "core.parts": {"en": "{first}; {second}", "de": "{first}; {second}"},
     "core.concat": {"en": "{first}{second}", "de": "{first}{second}"},
+    # dice typed in are the player's word: never blamed on the camera
+    "core.typed_count": {
+        "en": "This throw takes {n} {n:die|dice}, and {typed} {typed:was|were} typed in: "
+              "add the missing ones on the pad",
+        "de": "Dieser Wurf braucht {n} {n:Würfel|Würfel}, eingegeben {typed:ist|sind} "
+              "{typed}: ergänze die fehlenden auf dem Tastenfeld"},
 })
 
 

@@ -146,3 +146,23 @@ def test_the_session_says_how_many_dice_the_throw_it_waits_for_shows(
     assert session.dice_due() is None  # the jokers are chosen first
     session.act(Act({"type": "jokers", "jokers": []}))
     assert session.dice_due() == 1  # the croupier's free throw
+
+
+def test_dice_typed_in_are_the_players_word_and_replace_no_camera_roll(
+        session: GameSession) -> None:
+    """Three Charidice dice typed in: the game needs six. The reason speaks of the typing,
+    not of the camera, and the camera's roll waiting for a tap stays as it was."""
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    camera = session.settle(SettledRoll(roll_id=7, width=640, height=480, dice=tuple(
+        DieReading(x=60.0 + 70 * i, y=80.0, w=50.0, h=50.0, value=v, colour="red",
+                   confidence=0.99) for i, v in enumerate([1, 2, 3]))))
+    assert camera.status is RollStatus.PENDING  # three of six seen: it waits
+    with pytest.raises(InputError) as refused:
+        session.enter_roll(entered((1, "red"), (2, "blue"), (3, "green")))
+    for lang, words in (("en", "This throw takes 6 dice, and 3 were typed in"),
+                        ("de", "Dieser Wurf braucht 6 Würfel, eingegeben sind 3")):
+        assert refused.value.message is not None  # worded on each tablet in its language
+        said = refused.value.message.text(lang)
+        assert words in said and "camera" not in said.lower() and "kamera" not in said.lower()
+    kept = session.roll_payload()
+    assert kept is not None and kept["roll_id"] == 7 and len(kept["dice"]) == 3

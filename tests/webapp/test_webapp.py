@@ -640,10 +640,11 @@ def test_a_refused_roll_and_its_reply_carry_the_message_to_word(client: Any) -> 
     client.get_received()
     ack = client.emit(events.ENTER_ROLL, {"dice": SIX[:5]}, callback=True)
     assert not ack["ok"]
-    assert ack["message"] == {"msg": "cd.tray_count", "params": {"n": 6, "seen": 5}}
-    assert ack["error"] == render("cd.tray_count", ack["message"]["params"], "en")
-    assert render("cd.tray_count", ack["message"]["params"], "de").startswith(
-        "Charidice braucht alle 6 Würfel in der Schale")
+    # dice typed in are the player's word: the reason speaks of the typing, not the camera
+    assert ack["message"] == {"msg": "core.typed_count", "params": {"n": 6, "typed": 5}}
+    assert ack["error"] == render("core.typed_count", ack["message"]["params"], "en")
+    assert render("core.typed_count", ack["message"]["params"], "de").startswith(
+        "Dieser Wurf braucht 6 Würfel, eingegeben sind 5")
     roll = received(client, events.ROLL)[-1]
     assert roll["status"] == "pending" and roll["error_message"] == ack["message"]
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_zone_map, save_zone_map
 from dicecam.errors import InputError
+from dicecam.messages import CORE, Message, Text
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.descriptor import GameDescriptor, TableDue, ThrowDue
@@ -317,11 +318,23 @@ class GameSession:
             roll_id = (self._roll.roll_id + 1) if self._roll is not None else 1
             current = CurrentRoll(roll_id, 640, 50 + 70 * ((len(dice) + 7) // 8),
                                   dice, RollStatus.PENDING, time.time(), typed=True)
+            camera_roll, due = self._roll, self.dice_due()
             self._take_roll(current, auto=True)
             assert self._roll is not None
             if self._roll.status is RollStatus.PENDING:
-                raise InputError(self._roll.error_message or self._roll.error
+                # refused: the camera's roll stays as it was (typed dice the game does not
+                # take replace nothing), and the reason speaks of the typing, not the camera
+                refusal: Text = (self._roll.error_message or self._roll.error
                                  or "the game does not take these dice now")
+                if due is not None and due != len(dice):
+                    refusal = CORE("core.typed_count", n=due, typed=len(dice))
+                if camera_roll is not None:
+                    self._roll = camera_roll
+                else:  # nothing to keep: the typed roll waits, with the reason as said
+                    self._roll = replace(self._roll, error=str(refusal), error_message=(
+                        refusal if isinstance(refusal, Message) else None))
+                self._publish(events.ROLL, roll_view(self._roll))
+                raise InputError(refusal)
             reply = {"roll_id": roll_id, "status": self._roll.status.value}
             if command.entry_id is not None:
                 self._last_entry = (command.entry_id, reply)
