@@ -1,6 +1,7 @@
 """The tablet at a real table (issue 59), in a real browser at tablet (1280x800) and phone
 (390x844) size, in English and German: Dice Party asks only where the rulebook gives a
-choice, and says the steps it took by itself.
+choice, and says the steps it took by itself; wrong PINs hold up the tablet that typed them,
+not a second tablet behind the same router.
 
 Screenshots of what was checked go to ``$DICECAM_SHOTS`` when it is set (to look at them).
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from dicecam.webapp.api.pairing import MAX_WRONG_PER_CLIENT
 from tests.support.browsers import BROWSER_MARKS, wait
 from tests.webapp.test_browser import (
     Server,
@@ -24,6 +26,7 @@ from tests.webapp.test_browser import (
     start_server,
     tap,
     text_of,
+    type_pin,
     wait_text,
 )
 
@@ -121,3 +124,48 @@ def test_dice_party_asks_only_where_the_player_chooses(browser: Any, server: Ser
     # one undo takes Bo's whole throw back, the steps taken with it included
     tap(browser, "#undo")
     wait_text(browser, "#dp-status", bo_throws)
+
+
+# --- item 8: wrong PINs lock the guessing tablet, not the table ----------------------------
+
+HELD_UP = {"en": "Too many wrong PINs", "de": "Zu viele falsche PINs"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_wrong_pins_on_one_phone_do_not_lock_out_another_tablet(
+        browser: Any, server: Server, size: str, lang: str) -> None:
+    pin = server.app.config["PAIRING_PIN"]
+    wrong = "000000" if pin != "000000" else "111111"
+    at_size(browser, size)
+    open_page(browser, server, paired=False)
+    browser.execute_script(f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    # a phone (this browser) types five wrong PINs, then even the right one waits
+    tap(browser, "#pair-open")
+    for _ in range(MAX_WRONG_PER_CLIENT):
+        browser.execute_script("document.getElementById('pair-error').textContent = ''")
+        type_pin(browser, wrong)
+        wait(browser, lambda b: b.find_element(By.ID, "pair-error").text.strip())
+    type_pin(browser, pin)
+    wait_text(browser, "#pair-error", HELD_UP[lang])
+    shot(browser, f"pin-held-up-{size}-{lang}")
+    phone_id = browser.execute_script("return localStorage.getItem('dicecam.client')")
+    assert phone_id
+    # a second tablet from the same address (127.0.0.1): a browser with its own storage
+    browser.execute_script("localStorage.clear()")
+    browser.execute_script(f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    tap(browser, "#pair-open")
+    type_pin(browser, pin)
+    wait(browser, lambda b: "paired" in b.find_element(By.TAG_NAME, "body").get_attribute(
+        "class"))
+    assert browser.execute_script("return localStorage.getItem('dicecam.client')") != phone_id
+    # the phone itself is still held up for the minute
+    browser.execute_script("localStorage.clear()")
+    browser.execute_script(f"localStorage.setItem('dicecam.client', '{phone_id}');"
+                           f"localStorage.setItem('dicecam.lang', '{lang}')")
+    browser.get(server.url)
+    tap(browser, "#pair-open")
+    type_pin(browser, pin)
+    wait_text(browser, "#pair-error", HELD_UP[lang])

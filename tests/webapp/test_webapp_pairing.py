@@ -15,7 +15,8 @@ from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services, socketio
 from dicecam.webapp.api.pairing import (
     MAX_WRONG_IN_ALL,
-    MAX_WRONG_PER_DEVICE,
+    MAX_WRONG_PER_ADDRESS,
+    MAX_WRONG_PER_CLIENT,
     WINDOW_SECONDS,
     Pairing,
     TooManyTries,
@@ -130,7 +131,7 @@ def test_a_wrong_or_malformed_pin_is_refused(app: Any, payload: Any, error: str)
 
 def test_after_five_wrong_pins_even_the_right_one_waits(app: Any) -> None:
     client = socketio.test_client(app)
-    for _ in range(MAX_WRONG_PER_DEVICE):
+    for _ in range(MAX_WRONG_PER_CLIENT):
         assert client.emit(events.PAIR, {"pin": "111111"}, callback=True)["code"] == "wrong_pin"
     ack = client.emit(events.PAIR, {"pin": "246810"}, callback=True)
     assert ack["code"] == "too_many_tries" and "wait a minute" in ack["error"]
@@ -139,7 +140,7 @@ def test_after_five_wrong_pins_even_the_right_one_waits(app: Any) -> None:
 def test_wrong_pins_are_limited_per_device_and_in_all_for_a_minute() -> None:
     now = [0.0]
     pairing = Pairing("135790", clock=lambda: now[0])
-    for _ in range(MAX_WRONG_PER_DEVICE):
+    for _ in range(MAX_WRONG_PER_CLIENT):
         with pytest.raises(WrongPin):
             pairing.pair("c1", "000000", "10.0.0.5")
     with pytest.raises(TooManyTries):
@@ -152,6 +153,41 @@ def test_wrong_pins_are_limited_per_device_and_in_all_for_a_minute() -> None:
             pairing.pair(f"x{i}", "000000", f"10.0.1.{i}")
     with pytest.raises(TooManyTries):
         pairing.pair("late", "135790", "10.0.2.1")
+
+
+def test_wrong_pins_hold_up_the_client_that_typed_them_not_its_router() -> None:
+    now = [0.0]
+    pairing = Pairing("135790", clock=lambda: now[0])
+    for _ in range(MAX_WRONG_PER_CLIENT):
+        with pytest.raises(WrongPin):
+            pairing.pair("phone-sid", "000000", "192.168.1.1", "phone")
+    with pytest.raises(TooManyTries):  # the phone waits, on any connection it opens
+        pairing.pair("phone-sid-2", "135790", "192.168.1.1", "phone")
+    # a second tablet behind the same router pairs at once
+    assert pairing.pair("tablet-sid", "135790", "192.168.1.1", "tablet")
+    # a page that names no client is held up by its connection: a new connection is a
+    # new client, but the address as a whole has a wider limit
+    for i in range(MAX_WRONG_PER_ADDRESS - MAX_WRONG_PER_CLIENT):
+        with pytest.raises(WrongPin):
+            pairing.pair(f"anon-{i}", "000000", "192.168.1.1")
+    with pytest.raises(TooManyTries):
+        pairing.pair("tablet-sid-2", "135790", "192.168.1.1", "another")
+    assert pairing.pair("elsewhere", "135790", "10.0.0.9", "phone")  # other addresses pair
+    now[0] += WINDOW_SECONDS + 1
+    assert pairing.pair("phone-sid-3", "135790", "192.168.1.1", "phone")
+
+
+def test_a_pin_names_its_client_as_a_short_string(app: Any) -> None:
+    client = socketio.test_client(app)
+    for bad, error in ((7, "must be a string"), ("x" * 65, "at most 64 characters")):
+        ack = client.emit(events.PAIR, {"pin": "246810", "client": bad}, callback=True)
+        assert ack["ok"] is False and error in ack["error"]
+    for _ in range(MAX_WRONG_PER_CLIENT):
+        client.emit(events.PAIR, {"pin": "111111", "client": "phone"}, callback=True)
+    assert client.emit(events.PAIR, {"pin": "246810", "client": "phone"},
+                       callback=True)["code"] == "too_many_tries"
+    other = socketio.test_client(app)  # same test address, another browser
+    assert other.emit(events.PAIR, {"pin": "246810", "client": "tablet"}, callback=True)["ok"]
 
 
 def test_a_disconnect_ends_that_connections_pairing() -> None:

@@ -104,9 +104,14 @@ class TabletNamespace(Namespace):
     @answered
     def on_pair(self, data: Any) -> dict[str, Any]:
         payload = jc.require_object(data, "pairing")
-        jc.reject_unknown_keys(payload, "pairing", ("pin",))
+        jc.reject_unknown_keys(payload, "pairing", ("pin", "client"))
         typed = jc.require_str(payload.get("pin"), "pairing.pin", max_len=20)
-        token = self.services().pairing.pair(request.sid, typed, str(request.remote_addr))
+        # the page's own id, so that wrong PINs hold up the browser that typed them
+        client = payload.get("client")
+        if client is not None:
+            client = jc.require_str(client, "pairing.client", max_len=64)
+        token = self.services().pairing.pair(request.sid, typed, str(request.remote_addr),
+                                             client or None)
         emit(events.PAIRING, {"paired": True})
         return {"token": token}
 

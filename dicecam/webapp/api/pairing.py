@@ -6,9 +6,15 @@ is how tests know it) and shows it only where it runs. A tablet that sends the r
 a token, which the page keeps and presents when it connects again; each Socket.IO
 connection that presented a good token (or the PIN) is paired until it disconnects.
 
-Wrong PINs are limited per device and in all, so that ten thousand guesses take days, not
-minutes. Tokens live as long as the server process: after a restart the server prints a new
-PIN and tablets pair again.
+Wrong PINs are limited per guessing client, per address and in all, so that a million
+guesses take weeks, not minutes. The client is the browser that typed them (the page sends a
+random id it keeps; a page that sends none is its connection): five wrong PINs on one phone
+hold up that phone only, not a second tablet behind the same router or proxy. The limit per
+address is wider (a household's tablets share one), and the limit in all bounds a guesser who
+makes up a new client for each try.
+
+Tokens live as long as the server process: after a restart the server prints a new PIN and
+tablets pair again.
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ TOKEN_MAX_LEN = 100
 #: tokens remembered at once; the oldest is forgotten first (a tablet then pairs again)
 MAX_TOKENS = 500
 WINDOW_SECONDS = 60.0
-#: wrong PINs allowed from one device within WINDOW_SECONDS
-MAX_WRONG_PER_DEVICE = 5
+#: wrong PINs allowed from one client (a browser) within WINDOW_SECONDS
+MAX_WRONG_PER_CLIENT = 5
+#: wrong PINs allowed from one address within WINDOW_SECONDS (tablets behind one router)
+MAX_WRONG_PER_ADDRESS = 20
 #: wrong PINs allowed from all devices together within WINDOW_SECONDS
 MAX_WRONG_IN_ALL = 30
 
@@ -80,7 +88,7 @@ class Pairing:
         self._lock = threading.Lock()
         self._tokens: OrderedDict[str, None] = OrderedDict()
         self._paired: set[str] = set()
-        self._wrong: deque[tuple[float, str]] = deque()
+        self._wrong: deque[tuple[float, str, str]] = deque()  # (when, address, client)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -107,18 +115,23 @@ class Pairing:
 
     # -- entering the PIN -----------------------------------------------------------------
 
-    def pair(self, connection: str, typed: str, device: str) -> str:
-        """Check a typed PIN from ``device`` (its address); pair the connection, give a token."""
+    def pair(self, connection: str, typed: str, address: str,
+             client: str | None = None) -> str:
+        """Check a PIN typed by ``client`` (the page's id; None: the connection) at
+        ``address``; pair the connection and give it a token."""
+        who = client if client else f"connection:{connection}"
         now = self._clock()
         with self._lock:
             while self._wrong and now - self._wrong[0][0] > WINDOW_SECONDS:
                 self._wrong.popleft()
-            from_device = sum(1 for _, who in self._wrong if who == device)
-            if from_device >= MAX_WRONG_PER_DEVICE or len(self._wrong) >= MAX_WRONG_IN_ALL:
+            from_address = [c for _, a, c in self._wrong if a == address]
+            if (sum(1 for c in from_address if c == who) >= MAX_WRONG_PER_CLIENT
+                    or len(from_address) >= MAX_WRONG_PER_ADDRESS
+                    or len(self._wrong) >= MAX_WRONG_IN_ALL):
                 raise TooManyTries("too many wrong PINs: wait a minute, then type the PIN "
                                    "shown where dicecam serve runs")
             if not hmac.compare_digest(normalise_pin(typed).encode(), self.pin.encode()):
-                self._wrong.append((now, device))
+                self._wrong.append((now, address, who))
                 raise WrongPin("that is not the PIN: type the PIN shown where dicecam serve "
                                "runs (a new one is made each time it starts)")
             token = secrets.token_urlsafe(24)

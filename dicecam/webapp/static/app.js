@@ -14,6 +14,7 @@
   const E = window.DICECAM_EVENTS;
   const CHANGES_THE_GAME = new Set(window.DICECAM_CHANGES_THE_GAME || []);
   const TOKEN_KEY = "dicecam.token";
+  const CLIENT_KEY = "dicecam.client";
   const I18N = window.DicecamI18n;
   const t = I18N.t;
   const GAMES = (window.DicecamGames = window.DicecamGames || {});
@@ -58,6 +59,21 @@
       /* private mode: the pairing lasts until reload */
     }
   }
+
+  // This browser's own random id, sent with a typed PIN: the server holds up the browser
+  // that typed wrong PINs, not every tablet behind the same router.
+  const clientId = (() => {
+    const made = Array.from(crypto.getRandomValues(new Uint8Array(12)),
+      (b) => b.toString(16).padStart(2, "0")).join("");
+    try {
+      const kept = localStorage.getItem(CLIENT_KEY);
+      if (kept && /^[0-9a-f]{24}$/.test(kept)) return kept;
+      localStorage.setItem(CLIENT_KEY, made);
+    } catch (e) {
+      /* private mode: an id for as long as the page is open */
+    }
+    return made;
+  })();
 
   // A real WebSocket first; long-polling only where a proxy refuses WebSockets. The token
   // is read on every (re)connect, so a pairing made meanwhile is presented.
@@ -147,7 +163,7 @@
       $("pair-error").textContent = t("pair_six_digits");
       return;
     }
-    socket.timeout(10000).emit(E.PAIR, { pin }, (err, ack) => {
+    socket.timeout(10000).emit(E.PAIR, { pin, client: clientId }, (err, ack) => {
       if (err || !ack) {
         $("pair-error").textContent = t("no_answer");
       } else if (!ack.ok) {
