@@ -87,6 +87,12 @@ CORE = Catalogue({
               "add the missing ones on the pad",
         "de": "Dieser Wurf braucht {n} {n:Würfel|Würfel}, eingegeben {typed:ist|sind} "
               "{typed}: ergänze die fehlenden auf dem Tastenfeld"},
+    # a finished game is read-only until the players say otherwise
+    "core.finished_reread": {
+        "en": "This game is finished: the dice the camera sees now replace its stored "
+              "score only if you tap Dice are right",
+        "de": "Dieses Spiel ist zu Ende: die Würfel, die die Kamera jetzt sieht, ersetzen "
+              "seine gespeicherte Wertung nur, wenn du Würfel stimmen tippst"},
 })
 
 

@@ -13,6 +13,7 @@ and in German.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import pytest
 from dicecam.scorer.dicetopia.endgame import game_zone
 from dicecam.scorer.registry import get_game
 from dicecam.vision.demo import DemoSource
+from dicecam.webapp.api.app import services
 from dicecam.webapp.session.demo_table import demo_layout
 from tests.support.browsers import BROWSER_MARKS, wait
 from tests.support.waiting import WAIT_SECONDS
@@ -202,6 +204,23 @@ def test_a_dicetopia_endgame_read_from_the_demo_camera_and_scored(browser: Any,
                  "data-mission")]["rules"]["de"])
         wait_text(browser, "#dt-winner", "Sieger:")
         print(f"asked {asked} of {len(_roll(browser)['dice'])} boxes")
+        # issue 59, item 2: Games -> Open on the finished game reads nothing over it
+        store = services(running.app).session.store
+        game_id = browser.execute_script("return DicecamPage.app.view.game_id")
+        logged, updated = len(store.log(game_id)), store.get_game(game_id).updated
+        # another game played meanwhile: the demo camera's table changes
+        new_game(browser, "charidice", PLAYERS)
+        wait(browser, lambda b: b.execute_script(
+            "return DicecamPage.app.view.game_id") != game_id)
+        time.sleep(2)
+        tap(browser, "#open-games")
+        tap(browser, f'[data-open-game="{game_id}"]')
+        time.sleep(4)  # the demo lays the endgame again: it settles and is read
+        # the table as stored, read again: shown, nothing stored
+        wait(browser, lambda b: _roll(b).get("status") == "shown", WAIT_SECONDS)
+        wait_text(browser, "#dt-winner", "Sieger:")
+        assert len(store.log(game_id)) == logged
+        assert store.get_game(game_id).updated == updated
     finally:
         tap(browser, '[data-set-lang="en"]')
         running.stop()

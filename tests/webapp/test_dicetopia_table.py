@@ -16,7 +16,14 @@ from dicecam.vision.demo_boards import DemoLayout
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.demo_table import DemoDirector, demo_layout
 from dicecam.webapp.session.game_session import GameSession
-from dicecam.webapp.session.tablet_commands import CorrectDie, NewGame, parse_set_zones
+from dicecam.webapp.session.tablet_commands import (
+    Act,
+    ConfirmRoll,
+    CorrectDie,
+    NewGame,
+    OpenGame,
+    parse_set_zones,
+)
 
 #: the city map's rectangle (600 x 400 units at 1 px) and the two faction boards
 CITY = [20, 40, 620, 440]
@@ -129,3 +136,48 @@ def test_the_marked_boards_are_there_after_a_restart(tmp_path: Path) -> None:
 
 def view_state(session: GameSession) -> dict[str, Any]:
     return session.view()["state"]
+
+
+def endgame_dice(ann_dice: int = 6) -> tuple[DieReading, ...]:
+    return (*(die(680 + 45 * k, 100, k + 1, "white") for k in range(ann_dice)),
+            *(die(680 + 45 * k, 260, k + 1, "purple") for k in range(6)),
+            die(520, 340, 3, "turquoise"))  # Nethal Syndicate
+
+
+def test_a_finished_game_opened_again_keeps_its_stored_table(tmp_path: Path) -> None:
+    """Issue 59, item 2: a finished game is read-only until the players say otherwise; no
+    camera reading replaces a stored one without a tap."""
+    session = session_at(tmp_path)
+    game_id = session.new_game(NewGame("dicetopia", {"players": [{"name": "Ann"},
+                                                                 {"name": "Bo"}]}))["game_id"]
+    mark_boards(session)
+    assert session.settle(SettledRoll(1, 960, 540, endgame_dice())).status.value == "applied"
+    districts = ("the_agency", "the_gugu_airforce", "waste_management", "twilight_congress")
+    for i, district in enumerate(districts):
+        session.act(Act({"type": "set_agents", "district": district,
+                         "agents": {"Ann": 1 + i % 2, "Bo": 2 - i % 2}}))
+    session.act(Act({"type": "set_missions", "player": "Ann",
+                     "missions": ["waffenkammer", "insider"]}))
+    session.act(Act({"type": "set_missions", "player": "Bo",
+                     "missions": ["pazifist", "falschgeld"]}))
+    assert view_state(session)["complete"]
+    store = session.store
+    logged, updated = len(store.log(game_id)), store.get_game(game_id).updated
+    scores = [(p["name"], p["total"]) for p in view_state(session)["players"]]
+
+    session.open_game(OpenGame(game_id))  # Games -> Open on the finished game
+    # the table as it was stored, read again: nothing new to store
+    assert session.settle(SettledRoll(2, 960, 540, endgame_dice())).status.value == "shown"
+    # a die gone from Ann's board (the table being cleared): asked, not stored
+    roll = session.settle(SettledRoll(3, 960, 540, endgame_dice(ann_dice=5)))
+    assert roll.status.value == "pending" and roll.error is None
+    assert roll.note is not None and roll.note.id == "core.finished_reread"
+    assert "only if you tap Dice are right" in roll.note.text("en")
+    assert "Würfel stimmen" in roll.note.text("de")
+    assert len(store.log(game_id)) == logged and store.get_game(game_id).updated == updated
+    assert [(p["name"], p["total"]) for p in view_state(session)["players"]] == scores
+    # the players say otherwise: one tap takes the new reading
+    session.confirm_roll(ConfirmRoll(3))
+    assert session.roll_payload()["status"] == "applied"
+    assert len(store.log(game_id)) == logged + 1
+    assert len(view_state(session)["table"]["zones"]["board:Ann"]) == 5

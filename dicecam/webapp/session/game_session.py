@@ -545,6 +545,7 @@ class GameSession:
     def _decide(self, roll: CurrentRoll, *, auto: bool) -> _Decision:
         """What a roll means now (no side effects): shown, waiting for a tap, or to score."""
         active = self._active
+        roll = replace(roll, note=None)
         if active is None or roll.layout:  # (the teaching layout is no throw)
             return _Decision(replace(roll, status=RollStatus.SHOWN))
         if active.game.colour_groups is not None:
@@ -573,6 +574,16 @@ class GameSession:
             return _Decision(described(RollStatus.PENDING, None if waits else exc))
         if waits:
             return _Decision(described(RollStatus.PENDING, marked=True))
+        if new_state == active.state:  # the table read again as it was stored: nothing new
+            return _Decision(described(RollStatus.SHOWN))
+        if (auto and not roll.typed and not all(d.corrected for d in roll.dice)
+                and active.game.standing is not None
+                and active.game.standing(active.state).over):
+            # a finished game is read-only until the players say otherwise: a camera
+            # reading (a cleared table, another game laid out) never replaces its stored
+            # score without a tap
+            return _Decision(replace(described(RollStatus.PENDING, marked=True),
+                                     note=CORE("core.finished_reread")))
         return _Decision(described(RollStatus.APPLIED, marked=True), action, new_state)
 
     @staticmethod

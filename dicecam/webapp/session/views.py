@@ -55,6 +55,8 @@ class CurrentRoll:
     typed: bool = False
     #: the teaching layout (dice in rows by value): shown and taught, never scored
     layout: bool = False
+    #: why a roll the rules would take waits for a tap (a finished game's table read again)
+    note: Message | None = None
 
 
 def roll_view(roll: CurrentRoll) -> dict[str, Any]:
@@ -68,6 +70,7 @@ def roll_view(roll: CurrentRoll) -> dict[str, Any]:
         "aside": [{"index": i, "text": text.to_json()} for i, text in roll.aside],
         "typed": roll.typed,
         "layout": roll.layout,
+        "note": None if roll.note is None else roll.note.to_json(),
     }
 
 

@@ -505,6 +505,7 @@
         : roll.summary ? I18N.message(roll.summary) + "."
           : t("roll_" + roll.status, { n: roll.dice.length });
     if ((roll.status === "pending" || roll.layout) && unsure) text += " " + t("roll_check", { n: unsure });
+    if (roll.note && roll.status === "pending") text += " " + I18N.message(roll.note) + ".";
     $("roll-text").textContent = text;
     $("roll-error").textContent = roll.error_message ? I18N.message(roll.error_message) : roll.error || "";
     const legend = module && module.rollLegend ? module.rollLegend(roll, ctx) : null;
