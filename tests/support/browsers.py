@@ -4,8 +4,10 @@ whole module (with the reason) where they are missing, and waiting on the page (
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,3 +53,12 @@ def wait(browser: Any, condition: Callable[[Any], Any], timeout: float = WAIT_SE
     # the pages redraw on every update: an element may go stale mid-check
     return WebDriverWait(browser, timeout, ignored_exceptions=(
         StaleElementReferenceException,)).until(condition)
+
+
+def shot(browser: Any, name: str) -> None:
+    """Keep a picture of the page for a person to look at, in ``$DICECAM_SHOTS`` (only
+    where it is set)."""
+    folder = os.environ.get("DICECAM_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(folder) / f"{name}.png"))

@@ -8,7 +8,6 @@ Screenshots of what was checked go to ``$DICECAM_SHOTS`` when it is set (to look
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 
 from dicecam.webapp.api.pairing import MAX_WRONG_PER_CLIENT
-from tests.support.browsers import BROWSER_MARKS, wait
+from tests.support.browsers import BROWSER_MARKS, shot, wait
 from tests.webapp.test_browser import (
     Server,
     enter_dice,
@@ -63,14 +62,6 @@ def open_in(browser: Any, server: Server, lang: str) -> None:
     wait(browser, lambda b: "paired" in b.find_element(By.TAG_NAME, "body").get_attribute(
         "class") and b.execute_script(
         "return document.getElementById('new-game-name').options.length") >= 4)
-
-
-def shot(browser: Any, name: str) -> None:
-    """Keep a picture of the page for a person to look at (only where asked)."""
-    folder = os.environ.get("DICECAM_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(Path(folder) / f"{name}.png"))
 
 
 def buttons(browser: Any, action: str) -> list[Any]:

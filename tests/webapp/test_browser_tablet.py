@@ -18,7 +18,7 @@ import pytest
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.demo import DEMO_FPS, STILL_FRAMES
 from dicecam.webapp.api.app import services
-from tests.support.browsers import BROWSER_MARKS, wait
+from tests.support.browsers import BROWSER_MARKS, shot, wait
 from tests.support.waiting import WAIT_SECONDS
 from tests.webapp.test_browser import (
     Output,
@@ -229,6 +229,16 @@ def test_no_stale_boxes_after_the_dice_are_taken_away(browser: Any, tmp_path: Pa
         settle.set()
         wait(browser, lambda b: b.execute_script("return DicecamPage.app.roll !== null"))
         wait(browser, lambda b: drawn(b) == (True, True))
+        # issue 59, item 3: nothing is laid over the asked die itself (a red fill made a
+        # yellow die look orange): the picture shows through its box untouched
+        assert browser.execute_script("""
+            const c = document.getElementById("overlay");
+            const r = c.width / 640;
+            const p = c.getContext("2d").getImageData(Math.round(170 * r), Math.round(185 * r),
+                                                      Math.round(60 * r), Math.round(50 * r)).data;
+            let most = 0;
+            for (let i = 3; i < p.length; i += 4) most = Math.max(most, p[i]);
+            return most;""") == 0
         expected = {"moving": (False, False), "empty": (False, False),
                     "one_back": (False, True)}
         for name in steps[1:]:
@@ -343,9 +353,11 @@ def test_phone_bar_is_one_row_and_asked_dice_are_seen_and_counted_at_both_sizes(
                 labels = browser.execute_script("return DicecamPage.app.labels")
                 assert sorted((lb["index"], lb["text"]) for lb in labels) == [
                     (k, str(v)) for k, v in enumerate(values)]
+                shot(browser, f"asked-dice-{size}")
                 # the count, and one tap each from the button
                 tap(browser, "#check-asked")
                 css(browser, "#die-dialog[open]")
+                shot(browser, f"asked-die-dialog-{size}")
                 assert "2 dice asked" in text_of(browser, "#die-progress")
                 tap(browser, '#die-dialog button[value="cancel"]')
             finally:

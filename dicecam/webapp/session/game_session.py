@@ -31,7 +31,7 @@ from typing import Any
 from dicecam.calibration.zones import PlacedBoard, Zone, ZoneMap, load_zone_map, save_zone_map
 from dicecam.errors import InputError
 from dicecam.messages import CORE, Message, Text
-from dicecam.reading import DieReading, SettledRoll
+from dicecam.reading import LOW_CONFIDENCE, DieReading, SettledRoll
 from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.descriptor import GameDescriptor, TableDue, ThrowDue
 from dicecam.scorer.registry import game_names, get_game
@@ -90,6 +90,21 @@ class _Decision:
     roll: CurrentRoll
     action: Any = None
     new_state: Any = None
+
+
+def asked_where_moved(shown: tuple[DieReading, ...], fitted: tuple[DieReading, ...]
+                      ) -> tuple[DieReading, ...]:
+    """The fitted dice, where a player's correction moved the colour fit: a die the fit
+    turned to another colour than the tablet showed is asked, never silently changed (a
+    correction the players got wrong must not quietly recolour the dice beside it)."""
+    if not any(d.corrected for d in shown):
+        return fitted  # the camera's first reading: the counts decide, with confidences
+    return tuple(
+        replace(after, colour_confidence=min(after.colour_confidence, LOW_CONFIDENCE / 2),
+                confidence=min(after.confidence, LOW_CONFIDENCE / 2))
+        if not after.corrected and before.colour is not None and after.colour != before.colour
+        else after
+        for before, after in zip(shown, fitted, strict=True))
 
 
 class GameSession:
@@ -552,7 +567,8 @@ class GameSession:
             # the game knows how many dice of each colour the throw holds: decide the
             # colours together (a die the counts cannot settle stays asked)
             groups = active.game.colour_groups(active.state, roll.dice)
-            roll = replace(roll, dice=fit_groups(roll.dice, groups))
+            roll = replace(roll, dice=asked_where_moved(
+                roll.dice, fit_groups(roll.dice, groups)))
 
         def described(status: RollStatus, refused: InputError | None = None, *,
                       marked: bool = False) -> CurrentRoll:

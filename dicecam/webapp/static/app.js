@@ -828,16 +828,17 @@
       const d = roll.dice[index];
       const { x, y, w, h: hh } = boxOf(d);
       const mark = marks ? marks[index] : null;
-      if (mark && mark.fill) {
+      const asked = d.needs_check && roll.status !== "applied";
+      // an asked die is shown in its true colour: nothing is laid over it (a red fill made
+      // a yellow die look orange, and the players "corrected" it so)
+      if (mark && mark.fill && !asked) {
         g.fillStyle = mark.fill;
         g.fillRect(x, y, w, hh);
       }
-      if (d.needs_check && roll.status !== "applied") {
-        // an asked die is the next tap: filled (its value label is red, the panel counts
-        // them; a number beside it would read as its value)
-        g.fillStyle = "rgba(255, 45, 85, 0.3)";
-        g.fillRect(x - 3, y - 3, w + 6, hh + 6);
-        // and ringed in white, which stands out on red dice and dark cloths alike
+      if (asked) {
+        // the next tap: ringed in white outside its dashed red box, which stands out on
+        // red dice and dark cloths alike; its value label is red (no badge or number:
+        // among touching dice it would lie on a neighbour, or read as a value)
         g.strokeStyle = "#fff";
         g.lineWidth = 2;
         g.strokeRect(x - 6, y - 6, w + 12, hh + 12);
