@@ -73,3 +73,20 @@ def test_garbled_titles_keep_their_id_and_get_a_corrected_name() -> None:
 def test_only_the_copy_and_draw_cards_lack_a_function() -> None:
     special = {m.id: m.kind for m in MISSIONS.values() if m.score is None}
     assert special == {"trittbrettgaenger": MissionKind.COPY, "risiko": MissionKind.DRAW}
+
+
+def test_german_players_read_the_rule_english_players_read() -> None:
+    """Issue 59, item 4: where the English reading adds what the printed card leaves out
+    (ties split, pairs disjoint, a non-empty board), the German text says it too."""
+    from dicecam.scorer.dicetopia.codec import catalogue
+    from dicecam.scorer.dicetopia.missions import MISSION_READINGS_DE
+    assert set(MISSION_READINGS_DE) <= set(MISSIONS)
+    shown = catalogue()["missions"]
+    for mission in MISSIONS.values():
+        english, german = (shown[mission.id]["rules"][lang] for lang in ("en", "de"))
+        if "ties split" in english:
+            assert "bei Gleichstand geteilt, aufgerundet" in german, mission.id
+        if "disjoint" in english:
+            assert "höchstens einem Paar" in german, mission.id
+        if "non-empty" in english:
+            assert "nicht leeren" in german, mission.id

@@ -232,7 +232,7 @@ def test_charidice_round(browser: Any, server: Server) -> None:
     assert css(browser, "#cd-sheets button").text == "Print"
     # the language switch
     tap(browser, '[data-set-lang="de"]')
-    wait_text(browser, "#undo", "Zurück")
+    wait_text(browser, "#undo", "Rückgängig")
     wait_text(browser, "#cd-turn", "Bo ist dran")
     tap(browser, '[data-set-lang="en"]')
     wait_text(browser, "#undo", "Undo")

@@ -8,11 +8,11 @@ MESSAGES = Catalogue({
     "cd.scored": {"en": "{player} scored {points} + {bonus} bonus and gave {gift} to "
                         "{recipient}.",
                   "de": "{player} hat {points} + {bonus} Bonus gewertet und {recipient} "
-                        "{gift} gespendet."},
+                        "{gift} geschenkt."},
     "cd.scored_big": {"en": "{player} scored {points} + {bonus} bonus and gave {gift} to "
                             "{recipient} (big gift, doubled).",
                       "de": "{player} hat {points} + {bonus} Bonus gewertet und {recipient} "
-                            "{gift} gespendet (große Spende, verdoppelt)."},
+                            "{gift} geschenkt (großes Geschenk, verdoppelt)."},
     "cd.game_over_one": {"en": "Game over: {winners} wins.",
                          "de": "Spielende: {winners} gewinnt."},
     "cd.game_over_many": {"en": "Game over: {winners} win.",

@@ -25,18 +25,18 @@ HELP = GameHelp(
         "de": [
             ("Das Spiel", "Sieben Runden. Wer dran ist, wirft sechs Würfel bis zu dreimal, "
              "behält Würfel zwischen den Würfen und wertet dann eine Möglichkeit. Ein Teil "
-             "davon ist eine Spende an den nächsten Spieler."),
+             "davon ist ein Geschenk an den nächsten Spieler."),
             ("Würfel behalten", "Tippe einen Würfel an, um ihn für den nächsten Wurf zu "
              "behalten (gelber Rand); nochmal antippen, um ihn mitzuwerfen."),
-            ("Werten: 14 + 0 ... Spende 6", "Jede Möglichkeit zeigt Punkte + Bonus (eine "
-             "Kombination: vier einer Farbe, eine Straße, gleiche Zahlen) und die Spende, die "
+            ("Werten: 14 + 0 ... Geschenk 6", "Jede Möglichkeit zeigt Punkte + Bonus (eine "
+             "Kombination: vier einer Farbe, eine Straße, gleiche Zahlen) und das Geschenk, das "
              "der nächste Spieler bekommt. Die Würfel mit grünem Rand sind die, die diese "
-             "Möglichkeit wertet. Die beste für Punkte steht oben; (spendet am meisten) "
-             "markiert die größte Spende."),
-            ("Große Spende", "Einmal im Spiel darf der Empfänger die große Spende fordern: die "
-             "Spende dieses Zuges zählt doppelt."),
-            ("Wertungsblätter", "gewertet, Bonus, erhalten und gespendet je Runde; am Ende "
-             "bekommt, wer am meisten gespendet hat, den Wohltäter-Bonus. Drucken druckt nur "
+             "Möglichkeit wertet. Die beste für Punkte steht oben; (verschenkt am meisten) "
+             "markiert das größte Geschenk."),
+            ("Großes Geschenk", "Einmal im Spiel darf die beschenkte Person um ein großes "
+             "Geschenk bitten: das Geschenk dieses Zuges zählt doppelt."),
+            ("Wertungsblätter", "gewertet, Bonus, erhalten und verschenkt je Runde; am Ende "
+             "bekommt, wer am meisten verschenkt hat, den Charity-Bonus. Drucken druckt nur "
              "die Blätter."),
         ],
     },

@@ -22,7 +22,7 @@ from dicecam.messages import english, text_json
 from dicecam.scorer.descriptor import Standing
 from dicecam.scorer.dicetopia import rules
 from dicecam.scorer.dicetopia.messages import MISSION_NAMES_EN
-from dicecam.scorer.dicetopia.missions import DRAW_MISSION, MISSIONS
+from dicecam.scorer.dicetopia.missions import DRAW_MISSION, MISSION_READINGS_DE, MISSIONS
 from dicecam.scorer.dicetopia.model import (
     BOARD_FIELDS,
     DISTRICT_NAMES,
@@ -356,7 +356,8 @@ def catalogue() -> dict[str, Any]:
         # scores the card (English)
         "missions": {m.id: {"name": m.name, "rule": m.rule, "reading": m.reading,
                             "names": {"en": MISSION_NAMES_EN[m.id], "de": m.name},
-                            "rules": {"en": m.reading, "de": m.rule}}
+                            "rules": {"en": m.reading,
+                                      "de": MISSION_READINGS_DE.get(m.id, m.rule)}}
                      for m in MISSIONS.values()},
         "board_fields": BOARD_FIELDS,
     }

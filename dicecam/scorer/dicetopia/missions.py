@@ -316,6 +316,42 @@ COPY_MISSION = mission_id("TRITTBRETTGÄNGER")
 DRAW_MISSION = mission_id("RISIKO")
 
 
+#: how dicecam scores a card, in German, where the printed text leaves out what the English
+#: reading says (ties, pairs, an empty board): the tablet shows German players the same rule
+#: English players read. A card not named here is scored as printed.
+MISSION_READINGS_DE: dict[str, str] = {
+    "waffenkammer": "12 ★ für die meisten lilafarbenen Würfel auf einer Fraktionstafel "
+                    "(bei Gleichstand geteilt, aufgerundet)",
+    "geld_regiert_die_welt": "12 ★ für die meisten weißen Würfel auf einer Fraktionstafel "
+                             "(bei Gleichstand geteilt, aufgerundet)",
+    "insider": "12 ★ für die meisten türkisfarbenen Würfel auf einer Fraktionstafel "
+               "(bei Gleichstand geteilt, aufgerundet)",
+    "notaalreserve": "10 ★ für die höchste Augensumme auf einer Fraktionstafel "
+                     "(bei Gleichstand geteilt, aufgerundet)",
+    "diskretion": "14 ★ für die niedrigste Augensumme auf einer Fraktionstafel "
+                  "(bei Gleichstand geteilt, aufgerundet)",
+    "toter_briefkasten": "4 ★ für jeden weißen Würfel, der in den Bezirken liegt",
+    "faelschung": "4 ★ für jedes Würfelpaar mit gleicher Augenzahl auf deiner Tafel; jeder "
+                  "Würfel zählt in höchstens einem Paar (drei gleiche ergeben ein Paar)",
+    "replik": "7 ★ für jedes Würfelpaar gleicher Farbe und Augenzahl auf deiner Tafel; jeder "
+              "Würfel zählt in höchstens einem Paar",
+    "aller_guten_dinge_sind_drei": "8 ★, einmal, wenn mindestens drei Würfel deiner Tafel "
+                                   "denselben Wert haben",
+    "klone": "18 ★, wenn alle Würfel deiner (nicht leeren) Tafel denselben Wert haben",
+    "der_grosse_coup": "25 ★, wenn deine sechs Würfel 1, 2, 3, 4, 5 und 6 zeigen",
+    "exzentriker": "10 ★, wenn alle Würfel deiner (nicht leeren) Tafel ungerade sind",
+    "perfektionist": "10 ★, wenn alle Würfel deiner (nicht leeren) Tafel gerade sind",
+    "trittbrettgaenger": "Kopiere eine Missionskarte eines anderen Spielers und werte sie mit "
+                         "deinen Würfeln und Agenten; ohne Angabe wählt dicecam die beste "
+                         "(nie einen anderen Trittbrettfahrer)",
+    "risiko": "Ziehe vor der Endwertung eine zufällige Missionskarte: sie zählt doppelt (0, "
+              "wenn sie nichts bringt); die gezogene Karte wird eingegeben",
+    "infiltration": "4 ★ für jeden Bezirk, den du allein kontrollierst (nicht bei "
+                    "Gleichstand; ein durch Bingmais Entscheidung gewonnener Bezirk zählt)",
+    "spezialagenten": "10 ★, wenn du in jedem der sechs Bezirke einen Agenten hast",
+}
+
+
 #: each card's name as a message: English (``MISSION_NAMES_EN``) or the card's German title
 MISSION_NAMES = Catalogue({f"dt.mission.{m.id}": {"en": MISSION_NAMES_EN[m.id], "de": m.name}
                            for m in MISSIONS.values()})

@@ -90,7 +90,7 @@
       pair_too_many_tries: "Too many wrong PINs. Wait a minute, then try again.",
     },
     de: {
-      undo: "Zurück", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
+      undo: "Rückgängig", games: "Spiele", new_game: "Neues Spiel", no_frame: "Noch kein Kamerabild.",
       confirm_roll: "Würfel stimmen: werten", enter_dice: "Würfel von Hand eingeben",
       demo_roll: "Würfeln (Demo)", demo_throwing: "Der Demo-Tisch würfelt, was das Spiel erwartet.",
       welcome: "Willkommen", welcome_text: "Starte ein neues Spiel oder öffne ein gespeichertes.",
