@@ -87,6 +87,12 @@ CORE = Catalogue({
               "add the missing ones on the pad",
         "de": "Dieser Wurf braucht {n} {n:Würfel|Würfel}, eingegeben {typed:ist|sind} "
               "{typed}: ergänze die fehlenden auf dem Tastenfeld"},
+    # two tablets tapped at once: the later tap met a game already moved on
+    "core.moved_on": {
+        "en": "another tablet changed the game just before this tap: look at the game as it "
+              "is now, and tap again if you still want to",
+        "de": "ein anderes Tablet hat das Spiel kurz vorher geändert: schau, wie es jetzt "
+              "steht, und tippe nochmal, wenn du das noch willst"},
     # a finished game is read-only until the players say otherwise
     "core.finished_reread": {
         "en": "This game is finished: the dice the camera sees now replace its stored "

@@ -160,3 +160,21 @@ def test_wrong_pins_on_one_phone_do_not_lock_out_another_tablet(
     tap(browser, "#pair-open")
     type_pin(browser, pin)
     wait_text(browser, "#pair-error", HELD_UP[lang])
+
+
+# --- item 4: a page that is not there, in the player's language, with the way back --------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_page_that_is_not_there_leads_back_to_the_table(browser: Any, server: Server,
+                                                          size: str, lang: str) -> None:
+    at_size(browser, size)
+    browser.get(f"{server.url}no-such-page?lang={lang}")
+    heading = {"en": "There is no such page", "de": "Diese Seite gibt es nicht"}[lang]
+    wait_text(browser, "h1", heading)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= (
+        390 if size == "phone" else 1280)
+    shot(browser, f"not-found-{size}-{lang}")
+    tap(browser, "#back-to-table")
+    wait(browser, lambda b: b.execute_script(
+        "return document.getElementById('new-game-name') !== null"))

@@ -97,6 +97,32 @@ def test_charidice_throw_choose_and_undo(client: Any) -> None:
     assert not back["ok"] and "nothing to undo" in back["error"]
 
 
+def test_two_tablets_scoring_at_once_the_later_is_told_the_game_moved_on(app: Any) -> None:
+    """Issue 59, item 4: both tap Score on the same throw; the later tap is refused for the
+    true reason (the turn moved on), in the tablet's language, and nothing is scored twice."""
+    first, second = paired_client(app), paired_client(app)
+    ok(first, events.NEW_GAME, CHARIDICE)
+    ok(first, events.ENTER_ROLL, {"dice": SIX})
+    shown = last_state(second)
+    best = shown["state"]["options"][0]
+    choose = {"type": "choose", "kind": best["kind"], "scored": best["scored"],
+              "seen_version": shown["version"]}
+    ok(first, events.ACTION, choose)
+    late = second.emit(events.ACTION, choose, callback=True)
+    assert late["ok"] is False and late["message"]["msg"] == "core.moved_on"
+    assert "another tablet changed the game" in late["error"]
+    after = last_state(second)
+    assert after["state"]["players"][0]["rows"][0][0] == best["points"]
+    assert len([e for e in services(app).session.store.log(after["game_id"])
+                if e.kind is EntryKind.ACTION]) == 2  # the throw and one choice
+    # a tap on the state as it is now is judged by the rules, as ever
+    now = after["version"]
+    again = second.emit(events.ACTION, {**choose, "seen_version": now}, callback=True)
+    assert again["ok"] is False and again["message"]["msg"] == "cd.choose_before_throw"
+    bad = second.emit(events.ACTION, {**choose, "seen_version": "x"}, callback=True)
+    assert bad["ok"] is False and "seen_version must be an integer" in bad["error"]
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing(client: Any) -> None:
     ok(client, events.NEW_GAME, CHARIDICE)
     before = last_state(client)
@@ -596,6 +622,19 @@ def test_the_rules_page_speaks_the_players_language(app: Any) -> None:
         as_text=True)
     assert http.get("/rules/nonsense").status_code == 404
     assert http.get("/rules/..%2Fgames.sqlite").status_code == 404
+
+
+def test_a_page_that_is_not_there_says_so_in_the_players_language(app: Any) -> None:
+    """Issue 59, item 4: no bare English Flask page; the way back to the table."""
+    http = app.test_client()
+    german = http.get("/nonsense", headers={"Accept-Language": "de"})
+    assert german.status_code == 404
+    page = german.get_data(as_text=True)
+    assert "Diese Seite gibt es nicht" in page and 'href="/"' in page
+    assert "Not Found" not in page
+    english = http.get("/rules/nonsense?lang=en").get_data(as_text=True)
+    assert "There is no such page" in english and "Back to the table" in english
+    assert http.post("/").status_code == 405
 
 
 def test_the_rules_page_shows_the_owners_copy_of_the_rulebook(app: Any) -> None:

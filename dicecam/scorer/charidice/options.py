@@ -41,6 +41,7 @@ from enum import StrEnum
 from itertools import combinations, product
 
 from dicecam.errors import InputError, RuleError
+from dicecam.scorer.charidice.messages import MESSAGES, colour_name
 
 DICE_PER_THROW = 6
 MAX_COLOURS = 6
@@ -154,7 +155,7 @@ def check_choice(
     dice = check_throw(dice)
     indices = tuple(sorted(scored))
     if not indices:
-        raise RuleError("choose at least one die to score")
+        raise RuleError(MESSAGES("cd.choose_none"))
     if len(set(indices)) != len(indices):
         raise RuleError("each die can be scored only once; a die index appears twice")
     bad = [i for i in indices if i not in range(len(dice))]
@@ -177,13 +178,13 @@ def _same_colour_combination(
 ) -> Combination:
     colours = {d.colour for d in chosen}
     if len(colours) > 1:
-        raise RuleError("scoring one colour means every scored die shows that colour; "
-                        f"these show {', '.join(sorted(colours))}")
+        raise RuleError(MESSAGES("cd.one_colour_mixed",
+                                 colours=tuple(colour_name(c) for c in sorted(colours))))
     colour = chosen[0].colour
     whole = tuple(i for i, d in enumerate(dice) if d.colour == colour)
     if len(whole) < MIN_SAME_COLOUR:
-        raise RuleError(f"only {len(whole)} dice show {colour}; scoring one colour needs "
-                        f"at least {MIN_SAME_COLOUR} dice of it")
+        raise RuleError(MESSAGES("cd.one_colour_few", n=len(whole), colour=colour_name(colour),
+                                 least=MIN_SAME_COLOUR))
     values = [d.value for d in chosen]
     if len(values) >= MIN_SAME_COLOUR and is_straight(values):
         return _STRAIGHTS[len(values)]
@@ -191,24 +192,23 @@ def _same_colour_combination(
         return Combination.FOUR_OF_COLOUR
     if indices == whole:
         return Combination.NONE
-    raise RuleError(f"score all {len(whole)} {colour} dice, or exactly the dice of one bonus "
-                    "combination (four dice, or a straight)")
+    raise RuleError(MESSAGES("cd.one_colour_all", n=len(whole), colour=colour_name(colour)))
 
 
 def _one_per_colour_combination(dice: tuple[Die, ...], chosen: list[Die]) -> Combination:
     counts = Counter(d.colour for d in chosen)
     twice = sorted(c for c, n in counts.items() if n > 1)
     if twice:
-        raise RuleError(f"score one die per colour; {twice[0]} is scored {counts[twice[0]]} times")
+        raise RuleError(MESSAGES("cd.per_colour_twice", colour=colour_name(twice[0]),
+                                 n=counts[twice[0]]))
     values = {d.value for d in chosen}
     if len(chosen) >= MIN_EQUAL_NUMBERS and len(values) == 1:
         return _EQUALS[len(chosen)]
     rolled = {d.colour for d in dice}
     missing = sorted(rolled - set(counts))
     if missing:
-        raise RuleError(f"score one die of every rolled colour ({len(rolled)} colours); "
-                        f"none is scored for {', '.join(missing)} (unless you score four or "
-                        "more equal numbers for their bonus)")
+        raise RuleError(MESSAGES("cd.per_colour_missing", n=len(rolled),
+                                 colours=tuple(colour_name(c) for c in missing)))
     return Combination.NONE
 
 

@@ -204,7 +204,7 @@ def legal_actions(state: State) -> dict[str, str]:
 
 def apply(state: State, action: Action) -> State:
     if state.turn is None:
-        raise RuleError("the game is over; start a new game to play again")
+        raise RuleError(MESSAGES("cd.over"))
     if isinstance(action, Throw):
         return _throw(state, state.turn, action)
     if isinstance(action, Keep):
@@ -256,9 +256,9 @@ def _throw(state: State, turn: Turn, action: Throw) -> State:
 
 def _keep(state: State, turn: Turn, action: Keep) -> State:
     if turn.throws == 0:
-        raise RuleError("throw the dice first; keeping dice is for the throws after the first")
+        raise RuleError(MESSAGES("cd.keep_before_throw"))
     if turn.throws >= state.config.throws_per_turn:
-        raise RuleError("there is no throw left; choose how to score this throw")
+        raise RuleError(MESSAGES("cd.no_throw_left"))
     kept = tuple(sorted(action.kept))
     if len(set(kept)) != len(kept):
         raise RuleError("a die can be kept only once; a die index appears twice")
@@ -266,7 +266,7 @@ def _keep(state: State, turn: Turn, action: Keep) -> State:
     if bad:
         raise RuleError(f"dice are numbered 0 to {len(turn.dice) - 1}; there is no die {bad[0]}")
     if len(kept) == len(turn.dice):
-        raise RuleError("keeping all six dice leaves nothing to throw; choose an option instead")
+        raise RuleError(MESSAGES("cd.keep_all"))
     return replace(state, turn=replace(turn, kept=kept))
 
 
@@ -274,21 +274,21 @@ def _ask_big_gift(state: State, turn: Turn, action: AskBigGift) -> State:
     players = state.config.players
     asker = state.left_of(turn.player)
     if action.player != players[asker]:
-        raise RuleError(f"only {players[asker]}, who receives {players[turn.player]}'s gift, "
-                        f"may ask for the big gift now, not {action.player}")
+        raise RuleError(MESSAGES("cd.big_gift_who", asker=players[asker],
+                                 player=players[turn.player], other=action.player))
     if state.big_gift_used[asker]:
-        raise RuleError(f"{players[asker]} has already asked for the big gift in this game")
+        raise RuleError(MESSAGES("cd.big_gift_used", asker=players[asker]))
     if turn.big_gift:
-        raise RuleError(f"{players[asker]} has already asked for the big gift this turn")
+        raise RuleError(MESSAGES("cd.big_gift_turn", asker=players[asker]))
     if turn.throws >= state.config.throws_per_turn:
-        raise RuleError("the big gift must be asked for before the third throw")
+        raise RuleError(MESSAGES("cd.big_gift_late"))
     used = tuple(u or i == asker for i, u in enumerate(state.big_gift_used))
     return replace(state, turn=replace(turn, big_gift=True), big_gift_used=used)
 
 
 def _choose(state: State, turn: Turn, action: Choose) -> State:
     if turn.throws == 0:
-        raise RuleError("throw the dice first, then choose how to score them")
+        raise RuleError(MESSAGES("cd.choose_before_throw"))
     option = check_choice(turn.dice, action.kind, action.scored, turn.big_gift)
     recipient = state.left_of(turn.player)
     r = state.round

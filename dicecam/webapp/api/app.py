@@ -113,6 +113,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                tables=rules_tables(game, lang),
                                owners_copy=owners_rulebook(game, lang))
 
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    def not_found(error: Any) -> Any:
+        """A page that is not there, in the player's language (``?lang=de`` or the
+        browser's), with the way back to the table: never Flask's bare English page."""
+        lang = request.args.get("lang")
+        if lang not in LANGUAGES:
+            lang = request.accept_languages.best_match(LANGUAGES, default="en")
+        return render_template("not_found.html", lang=lang), error.code
+
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:
         return {"ok": True, "game": services().session.game_name}

@@ -271,7 +271,14 @@ class GameSession:
             active = self._require_active()
             codec = active.game.codec
             action = codec.action_from_json(command.action)
-            new_state = codec.apply(active.state, action)
+            try:
+                new_state = codec.apply(active.state, action)
+            except InputError as exc:
+                if command.seen_version is not None and command.seen_version != self._version:
+                    # tapped on a state that was no longer the game's (another tablet was
+                    # first): that is the reason, not what the rules say of the state now
+                    raise InputError(CORE("core.moved_on")) from exc
+                raise
             stored = codec.action_to_json(action)
             self.store.append(active.game_id, [NewEntry(EntryKind.ACTION, source, stored)],
                               standing=self._standing(active, new_state))

@@ -54,9 +54,11 @@ class DeleteGame:
 
 @dataclass(frozen=True)
 class Act:
-    """One of the game's legal actions as JSON; its codec parses the rest."""
+    """One of the game's legal actions as JSON; its codec parses the rest. ``seen_version``:
+    the state's version the tablet showed when it was tapped (None: not said)."""
 
     action: dict[str, Any]
+    seen_version: int | None = None
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,11 @@ def parse_delete_game(data: Any) -> DeleteGame:
 
 
 def parse_act(data: Any) -> Act:
-    return Act(dict(jc.require_object(data, "action")))
+    action = dict(jc.require_object(data, "action"))
+    seen = action.pop("seen_version", None)
+    if seen is not None:
+        seen = jc.require_int(seen, "action.seen_version", 0, 2**62)
+    return Act(action, seen)
 
 
 def parse_undo(data: Any) -> Undo:

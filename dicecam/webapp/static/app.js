@@ -214,7 +214,10 @@
     t,
     legal,
     legalOf,
-    act: (action) => send(E.ACTION, action).catch(() => null),
+    // the version this tablet shows goes with the tap: a tap that lost a race with
+    // another tablet is told so, not refused for a state it never showed
+    act: (action) => send(E.ACTION, { ...action,
+      seen_version: app.view ? app.view.version : undefined }).catch(() => null),
     openEntry: (spec) => openEntry(spec),
     catalogue: (game) => (window.DICECAM_CATALOGUE || {})[game] || {},
     colours: () => (app.view && app.view.colours) || [],
