@@ -55,6 +55,9 @@ class DemoThrow:
 
     colours: tuple[str | None, ...]
     values: tuple[int | None, ...] = ()
+    #: what makes this throw differ from the same throw of another game (the director
+    #: gives the game and its move; empty: the roll's number alone, as benches replay)
+    seed: tuple[int, ...] = ()
 
     def value_of(self, k: int) -> int | None:
         return self.values[k] if k < len(self.values) else None
@@ -201,7 +204,7 @@ class DemoSource(FrameSource):
 
     def _plan_throw(self, index: int, request: DemoThrow) -> list[_Die]:
         """The dice a director asked for, placed so that every one fits the frame."""
-        rng = np.random.default_rng([self._seed, index, 3])
+        rng = np.random.default_rng([self._seed, *request.seed, index, 3])
         count = len(request.colours)
         size = min(self._die_px, math.sqrt(_THROW_AREA * self.width * self.height
                                            / max(count, 1)))

@@ -8,6 +8,7 @@ Screenshots of what was checked go to ``$DICECAM_SHOTS`` when it is set (to look
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,49 @@ def test_a_page_that_is_not_there_leads_back_to_the_table(browser: Any, server: 
     tap(browser, "#back-to-table")
     wait(browser, lambda b: b.execute_script(
         "return document.getElementById('new-game-name') !== null"))
+
+
+# --- item 9: the Charidice printout says which game it is -----------------------------------
+
+def play_charidice_to_the_end(server: Server) -> None:
+    """Ann and Bo's seven rounds typed in, Bo asking for the big gift in the first."""
+    from dicecam.webapp.api.app import services
+    from dicecam.webapp.session.tablet_commands import Act, NewGame, parse_enter_roll
+
+    session = services(server.app).session
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    session.act(Act({"type": "big_gift", "player": "Bo"}))
+    six = [{"value": v, "colour": c} for v, c in zip(
+        [1, 2, 3, 4, 5, 6], ["red", "blue", "green", "purple", "black", "grey"], strict=True)]
+    while session.view()["state"]["phase"] != "over":
+        session.enter_roll(parse_enter_roll({"dice": six}))
+        best = session.view()["state"]["options"][0]
+        session.act(Act({"type": "choose", "kind": best["kind"], "scored": best["scored"]}))
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_charidice_printout_names_the_game_the_day_the_winner_and_the_big_gift(
+        browser: Any, server: Server, size: str, lang: str) -> None:
+    at_size(browser, size)
+    open_in(browser, server, lang)
+    play_charidice_to_the_end(server)
+    wait(browser, lambda b: b.find_element(By.ID, "game-view").get_attribute("data-game")
+         == "charidice" and b.find_elements(By.ID, "cd-winners"))
+    assert not browser.find_element(By.ID, "cd-print-head").is_displayed()  # paper only
+    winner = {"en": "Winner:", "de": "Sieger:"}[lang]
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        head = wait(browser, lambda b: (e := b.find_element(By.ID, "cd-print-head"))
+                    .is_displayed() and e)
+        assert head.text.startswith("Charidice #1"), head.text
+        assert winner in head.text and str(time.localtime().tm_year) in head.text, head.text
+        # Bo received the first round's gift doubled: the 2x mark on his sheet
+        marks = browser.find_elements(
+            By.CSS_SELECTOR, '.sheet[data-player="Bo"] tbody tr:first-child .big-gift-mark')
+        assert len(marks) == 1 and marks[0].is_displayed()
+        assert not browser.find_elements(By.CSS_SELECTOR,
+                                         '.sheet[data-player="Ann"] .big-gift-mark')
+        shot(browser, f"cd-print-{size}-{lang}")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

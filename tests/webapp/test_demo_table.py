@@ -12,6 +12,7 @@ import pytest
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.vision.demo import DemoSource, DemoThrow
+from dicecam.vision.demo_boards import DemoLayout
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.demo_table import DemoDirector
 from dicecam.webapp.session.game_session import GameSession
@@ -22,6 +23,12 @@ from dicecam.webapp.session.views import RollStatus
 @pytest.fixture
 def session(tmp_path: Path) -> GameSession:
     return GameSession(GameStore(tmp_path / "games.sqlite"), lambda event, payload: None)
+
+
+def asked(throw: DemoThrow | DemoLayout | None) -> tuple[tuple, tuple] | None:
+    """What a director asks the demo to throw (its colours and values), seed aside."""
+    assert throw is None or isinstance(throw, DemoThrow)
+    return None if throw is None else (throw.colours, throw.values)
 
 
 def entered(*dice: tuple[int, str]) -> EnterRoll:
@@ -58,12 +65,12 @@ def test_v6_throws_again_only_when_a_tablet_asks(session: GameSession) -> None:
     session.new_game(NewGame("v6", {"players": ["Ann", "Bo"], "seating": "in_order"}))
     director = demo.opening("v6")
     session.act(Act({"type": "jokers", "jokers": []}))
-    assert director() == DemoThrow((None,), (None,))  # the croupier's free throw
+    assert asked(director()) == ((None,), (None,))  # the croupier's free throw
     session.enter_roll(entered((4, "white")))
     assert demo.waiting() == "ask" and director() is None  # go on, stop or a joker
     assert demo.request() == {"throwing": True}
     assert demo.waiting() == "auto"
-    assert director() == DemoThrow((None,), (None,))
+    assert asked(director()) == ((None,), (None,))
     with pytest.raises(InputError, match="has thrown"):
         demo.request()
 
@@ -72,7 +79,7 @@ def test_charidice_keeps_the_kept_dice_as_they_lie(session: GameSession) -> None
     demo = DemoDirector(session)
     session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
     director = demo.opening("charidice")
-    assert director() == DemoThrow((None,) * 6, (None,) * 6)
+    assert asked(director()) == ((None,) * 6, (None,) * 6)
     colours = ["red", "blue", "green", "purple", "black", "grey"]
     session.enter_roll(entered(*zip([1, 2, 3, 4, 5, 6], colours, strict=True)))
     session.act(Act({"type": "keep", "kept": [1, 4]}))
@@ -99,11 +106,31 @@ def test_only_the_latest_opening_throws_and_only_for_its_own_game(
     assert demo.waiting() == "auto"  # the new game's throw is still to come
     charidice = demo.opening("charidice")
     assert party() is None  # given up: a later opening was made
-    assert charidice() == DemoThrow((None,) * 6, (None,) * 6)
+    assert asked(charidice()) == ((None,) * 6, (None,) * 6)
     assert charidice() is None and demo.waiting() is None
     # a new game of the same kind goes on in the same opening, with its own first throw
+    first_seed = session.throw_due()[0]
     session.new_game(NewGame("charidice", {"players": ["Cleo", "Dan"]}))
-    assert charidice() == DemoThrow((None,) * 6, (None,) * 6)
+    assert asked(charidice()) == ((None,) * 6, (None,) * 6)
+    assert session.throw_due()[0] != first_seed
+
+
+def test_each_game_throws_its_own_dice(session: GameSession) -> None:
+    """Issue 59, item 10: the demo's throws are seeded by the game and its move, so a new
+    game does not replay the last one's throws."""
+    demo = DemoDirector(session)
+    source = DemoSource("charidice")
+    firsts = []
+    for players in (["Ann", "Bo"], ["Ann", "Bo"], ["Cleo", "Dan"]):
+        session.new_game(NewGame("charidice", {"players": players}))
+        throw = demo.opening("charidice")()
+        assert isinstance(throw, DemoThrow)
+        firsts.append(tuple((d.value, d.look.colour_name)
+                            for d in source._plan_throw(0, throw)))
+    assert len(set(firsts)) == 3
+    # the same game and move: the same throw (a restart shows what the game had)
+    again = DemoThrow((None,) * 6, (None,) * 6, seed=(3, 0))
+    assert source._plan_throw(0, again) == source._plan_throw(0, again)
 
 
 def test_a_throw_given_up_with_its_source_is_thrown_again_until_a_roll_settles(

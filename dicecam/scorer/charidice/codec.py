@@ -144,6 +144,8 @@ def state_to_json(state: rules.State) -> dict[str, Any]:
                 "name": name,
                 "rows": [[r.rolled, r.bonus, r.received, r.given] for r in rows],
                 "big_gift_used": used,
+                # the rounds whose gift this player received doubled (the 2x box ticked)
+                "big_gift_rounds": [i + 1 for i, r in enumerate(rows) if r.big_gift],
                 "rolled": res.rolled,
                 "bonus": res.bonus,
                 "received": res.received,

@@ -115,6 +115,8 @@ class Row:
     bonus: int | None = None
     received: int | None = None
     given: int | None = None
+    #: the gift received this round was a big gift (the sheet's 2x box ticked)
+    big_gift: bool = False
 
 
 @dataclass(frozen=True)
@@ -295,7 +297,8 @@ def _choose(state: State, turn: Turn, action: Choose) -> State:
     sheets = [list(rows) for rows in state.sheets]
     sheets[turn.player][r] = replace(sheets[turn.player][r], rolled=option.points,
                                      bonus=option.bonus, given=option.gift)
-    sheets[recipient][r] = replace(sheets[recipient][r], received=option.gift)
+    sheets[recipient][r] = replace(sheets[recipient][r], received=option.gift,
+                                   big_gift=turn.big_gift)
     last = Scoring(r, turn.player, recipient, turn.dice, option, turn.big_gift)
     next_player = recipient
     next_round = r + 1 if next_player == 0 else r

@@ -7,7 +7,8 @@ they lie) in Charidice, one die in V6. A throw the game waits for by itself come
 one the players choose (V6's "throw again", a Charidice re-throw) waits until a tablet
 asks for it (``request``). Each throw is made once: the next comes only after the game
 has taken it (its action count changed), so a throw the tablet must correct first is
-not thrown again over it. A game read where its dice lie at the end (``table_due``:
+not thrown again over it. Each throw is seeded by the game and its move, so no two games
+throw the same dice. A game read where its dice lie at the end (``table_due``:
 Dicetopia) is laid out instead, and stays laid out while that game is played.
 
 The camera opens the demo anew for each game played (its dice set), and each opening asks
@@ -73,7 +74,9 @@ class DemoDirector:
                 return None
             self._thrown_at = key
             self._thrown_when = time.time()
-        return DemoThrow(due.colours, due.values)
+        # seeded by the game and its move: each game throws its own dice, and a game
+        # resumed after a restart does not replay the throws it had
+        return DemoThrow(due.colours, due.values, seed=(int(key[1]), int(key[2])))
 
     def _layout(self, token: object, game: str) -> DemoLayout | None:
         key, due = self._session.table_due()

@@ -15,6 +15,8 @@
   const CHANGES_THE_GAME = new Set(window.DICECAM_CHANGES_THE_GAME || []);
   const TOKEN_KEY = "dicecam.token";
   const CLIENT_KEY = "dicecam.client";
+  // the rules engines' longest player name (rules.MAX_NAME_LENGTH in every game)
+  const NAME_MAX = 40;
   const I18N = window.DicecamI18n;
   const t = I18N.t;
   const GAMES = (window.DicecamGames = window.DicecamGames || {});
@@ -1226,7 +1228,7 @@
     fieldset.replaceChildren(h("legend", {}, t("players")));
     const extra = setup.perPlayer ? setup.perPlayer(ctx) : null;
     const row = (i) => h("div", { class: "player-row" },
-      h("input", { type: "text", name: "player", maxlength: 40,
+      h("input", { type: "text", name: "player", maxlength: NAME_MAX,
         placeholder: i < setup.min ? t("player_n", { n: i + 1 }) : t("player_optional"),
         value: old[i] || "" }),
       extra ? h("select", { name: extra.key, "aria-label": t(extra.label) },
@@ -1274,6 +1276,10 @@
     const parts = [h("span", { id: "new-game-limits", "data-full": full ? "1" : "0" },
       full ? t("players_full", { game: title, max: setup.max })
         : t("players_range", { game: title, min: setup.min, max: setup.max }))];
+    // a name typed (or pasted) to the field's end is said to end there, not cut unseen
+    if (inputs.some((i) => i.value.length >= NAME_MAX)) {
+      parts.push(h("span", { id: "new-game-name-long" }, t("name_at_most", { max: NAME_MAX })));
+    }
     const last = lastPlayers();
     if (!typed && last.length >= setup.min && last.length <= setup.max) {
       parts.push(h("button", { type: "button", id: "new-game-same", onclick: () => {

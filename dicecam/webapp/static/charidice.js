@@ -99,12 +99,19 @@
     if (s.explanation && s.explanation.length) {
       el.append(h("p", { class: "hint", id: "cd-explanation" }, s.explanation.map(ctx.msg).join(" ")));
     }
-    el.append(sheets(ctx, s));
+    el.append(sheets(ctx, s, view));
   }
 
-  function sheets(ctx, s) {
+  function sheets(ctx, s, view) {
     const { h, t } = ctx;
+    // on paper the sheets say which game they are: its name and number, the day, the winner
+    const printed = new Date().toLocaleDateString(ctx.lang() === "de" ? "de-DE" : "en-GB",
+      { dateStyle: "long" });
     const card = h("div", { class: "card", id: "cd-sheets" },
+      h("div", { class: "print-only", id: "cd-print-head" },
+        h("h2", {}, `${s.title || "Charidice"} #${view.game_id}`),
+        h("p", {}, printed, s.phase === "over" && s.winners.length
+          ? ` · ${t("cd_winners", { w: s.winners.join(", ") })}` : "")),
       h("div", { class: "row" }, h("h3", { style: "flex:1" }, t("cd_sheet")),
         h("button", { type: "button", class: "no-print", onclick: () => window.print() }, t("print"))));
     const grid = h("div", { class: "sheets" });
@@ -112,8 +119,12 @@
       const rows = [];
       for (let r = 0; r < s.rounds; r++) {
         const row = p.rows[r] || [null, null, null, null];
+        // a gift received as a big gift carries the sheet's 2x mark
+        const doubled = (p.big_gift_rounds || []).includes(r + 1);
         rows.push(h("tr", { class: r === s.round - 1 && s.phase !== "over" ? "active" : "" },
-          h("td", {}, String(r + 1)), ...row.map((v) => h("td", { class: "num" }, v === null ? "" : String(v)))));
+          h("td", {}, String(r + 1)), ...row.map((v, k) => h("td", { class: "num" },
+            v === null ? "" : String(v),
+            k === 2 && doubled ? h("span", { class: "big-gift-mark", title: t("cd_big_gift_on") }, " 2×") : null))));
       }
       grid.append(h("table", { class: "sheet", "data-player": p.name },
         h("caption", {}, h("b", {}, p.name), p.name === s.active ? " ●" : ""),
