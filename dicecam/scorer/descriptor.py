@@ -235,11 +235,18 @@ class GameDescriptor:
     #: (state, dice) -> dice of the roll that are no part of the throw (Dice Party's wallet
     #: counter die), each with the sentence of the one-tap button that leaves it out
     aside_dice: Callable[[Any, Sequence[DieReading]], Sequence[tuple[int, Message]]] | None = None
+    #: players -> (config, JSON actions) of a game played on to where it is crowded, for
+    #: the demo table to show at once what takes an hour of play (Dice Party's full
+    #: parties); None: the demo starts the game as the rulebook does
+    demo_crowded: Callable[[Sequence[str]], tuple[dict[str, Any], list[dict[str, Any]]]] | None = (
+        None)
 
     def setup_json(self) -> dict[str, Any]:
-        """What the page's new-game form needs: the player limits and the variants."""
+        """What the page's new-game form needs: the player limits, the variants, and
+        whether the demo can start the game crowded."""
         return {"min": self.min_players, "max": self.max_players,
-                "options": [v.to_json() for v in self.variants]}
+                "options": [v.to_json() for v in self.variants],
+                "demo_crowded": self.demo_crowded is not None}
 
     def new_game(self, config: Mapping[str, Any]) -> Any:
         """A new game from the page's or a hub's config: its players counted and their

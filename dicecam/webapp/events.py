@@ -35,9 +35,10 @@ ENTER_ROLL = "enter_roll"  # {"dice": [{"value", "colour", "zone"}]}: dice typed
 SYNC = "sync"  # {}: ask for state, roll and games again (after a reconnect)
 PAIR = "pair"  # {"pin": "123456"}: pair this tablet; the reply carries a token to keep
 DEMO_ROLL = "demo_roll"  # {}: the demo table throws the dice the players chose to throw
+DEMO_PARTY = "demo_party"  # {"players": [...]}: the demo's Dice Party game at full parties
 SET_ZONES = "set_zones"  # {"width", "height", "zones": [{"name", "rect"}]}: areas drawn
 
 #: the events that change a game: each needs a paired tablet
 CHANGES_THE_GAME = (NEW_GAME, OPEN_GAME, CLOSE_GAME, DELETE_GAME, ACTION, UNDO, CORRECT_DIE,
                     CONFIRM_ROLL, ADD_DIE, TEACH_LAYOUT, ASSIGN_ZONE, ENTER_ROLL, DEMO_ROLL,
-                    SET_ZONES)
+                    SET_ZONES, DEMO_PARTY)

@@ -173,8 +173,8 @@ def test_a_detector_with_no_weaker_peaks_to_give_reads_as_before():
 def test_a_crowd_die_peaking_under_the_bar_is_found_when_the_party_is_counted():
     """Throw 128 of ``bench crowd``: an orange 6 in a touching cluster peaks under the
     detector's bar, so 53 of the 54 dice are read; told 54, the reader finds it, right."""
+    from dicecam.scorer.diceparty.grown import grown_parties
     from dicecam.scorer.registry import get_game
-    from dicecam.tools.grown_parties import grown_parties
     from dicecam.vision.demo import DemoSource, DemoThrow
     from dicecam.vision.detect import MODEL_PATH
     from dicecam.vision.matching import match_centres

@@ -225,3 +225,37 @@ def test_the_charidice_printout_names_the_game_the_day_the_winner_and_the_big_gi
         shot(browser, f"cd-print-{size}-{lang}")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+# --- item 10: the demo throws the crowded parties Dice Party is about ---------------------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_demo_starts_dice_party_at_full_parties(browser: Any, tmp_path: Path, size: str,
+                                                    lang: str) -> None:
+    from dicecam.webapp.api.app import services
+    from dicecam.webapp.camera.source import TableCamera
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": TableCamera("demo")})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        label = {"en": "Demo: start at full parties", "de": "Demo: mit vollen Partys"}[lang]
+
+        def full_parties(b: Any) -> None:
+            wait_text(b, "#new-game-options", label)
+            tap(b, "#new-game-full-party")
+
+        new_game(browser, "diceparty", ["Ann", "Bo"], extra=full_parties)
+        wait_text(browser, "#dp-status", {"en": "Ann throws the party",
+                                          "de": "Ann wirft die Party"}[lang])
+        _key, due = services(running.app).session.throw_due()
+        assert due is not None and len(due.colours) >= 54
+        shot(browser, f"dp-full-party-{size}-{lang}")
+        # another game of Dice Party starts as ever, at the rulebook's small parties
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        _key, due = services(running.app).session.throw_due()
+        assert due is not None and len(due.colours) == 4
+    finally:
+        running.stop()

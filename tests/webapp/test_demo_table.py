@@ -193,3 +193,45 @@ def test_dice_typed_in_are_the_players_word_and_replace_no_camera_roll(
         assert words in said and "camera" not in said.lower() and "kamera" not in said.lower()
     kept = session.roll_payload()
     assert kept is not None and kept["roll_id"] == 7 and len(kept["dice"]) == 3
+
+
+def test_the_demo_starts_dice_party_at_full_parties(tmp_path: Path) -> None:
+    """Issue 59, item 10: the demo can throw the crowded parties Dice Party is about: a game
+    whose parties it grew to 54 dice first (the steps stored, marked the demo's)."""
+    from dicecam.webapp import events
+    from dicecam.webapp.api.app import create_app, services
+    from dicecam.webapp.camera.source import TableCamera
+    from dicecam.webapp.journal.sqlite import Source
+    from tests.support.tablets import PIN, paired_client
+
+    app = create_app({"DB_PATH": str(tmp_path / "demo.sqlite"), "PAIRING_PIN": PIN,
+                      "OUTPUTS": TableCamera("demo")})
+    try:
+        tablet = paired_client(app)
+        party = {"game": "diceparty", "players": ["Ann", "Bo"]}
+        ack = tablet.emit(events.DEMO_PARTY, party, callback=True)
+        assert ack["ok"], ack
+        session = services(app).session
+        view = session.view()
+        assert view["game"] == "diceparty" and view["demo"] is True
+        _key, due = session.throw_due()
+        assert due is not None and len(due.colours) >= 54
+        assert all(sum(p["party"].values()) >= 54 for p in view["state"]["players"])
+        log = session.store.log(ack["game_id"])
+        assert log and {e.source for e in log} == {Source.DEMO}
+        bad = tablet.emit(events.DEMO_PARTY, {**party, "players": "Ann"}, callback=True)
+        assert bad["ok"] is False and "must be a JSON list" in bad["error"]
+        plain_game = tablet.emit(events.DEMO_PARTY, {**party, "game": "charidice"},
+                                 callback=True)
+        assert plain_game["ok"] is False and "no crowded demo game" in plain_game["error"]
+    finally:
+        services(app).close()
+    # a real camera's table grows its parties by play
+    plain = create_app({"DB_PATH": str(tmp_path / "real.sqlite"), "PAIRING_PIN": PIN})
+    try:
+        ack = paired_client(plain).emit(
+            events.DEMO_PARTY, {"game": "diceparty", "players": ["Ann", "Bo"]}, callback=True)
+        assert ack["ok"] is False and "not the demo table" in ack["error"]
+        assert services(plain).session.view()["demo"] is False
+    finally:
+        services(plain).close()

@@ -158,6 +158,7 @@ def templates(app: Any) -> dict[str, list[Any]]:
         events.ASSIGN_ZONE: [{"roll_id": roll["roll_id"], "zone": "the_agency"}],
         events.ENTER_ROLL: [{"dice": SIX}, {"dice": [{"value": 4, "colour": "white"}]}],
         events.DEMO_ROLL: [{}],
+        events.DEMO_PARTY: [{"game": "diceparty", "players": ["Ann", "Bo"]}],
         events.SET_ZONES: [{"width": 640, "height": 480, "zones": [
             {"name": "Ann", "rect": [0, 0, 320, 480]}, {"name": "Bo", "rect": [320, 0, 640, 480]}]},
             {"width": 640, "height": 480, "zones": []}],

@@ -45,6 +45,7 @@ VALID = {
     events.ASSIGN_ZONE: {"roll_id": 1, "zone": "tray"},
     events.ENTER_ROLL: {"dice": SIX},
     events.DEMO_ROLL: {},
+    events.DEMO_PARTY: {"game": "diceparty", "players": ["Ann", "Bo"]},
     events.SET_ZONES: {"width": 640, "height": 480,
                        "zones": [{"name": "Ann", "rect": [0, 0, 320, 480]}]},
 }

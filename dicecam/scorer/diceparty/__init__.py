@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dicecam.scorer.descriptor import GameDescriptor, Variant, VariantKind
-from dicecam.scorer.diceparty import adapter, codec, rules, rules_help
+from dicecam.scorer.diceparty import adapter, codec, grown, rules, rules_help
 
 GAME = GameDescriptor(
     name="diceparty",
@@ -26,4 +26,5 @@ GAME = GameDescriptor(
     dice_marks=codec.roll_dice_marks,
     roll_summary=adapter.roll_summary,
     aside_dice=adapter.aside_dice,
+    demo_crowded=grown.full_parties,
 )

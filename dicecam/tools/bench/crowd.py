@@ -29,8 +29,8 @@ from typing import Any
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import fit_groups
+from dicecam.scorer.diceparty.grown import grown_parties
 from dicecam.scorer.registry import get_game
-from dicecam.tools.grown_parties import grown_parties
 from dicecam.vision.demo import DemoSource, DemoThrow
 from dicecam.vision.matching import match_centres
 from dicecam.vision.pipeline import build_pipeline

@@ -28,8 +28,8 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
+from dicecam.scorer.diceparty.grown import grown_parties, quiet_throw
 from dicecam.scorer.registry import get_game
-from dicecam.tools.grown_parties import grown_parties, quiet_throw
 from dicecam.vision.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera

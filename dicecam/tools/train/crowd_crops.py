@@ -17,8 +17,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from dicecam.scorer.diceparty.grown import grown_parties
 from dicecam.scorer.registry import get_game
-from dicecam.tools.grown_parties import grown_parties
 from dicecam.vision.demo import DemoSource, DemoThrow
 from dicecam.vision.die_reader import cut_crop, resize_crop
 

@@ -197,6 +197,17 @@ class TabletNamespace(Namespace):
         return self.services().session.set_zones(tc.parse_set_zones(data))
 
     @answered
+    def on_demo_party(self, data: Any) -> dict[str, Any]:
+        """A game the demo played on to where it is crowded first (``demo_crowded``: Dice
+        Party's parties of 54 dice), so its big throws are on the table at once."""
+        command = tc.parse_demo_party(data)
+        services = self.services()
+        if services.demo is None:
+            raise InputError("the camera is not the demo table: at a real table the game "
+                             "grows as you play")
+        return services.session.new_game_crowded(command.game, command.players)
+
+    @answered
     def on_demo_roll(self, data: Any) -> dict[str, Any]:
         tc.parse_demo_roll(data)
         services = self.services()

@@ -67,6 +67,8 @@ class Source(StrEnum):
     TAP = "tap"
     CAMERA = "camera"
     CORRECTION = "correction"
+    #: played out by the demo table (its Dice Party game started at full parties)
+    DEMO = "demo"
 
 
 @dataclass(frozen=True)

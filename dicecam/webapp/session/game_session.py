@@ -207,6 +207,48 @@ class GameSession:
             self._publish(events.GAMES, self.games_payload())
             return {"game_id": game_id}
 
+    def new_game_crowded(self, game: str, players: Sequence[str]) -> dict[str, Any]:
+        """The demo's crowded game of ``game`` (its ``demo_crowded``) for ``players``."""
+        if game not in self.games:
+            raise InputError(f"this server does not offer {game!r}; choose one of "
+                             f"{', '.join(self.games)}")
+        crowded = self._get_game(game).demo_crowded
+        if crowded is None:
+            raise InputError(f"{self._title(game)} has no crowded demo game: start it as "
+                             "a new game")
+        config, actions = crowded(players)
+        return self.new_game_played(NewGame(game, config), actions)
+
+    def new_game_played(self, command: NewGame, actions: Sequence[Mapping[str, Any]],
+                        source: Source = Source.DEMO) -> dict[str, Any]:
+        """A new game with ``actions`` already played (the demo's Dice Party game at full
+        parties): every action checked by the rules first, then stored in one append
+        (marked ``source``), and one state published."""
+        if command.game not in self.games:
+            raise InputError(f"this server does not offer {command.game!r}; choose one of "
+                             f"{', '.join(self.games)}")
+        descriptor = self._get_game(command.game)
+        codec = descriptor.codec
+        state = descriptor.new_game(command.config)
+        stored = []
+        for data in actions:
+            action = codec.action_from_json(data)
+            state = codec.apply(state, action)
+            stored.append(codec.action_to_json(action))
+        with self._lock:
+            game_id = self.store.create_game(command.game, command.config,
+                                             remember_as=ACTIVE_GAME_KEY)
+            active = _Active(game_id, descriptor, dict(command.config), state, stored)
+            if stored:
+                self.store.append(game_id, [NewEntry(EntryKind.ACTION, source, a)
+                                            for a in stored],
+                                  standing=self._standing(active, state))
+            self._active = active
+            self._roll = None
+            self._publish_state()
+            self._publish(events.GAMES, self.games_payload())
+            return {"game_id": game_id}
+
     def open_game(self, command: OpenGame) -> dict[str, Any]:
         with self._lock:
             self._open(command.game_id)
@@ -707,9 +749,12 @@ class GameSession:
     def _state_payload(self) -> dict[str, Any]:
         active = self._active
         if active is None:
-            return state_view(self._version, None, None, {}, None, 0, None)
+            view = state_view(self._version, None, None, {}, None, 0, None)
+            view["demo"] = self.demo_status is not None  # the demo table is the camera
+            return view
         view = state_view(self._version, active.game_id, active.game, active.config,
                           active.state, len(active.actions), self._roll)
+        view["demo"] = self.demo_status is not None
         if self.demo_status is not None:
             view["demo_throw"] = self.demo_status()
         view["zones"] = None if active.zones is None else zones_view(active.zones)

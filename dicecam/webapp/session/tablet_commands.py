@@ -21,6 +21,8 @@ COLOUR_NAME_MAX = 30
 ZONE_NAME_MAX = 60
 ROLL_ID_MAX = 2**62
 ENTRY_ID_MAX = 40
+#: the most players a crowded demo game names (the game's rules say its own limit)
+DEMO_PARTY_PLAYERS_MAX = 16
 #: the largest side of a camera frame a zone map is drawn on (an 8K picture)
 FRAME_SIDE_MAX = 8192
 #: areas drawn at once: one per player (Dice Party has at most 8), with room to spare
@@ -259,6 +261,25 @@ def parse_enter_roll(data: Any) -> EnterRoll:
         dice.append(DieReading(60.0 + 70 * (i % 8), 60.0 + 70 * (i // 8), 56.0, 56.0,
                                value, colour, 1.0, zone, corrected=True))
     return EnterRoll(tuple(dice), entry_id)
+
+
+@dataclass(frozen=True)
+class DemoParty:
+    """A game the demo table plays on to where it is crowded first (Dice Party's parties
+    of 54 dice), for these players."""
+
+    game: str
+    players: tuple[str, ...]
+
+
+def parse_demo_party(data: Any) -> DemoParty:
+    payload = jc.require_object(data, "demo party")
+    jc.reject_unknown_keys(payload, "demo party", ("game", "players"))
+    game = jc.require_str(payload.get("game"), "demo party.game", max_len=40)
+    names = jc.require_list(payload.get("players"), "demo party.players", min_len=1,
+                            max_len=DEMO_PARTY_PLAYERS_MAX)
+    return DemoParty(game, tuple(jc.require_str(n, f"demo party.players[{i}]", max_len=100)
+                                 for i, n in enumerate(names)))
 
 
 def parse_demo_roll(data: Any) -> None:

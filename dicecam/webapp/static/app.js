@@ -1255,6 +1255,11 @@
         ? h("input", { type: "number", name: opt.key, value: opt.value, min: opt.min, max: opt.max })
         : h("input", { type: "checkbox", name: opt.key, checked: opt.value ? true : null }),
       " ", t(opt.label))));
+    // the demo table can start a game where it is crowded (Dice Party: parties of 54 dice)
+    if (setup.demo_crowded && app.view && app.view.demo) {
+      options.append(h("label", { class: "option" },
+        h("input", { type: "checkbox", id: "new-game-full-party" }), " ", t("demo_full_party")));
+    }
   }
 
   /* The names of the last game's players (the one played now, else the last stored). */
@@ -1324,7 +1329,11 @@
       config[opt.key] = opt.type === "number" ? Number(input.value) : input.checked;
     }
     const finish = module && module.config ? module.config(config) : config;
-    whenPaired().then(() => socket.timeout(10000).emit(E.NEW_GAME, { game, config: finish },
+    const full = $("new-game-full-party");
+    const [event, payload] = full && full.checked
+      ? [E.DEMO_PARTY, { game, players: players.map((p) => (typeof p === "string" ? p : p.name)) }]
+      : [E.NEW_GAME, { game, config: finish }];
+    whenPaired().then(() => socket.timeout(10000).emit(event, payload,
       (err, ack) => {
         if (err || !ack || !ack.ok) {
           // the engines' refusals come as messages, said in the page's language

@@ -6,7 +6,7 @@ from collections import Counter
 
 from dicecam.scorer.diceparty import codec, rules
 from dicecam.scorer.diceparty.adapter import action_from_roll, throw_due
-from dicecam.tools.grown_parties import MAX_PARTY, grown_parties, quiet_throw
+from dicecam.scorer.diceparty.grown import MAX_PARTY, grown_parties, quiet_throw
 
 
 def _played(size: int):

@@ -1,4 +1,5 @@
-"""A Dice Party game played to big parties, for benchmarks of big throws.
+"""A Dice Party game played to big parties: the demo's full-party game and the benchmarks of big
+throws.
 
 The camera's values are inputs, so a benchmark can choose them: Party People show 6 and
 Mobs 1 (no escalation), VIPs are spread over the levels so that no level makes a
@@ -105,3 +106,13 @@ def quiet_throw(colours: Sequence[str | None]) -> tuple[DieReading, ...]:
                             value=d.pips, colour=COLOUR_OF[d.kind], confidence=1.0,
                             corrected=True)
                  for i, d in enumerate(_values(party)))
+
+
+#: the dice each party of the demo's crowded game holds (54-die throws)
+FULL_PARTY = 54
+
+
+def full_parties(players: Sequence[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The demo's crowded Dice Party game: (config, actions) of a game of ``players``
+    whose parties were grown to ``FULL_PARTY`` dice each."""
+    return grown_parties(list(players), FULL_PARTY)
