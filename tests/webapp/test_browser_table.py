@@ -259,3 +259,33 @@ def test_the_demo_starts_dice_party_at_full_parties(browser: Any, tmp_path: Path
         assert due is not None and len(due.colours) == 4
     finally:
         running.stop()
+
+
+# --- item 9: one win, one banner -------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_millionaires_win_is_one_banner_that_says_why(browser: Any, server: Server,
+                                                        size: str, lang: str) -> None:
+    from dicecam.scorer.diceparty.grown import grown_parties
+    from dicecam.webapp.api.app import services
+    from dicecam.webapp.session.tablet_commands import NewGame, parse_enter_roll
+
+    at_size(browser, size)
+    open_in(browser, server, lang)
+    session = services(server.app).session
+    config, actions = grown_parties(["Ann", "Bo"], 12)
+    session.new_game_played(NewGame("diceparty", config), actions)
+    # Ann's throw as the demo stages a millionaire: her six VIPs at 6, her Mobs below
+    _key, due = session.throw_due()
+    assert due is not None
+    pips = {"yellow": 5, "orange": 6, "red": 1}
+    session.enter_roll(parse_enter_roll({"dice": [
+        {"value": v or pips[c], "colour": c} for c, v in zip(due.colours, due.values,
+                                                           strict=True)]}))
+    wins = {"en": "Ann wins", "de": "Ann gewinnt"}[lang]
+    wait(browser, lambda b: wins in b.find_element(By.ID, "game-view").text)
+    banners = browser.find_elements(By.CSS_SELECTOR, "#game-view .banner")
+    assert len(banners) == 1, [b.text for b in banners]
+    assert banners[0].find_elements(By.CSS_SELECTOR, ".hint")  # why: the millionaire's VIPs
+    shot(browser, f"dp-one-banner-{size}-{lang}")

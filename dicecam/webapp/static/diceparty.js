@@ -72,20 +72,29 @@
     const { h, t } = ctx;
     const s = view.state;
     const turn = s.turn || s.last_turn;
+    // escalation is checked first (step 2): an escalated party brings no millionaire
+    const millionaire = turn && turn.millionaire.arrived && !turn.escalation.escalated;
+    const escalated = turn && turn.escalation.escalated;
+    // one win, one banner: the throw that won the round or the game says why inside it
+    const result = s.game_result && s.game_result.winner ? s.game_result
+      : s.round_result && s.round_result.winner ? s.round_result : null;
+    const why = result && millionaire && result.outcome === "millionaire"
+      ? h("div", { class: "hint" }, turn.millionaire.reasons.map(ctx.msg).join("; "))
+      : result && escalated && result.outcome === "escalation"
+        ? h("div", { class: "hint" }, t("dp_escalated", { p: turn.player })) : null;
     if (s.game_result && s.game_result.winner) {
       el.append(h("div", { class: "banner", id: "dp-champion" }, s.party_animal
         ? t("dp_champion", { p: s.game_result.winner })
-        : t("dp_victory", { p: s.game_result.winner, how: t(s.game_result.outcome) })));
+        : t("dp_victory", { p: s.game_result.winner, how: t(s.game_result.outcome) }), why));
     } else if (s.round_result && s.round_result.winner) {
       el.append(h("div", { class: "banner", id: "dp-round-over" },
-        t("dp_round_over", { r: s.round, p: s.round_result.winner, how: t(s.round_result.outcome) })));
+        t("dp_round_over", { r: s.round, p: s.round_result.winner, how: t(s.round_result.outcome) }), why));
     }
-    // escalation is checked first (step 2): an escalated party brings no millionaire
-    if (turn && turn.millionaire.arrived && !turn.escalation.escalated) {
+    if (millionaire && !why) {
       el.append(h("div", { class: "banner", id: "dp-millionaire" }, t("dp_millionaire", { p: turn.player }),
         h("div", { class: "hint" }, turn.millionaire.reasons.map(ctx.msg).join("; "))));
     }
-    if (turn && turn.escalation.escalated) {
+    if (escalated && !why) {
       el.append(h("div", { class: "banner bad", id: "dp-escalated" }, t("dp_escalated", { p: turn.player })));
     }
 
