@@ -289,3 +289,21 @@ def test_a_millionaires_win_is_one_banner_that_says_why(browser: Any, server: Se
     assert len(banners) == 1, [b.text for b in banners]
     assert banners[0].find_elements(By.CSS_SELECTOR, ".hint")  # why: the millionaire's VIPs
     shot(browser, f"dp-one-banner-{size}-{lang}")
+
+
+# --- item 9: a name is never cut without a word ---------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_name_typed_to_its_end_is_said_to_end_there(browser: Any, server: Server,
+                                                      size: str, lang: str) -> None:
+    at_size(browser, size)
+    open_in(browser, server, lang)
+    tap(browser, "#open-new-game")
+    field = browser.find_elements(By.CSS_SELECTOR, "#new-game-players input")[0]
+    assert not browser.find_elements(By.ID, "new-game-name-long")
+    field.send_keys("Annabella Maximiliane von und zu Hohenstein-Ernstthal")  # 53 characters
+    assert len(field.get_attribute("value")) == 40
+    said = {"en": "A name has at most 40 characters", "de": "Ein Name hat höchstens 40"}[lang]
+    wait_text(browser, "#new-game-name-long", said)
+    shot(browser, f"name-at-most-{size}-{lang}")
