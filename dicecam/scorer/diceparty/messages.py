@@ -18,6 +18,15 @@ MESSAGES = Catalogue({
                           "de": "Die Party von {player} hat {have}, aber der Wurf zeigt {seen}; "
                                 "wirf genau die Würfel der Party (der Zählwürfel bleibt "
                                 "beiseite)"},
+    "dp.not_now": {"en": "{action} is not possible now: {waiting}",
+                   "de": "{action} geht jetzt nicht: {waiting}"},
+    "dp.action.preparty": {"en": "The preparty throw", "de": "Der Vorparty-Wurf"},
+    "dp.action.throw": {"en": "A throw", "de": "Ein Wurf"},
+    "dp.action.pickpocket": {"en": "Pickpocketing", "de": "Taschendiebstahl"},
+    "dp.action.provoke": {"en": "Provoking", "de": "Provozieren"},
+    "dp.action.grow": {"en": "Growing the party", "de": "Die Party wachsen lassen"},
+    "dp.action.next_round": {"en": "Starting the next round",
+                             "de": "Die nächste Runde beginnen"},
     "dp.wait.preparty_all": {"en": "every party is thrown to find the start player",
                              "de": "alle Partys werden geworfen, um den Startspieler zu finden"},
     "dp.wait.preparty_next": {"en": "{player} throws the preparty",

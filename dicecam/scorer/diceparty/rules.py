@@ -296,7 +296,8 @@ def apply(state: State, action: Action) -> State:
     if state.phase not in expected:
         if _says_a_step_taken(state, action):
             return replace(state, steps_taken=state.steps_taken[1:])
-        raise RuleError(f"{_action_name(action)} is not possible now: {waiting_for(state)}")
+        raise RuleError(MESSAGES("dp.not_now", action=_action_name(action),
+                                 waiting=waiting_for(state)))
     return _take_steps_by_themselves(handler(replace(state, steps_taken=()), action))
 
 
@@ -418,10 +419,10 @@ def legal_actions(state: State) -> tuple[Legal, ...]:
     return ()
 
 
-def _action_name(action: Action) -> str:
-    return {PrepartyThrow: "The preparty throw", Throw: "A throw", Pickpocket: "Pickpocketing",
-            Provoke: "Provoking", Grow: "Growing the party",
-            NextRound: "Starting the next round"}[type(action)]
+def _action_name(action: Action) -> Message:
+    return MESSAGES({PrepartyThrow: "dp.action.preparty", Throw: "dp.action.throw",
+                     Pickpocket: "dp.action.pickpocket", Provoke: "dp.action.provoke",
+                     Grow: "dp.action.grow", NextRound: "dp.action.next_round"}[type(action)])
 
 
 def _set_player(state: State, index: int, player: Player) -> tuple[Player, ...]:

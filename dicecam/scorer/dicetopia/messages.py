@@ -40,6 +40,30 @@ MESSAGES = Catalogue({
               "has only {fields} fields; check that district",
         "de": "In {district} liegen {dice} und {agents}, aber bei {players} Spielern hat ein "
               "Bezirk nur {fields} Felder; prüfe diesen Bezirk"},
+    # what a camera reading or a tap can run into: said in the player's language
+    "dt.board_full": {"en": "{player}'s faction board holds {n} dice, but it has only {fields} "
+                            "fields; check that board's dice",
+                      "de": "Die Fraktionstafel von {player} hat {n} Würfel, aber nur {fields} "
+                            "Felder; prüfe die Würfel dieser Tafel"},
+    "dt.too_many_dice": {"en": "{n} dice are in play, but a {players}-player game uses {limit}; "
+                               "check for dice read twice",
+                         "de": "{n} Würfel sind im Spiel, aber ein Spiel zu {players} benutzt "
+                               "{limit}; prüfe, ob Würfel doppelt gelesen wurden"},
+    "dt.too_many_of_colour": {"en": "{n} {colour} dice are in play, but a {players}-player game "
+                                    "uses {limit}; check the colours read",
+                              "de": "{n} Würfel in {colour} sind im Spiel, aber ein Spiel zu "
+                                    "{players} benutzt {limit}; prüfe die gelesenen Farben"},
+    "dt.too_many_missions": {"en": "{player} holds {n} missions, but {who} holds {limit} at the "
+                                   "end",
+                             "de": "{player} hat {n} Missionen, aber {who} hat am Ende {limit}"},
+    "dt.who.player": {"en": "a player", "de": "ein Spieler"},
+    "dt.who.centauri": {"en": "a Centauri Bureau player", "de": "ein Spieler des Centauri Bureau"},
+    "dt.mission_twice": {"en": "{player} holds the same mission twice; the deck has one of each",
+                         "de": "{player} hat dieselbe Mission zweimal; das Deck hat jede einmal"},
+    "dt.mission_shared": {"en": "mission {mission} is held by both {first} and {second}, but "
+                                "the deck has one of each card",
+                          "de": "die Mission {mission} haben {first} und {second}, aber das "
+                                "Deck hat jede Karte einmal"},
     "dt.unread": {"en": "a die in {zone} could not be read (value or colour missing); correct "
                         "it on the tablet before scoring",
                   "de": "ein Würfel in {zone} ist nicht lesbar (Augen oder Farbe fehlen); "

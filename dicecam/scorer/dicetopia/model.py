@@ -176,25 +176,20 @@ def check_position(position: Position) -> None:
         raise RuleError("every player needs a different name")
     for name, board in zip(names, position.boards, strict=True):
         if len(board) > BOARD_FIELDS:
-            raise RuleError(
-                f"{name}'s faction board holds {len(board)} dice, but it has only "
-                f"{BOARD_FIELDS} fields; check that board's dice"
-            )
+            raise RuleError(MESSAGES("dt.board_full", player=name, n=len(board),
+                                     fields=BOARD_FIELDS))
     all_dice = [d for board in position.boards for d in board]
     all_dice += [d for dice in position.district_dice for d in dice]
     limit = dice_per_colour(n)
     if len(all_dice) > 3 * limit:
-        raise RuleError(
-            f"{len(all_dice)} dice are in play, but a {n}-player game uses {3 * limit}; "
-            "check for dice read twice"
-        )
+        raise RuleError(MESSAGES("dt.too_many_dice", n=len(all_dice), players=n,
+                                 limit=3 * limit))
     counts = Counter(d.colour for d in all_dice)
     for colour in Colour:
         if counts[colour] > limit:
-            raise RuleError(
-                f"{counts[colour]} {colour.value} dice are in play, but a {n}-player game uses "
-                f"{limit}; check the colours read"
-            )
+            raise RuleError(MESSAGES("dt.too_many_of_colour", n=counts[colour],
+                                     colour=MESSAGES(f"dt.colour.{colour.value}"), players=n,
+                                     limit=limit))
     fields = fields_per_district(n)
     for district, dice, agents in zip(
         DISTRICTS, position.district_dice, position.agents, strict=True
@@ -215,7 +210,7 @@ def check_position(position: Position) -> None:
     seen: dict[str, str] = {}
     for player in position.players:
         if len(set(player.missions)) != len(player.missions):
-            raise RuleError(f"{player.name} holds the same mission twice; the deck has one of each")
+            raise RuleError(MESSAGES("dt.mission_twice", player=player.name))
         if player.risk_draw is not None and player.risk_draw in player.missions:
             raise RuleError(
                 f"{player.name}'s risk draw {player.risk_draw} is a card {player.name} holds; "
@@ -223,10 +218,8 @@ def check_position(position: Position) -> None:
             )
         for mission in (*player.missions, *([player.risk_draw] if player.risk_draw else [])):
             if mission in seen:
-                raise RuleError(
-                    f"mission {mission} is held by both {seen[mission]} and {player.name}, "
-                    "but the deck has one of each card"
-                )
+                raise RuleError(MESSAGES("dt.mission_shared", mission=mission,
+                                         first=seen[mission], second=player.name))
             seen[mission] = player.name
 
 

@@ -160,11 +160,10 @@ def check_missions(position: Position) -> None:
         for mission in player.missions:
             _require_mission(mission, f"{player.name}'s missions")
         if len(player.missions) > limit:
-            who = "a Centauri Bureau player" if limit == CENTAURI_MISSIONS_HELD else "a player"
-            raise RuleError(
-                f"{player.name} holds {len(player.missions)} missions, but {who} holds {limit} "
-                "at the end"
-            )
+            who = MESSAGES("dt.who.centauri" if limit == CENTAURI_MISSIONS_HELD
+                           else "dt.who.player")
+            raise RuleError(MESSAGES("dt.too_many_missions", player=player.name,
+                                     n=len(player.missions), who=who, limit=limit))
         if player.risk_draw is not None:
             _require_mission(player.risk_draw, f"{player.name}'s risk draw")
             if DRAW_MISSION not in player.missions:
