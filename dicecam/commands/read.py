@@ -26,8 +26,8 @@ import cv2
 
 from dicecam.calibration.profile import builtin_profile_names
 from dicecam.errors import InputError
-from dicecam.teach.table import table_pipeline
-from dicecam.vision.pipeline import build_pipeline, iter_outputs
+from dicecam.teach.table import table_config
+from dicecam.vision.pipeline import PipelineConfig, iter_outputs, pipeline_from
 from dicecam.vision.source_spec import open_source
 from dicecam.vision.sources import (
     IMAGE_SUFFIXES,
@@ -108,13 +108,19 @@ def run(args: argparse.Namespace) -> int:
     return 2 if failures else 0
 
 
+def read_config(args: argparse.Namespace) -> PipelineConfig:
+    """How ``dicecam read`` reads: the product's table reader (as ``dicecam serve`` reads
+    the same table), at a taught table with what it learnt."""
+    if args.table is not None:
+        return table_config(args.table, dice_set=args.dice_set, zones=args.zones,
+                            threads=args.threads, empty_table=args.empty_table)
+    return PipelineConfig(args.dice_set, zones=args.zones, threads=args.threads,
+                          empty_table=args.empty_table)
+
+
 def _pipeline(args: argparse.Namespace):
     try:
-        if args.table is not None:
-            return table_pipeline(args.table, dice_set=args.dice_set, zones=args.zones,
-                                  threads=args.threads, empty_table=args.empty_table)
-        return build_pipeline(args.dice_set, zones=args.zones, threads=args.threads,
-                              auto_zoom=True, empty_table=args.empty_table)
+        return pipeline_from(read_config(args))
     except ImportError as exc:
         raise InputError(f"the die reader is not installed ({exc}); reinstall dicecam") from None
 

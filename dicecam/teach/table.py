@@ -13,18 +13,27 @@ from pathlib import Path
 from dicecam.calibration.tables import saved_table_names
 from dicecam.teach.store import TableStore
 from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.pipeline import TablePipeline, build_pipeline
+from dicecam.vision.pipeline import PipelineConfig, TablePipeline, pipeline_from
 
 
-def table_pipeline(name: str, *, dice_set: str | None = None, zones: str | Path | None = None,
-                   threads: int | None = None, empty_table: str | None = None,
-                   auto_zoom: bool = True) -> TablePipeline:
-    """The pipeline of table ``name`` (``empty_table`` overrides its own picture)."""
+def table_config(name: str, *, dice_set: str | None = None, zones: str | Path | None = None,
+                 threads: int | None = None, empty_table: str | None = None) -> PipelineConfig:
+    """How table ``name`` is read: the product's settings with the models it uses now,
+    where its camera shows side faces, and its empty table (``empty_table`` overrides its
+    own picture). A table's detector runs its coarse pass with the shipped one it learnt
+    from."""
     store = TableStore(name)
     if empty_table is None and name in saved_table_names():
         empty_table = name
-    return build_pipeline(dice_set, zones=zones, threads=threads, auto_zoom=auto_zoom,
+    return PipelineConfig(dice_set, zones=zones, threads=threads,
                           reader_path=store.in_use("reader"),
                           detector_path=store.in_use("detector"), empty_table=empty_table,
                           coarse_detector_path=SHIPPED_DETECTOR,
                           side_faces=store.side_faces())
+
+
+def table_pipeline(name: str, *, dice_set: str | None = None, zones: str | Path | None = None,
+                   threads: int | None = None, empty_table: str | None = None) -> TablePipeline:
+    """The pipeline of table ``name`` (``table_config``)."""
+    return pipeline_from(table_config(name, dice_set=dice_set, zones=zones, threads=threads,
+                                      empty_table=empty_table))

@@ -20,7 +20,10 @@ frame it found a texture's hundreds of boxes on (``asked_on_a_texture``).
 
 Where a game says how many dice it waits to see thrown (``expected_dice``, or
 ``read_frame(expected=N)``), a settled roll is fitted to that count (``fit_count``,
-``counted_dice.py``). ``build_pipeline(dice_set)`` wires the shipped models;
+``counted_dice.py``). ``PipelineConfig`` is how a reader is built, its defaults the
+product's (small dice zoomed, every look on), and ``pipeline_from(config)`` the one factory
+``dicecam serve``, ``dicecam read``, the benches and teaching use (``build_pipeline(dice_set,
+**settings)`` for short; a taught table's configuration is ``teach.table.table_config``);
 ``iter_outputs(source, pipeline)`` runs an opened source through it, its frames checked
 once (``frames.py``), and yields a ``PipelineOutput`` per frame for the web app.
 """
@@ -256,6 +259,8 @@ class TablePipeline:
         #: where this table's camera shows dice's side faces (``side_faces.py``, learnt by
         #: a taught table): boxes read unsure there beside a sure die are dropped
         self.side_faces = side_faces
+        #: how ``pipeline_from`` built it (None: put together by hand, as tests do)
+        self.config: PipelineConfig | None = None
         #: how many dice the game now waits to see thrown (None: it does not say); a
         #: settled roll is fitted to it (``fit_count``)
         self.expected_dice: Callable[[], int | None] | None = None
@@ -788,40 +793,70 @@ def _unit(value: Any) -> float:
     return 0.0 if not np.isfinite(number) else min(1.0, max(0.0, number))
 
 
-def build_pipeline(
-    dice_set: str | None,
-    *,
-    zones: str | Path | None = None,
-    detector_path: str | Path | None = None,
-    reader_path: str | Path | None = None,
-    threads: int | None = None,
-    settle: SettleConfig | None = None,
-    auto_zoom: bool = False,
-    empty_table: str | Path | None = None,
-    coarse_detector_path: str | Path | None = None,
-    side_faces: SideFaceZone | None = None,
-) -> TablePipeline:
-    """The pipeline with the shipped models, the colour profile of ``dice_set`` (None: no
-    colours) and the zone map ``zones`` (a built-in name or a JSON file; None: one zone);
-    ``empty_table`` names a picture of the table without dice (``calibrate table``);
-    ``coarse_detector_path`` the detector of the coarse pass (None: the detector's own);
-    ``side_faces`` where a taught table's camera shows side faces (None: nowhere)."""
-    detector = DieDetector(detector_path, threads=threads, auto_zoom=auto_zoom,
-                           coarse_model_path=coarse_detector_path)
-    reader = _make_reader(DieReader, reader_path, threads)
+@dataclass(frozen=True)
+class PipelineConfig:
+    """How a table reader is built. The defaults are the product's: ``dicecam serve``,
+    ``dicecam read``, the benches and teaching all build from one of these
+    (``pipeline_from``), so the live view reads a table as the benches measure it.
+
+    ``dice_set``: its colour profile (None: no colours); ``zones``: a built-in zone map or a
+    JSON file (None: one zone); ``empty_table``: a picture of the table without dice
+    (``calibrate table``); ``detector_path``/``reader_path``: other models (None: the
+    shipped ones); ``coarse_detector_path``: the detector of the coarse pass (None: the
+    detector's own); ``side_faces``: where a taught table's camera shows side faces."""
+
+    dice_set: str | None = None
+    zones: str | Path | None = None
+    detector_path: str | Path | None = None
+    reader_path: str | Path | None = None
+    coarse_detector_path: str | Path | None = None
+    threads: int | None = None
+    settle: SettleConfig | None = None
+    #: small dice (a phone photo of a whole table) read again at a larger scale
+    auto_zoom: bool = True
+    empty_table: str | Path | None = None
+    side_faces: SideFaceZone | None = None
+    second_look: bool = True
+    wider_look: bool = True
+    rescaled_look: bool = True
+
+
+def make_detector(config: PipelineConfig) -> DieDetector:
+    """The detector ``config`` names (also what a running pipeline swaps in)."""
+    return DieDetector(config.detector_path, threads=config.threads,
+                       auto_zoom=config.auto_zoom,
+                       coarse_model_path=config.coarse_detector_path)
+
+
+def make_reader(config: PipelineConfig) -> DieReader:
+    """The die reader ``config`` names."""
+    return _make_reader(DieReader, config.reader_path, config.threads)
+
+
+def pipeline_from(config: PipelineConfig) -> TablePipeline:
+    """The table reader ``config`` describes; the pipeline keeps it (``.config``)."""
     read_colours = None
-    if dice_set is not None:
-        read_colours = ColourReader(load_profile(dice_set)).read_scores
+    if config.dice_set is not None:
+        read_colours = ColourReader(load_profile(config.dice_set)).read_scores
     zone_of = None
-    if zones is not None:
-        zone_of = load_zone_map(zones).zone_of
+    if config.zones is not None:
+        zone_of = load_zone_map(config.zones).zone_of
     table = None
-    if empty_table is not None:
-        table = EmptyTable.from_frame(load_table_picture(empty_table))
-    return TablePipeline(detector, reader.read, read_colours, zone_of, crop=cut_crop,
-                         settle=settle, empty_table=table, second_look=True, wider_look=True,
-                         rescaled_look=True,
-                         side_faces=side_faces)
+    if config.empty_table is not None:
+        table = EmptyTable.from_frame(load_table_picture(config.empty_table))
+    pipeline = TablePipeline(make_detector(config), make_reader(config).read, read_colours,
+                             zone_of, crop=cut_crop, settle=config.settle, empty_table=table,
+                             second_look=config.second_look, wider_look=config.wider_look,
+                             rescaled_look=config.rescaled_look,
+                             side_faces=config.side_faces)
+    pipeline.config = config
+    return pipeline
+
+
+def build_pipeline(dice_set: str | None, **settings: Any) -> TablePipeline:
+    """The pipeline with the product's settings for ``dice_set``, ``settings`` (the fields
+    of ``PipelineConfig``) overriding them."""
+    return pipeline_from(PipelineConfig(dice_set, **settings))
 
 
 def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:

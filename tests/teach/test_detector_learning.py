@@ -10,7 +10,6 @@ import onnx
 import pytest
 
 from dicecam.calibration.tables import save_table_picture
-from dicecam.teach import table as table_module
 from dicecam.teach.detector_learning import (
     TILE,
     DetectorCheck,
@@ -25,7 +24,7 @@ from dicecam.teach.detector_targets import Sample, targets
 from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings, cut_stored_crop
 from dicecam.teach.store import TableStore
-from dicecam.teach.table import table_pipeline
+from dicecam.teach.table import table_config
 from dicecam.vision.detect import DieDetector
 from tests.support.drawn_dice import CLOTH, drawn_photo
 
@@ -94,8 +93,7 @@ def test_a_learnt_detector_still_finds_the_tables_dice(tmp_path: Path) -> None:
     assert len(found) >= 5  # of 6 dice
 
 
-def test_a_table_learns_its_detector_and_reads_with_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_table_learns_its_detector_and_reads_with_it() -> None:
     store = TableStore("kitchen")
     save_table_picture(np.full((480, 640, 3), CLOTH, np.uint8), "kitchen")
     for frame in _frames(5, seed=4):
@@ -109,11 +107,9 @@ def test_a_table_learns_its_detector_and_reads_with_it(
     assert learning.detector is not None and learning.detector["version"] == "detector-v1"
     assert store.versions("detector") == ["detector-v1"]
     store.use("detector", "detector-v1")
-    seen = {}
-    monkeypatch.setattr(table_module, "build_pipeline", lambda *a, **k: seen.update(k))
-    table_pipeline("kitchen")
-    assert seen["detector_path"] == store.models / "detector-v1.onnx"
-    assert seen["empty_table"] == "kitchen"
+    config = table_config("kitchen")
+    assert config.detector_path == store.models / "detector-v1.onnx"
+    assert config.empty_table == "kitchen"
 
 
 def test_a_frame_tile_cuts_no_die_in_half_where_it_can_help_it() -> None:

@@ -164,7 +164,7 @@ def test_the_running_reader_takes_the_fitted_profile_and_only_a_camera_teaches(
         source: str, learns: bool) -> None:
     reader = _Reader()
     camera = TableCamera(source, frames=lambda *a, **k: iter(()),
-                         pipeline=lambda dice_set, zones: reader)
+                         pipeline=lambda config: reader)
     assert camera.learns_colours is learns
     profile = load_builtin_profile("diceparty")
     assert not camera.use_profile(profile)  # nothing reads yet
@@ -178,7 +178,7 @@ def test_the_running_reader_takes_the_fitted_profile_and_only_a_camera_teaches(
 def test_at_a_camera_the_app_learns_the_colours_and_the_tablets_are_told() -> None:
     reader = _Reader()
     camera = TableCamera("camera:0", frames=lambda *a, **k: iter(()),
-                         pipeline=lambda dice_set, zones: reader)
+                         pipeline=lambda config: reader)
     app = create_app({"DB_PATH": ":memory:", "OUTPUTS": camera, "TESTING": True})
     try:
         live = services(app).reader
@@ -197,7 +197,7 @@ def test_at_a_camera_the_app_learns_the_colours_and_the_tablets_are_told() -> No
 def test_the_demo_never_learns_colours() -> None:
     app = create_app({"DB_PATH": ":memory:", "TESTING": True,
                       "OUTPUTS": TableCamera("demo", frames=lambda *a, **k: iter(()),
-                                             pipeline=lambda dice_set, zones: _Reader())})
+                                             pipeline=lambda config: _Reader())})
     try:
         assert services(app).session.on_confirmed is None
         assert services(app).reader.profile_from_play is None

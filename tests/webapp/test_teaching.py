@@ -18,7 +18,7 @@ import pytest
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.teach.store import TableStore
 from dicecam.vision.die_reader import TRAINED_MODEL
-from dicecam.vision.pipeline import PipelineOutput
+from dicecam.vision.pipeline import PipelineConfig, PipelineOutput
 from dicecam.vision.side_faces import SideFaceZone
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
@@ -376,12 +376,10 @@ def test_a_learning_that_finds_side_faces_hands_them_to_the_camera(table: Any) -
 
 
 class FakePipeline:
-    def __init__(self, *args: Any, reader_path: Path | None = None,
-                 detector_path: Path | None = None,
-                 side_faces: SideFaceZone | None = None) -> None:
-        self.args = args
-        self.reader_path = reader_path
-        self.side_faces = side_faces
+    def __init__(self, config: PipelineConfig) -> None:
+        self.config = config
+        self.reader_path = config.reader_path
+        self.side_faces = config.side_faces
         self.read_values = None
         self.detect = None
         self.settle = SimpleNamespace(waiting=False)
@@ -396,8 +394,8 @@ def _fake_table_camera(table: str | None = None) -> tuple[TableCamera, list[Fake
     the list of those made."""
     made: list[FakePipeline] = []
 
-    def pipeline(*args: Any, **kwargs: Any) -> FakePipeline:
-        made.append(FakePipeline(*args, **kwargs))
+    def pipeline(config: PipelineConfig) -> FakePipeline:
+        made.append(FakePipeline(config))
         return made[-1]
 
     def frames(source: str, dice_set: str, on_error: Any, **_: Any) -> Iterator[np.ndarray]:

@@ -173,7 +173,7 @@ def start_table(tmp_path: Path, outputs: Any, camera: FakeCamera | None = None) 
 def table(tmp_path: Path) -> Iterator[Table]:
     camera = FakeCamera()
     outputs = TableCamera("camera:0", frames=camera.open,
-                          pipeline=lambda dice_set, zones: StandInReader(camera))
+                          pipeline=lambda config: StandInReader(camera))
     running = start_table(tmp_path, outputs, camera)
     try:
         yield running
@@ -238,7 +238,7 @@ def test_a_corrupt_image_in_a_folder_is_skipped_and_a_spoilt_folder_reconnects(
 
     camera = FakeCamera()
     outputs = TableCamera(str(folder), frames=fast_folder,
-                          pipeline=lambda dice_set, zones: StandInReader(camera))
+                          pipeline=lambda config: StandInReader(camera))
     caplog.set_level(logging.WARNING, logger="dicecam.webapp.camera.source")
     running = start_table(tmp_path, outputs)
     try:
@@ -291,7 +291,7 @@ def test_a_camera_of_unusable_pictures_is_lost_saying_why(tmp_path: Path) -> Non
     spoilt = threading.Event()
     camera = FakeCamera()
     outputs = TableCamera("camera:0", frames=lambda *a: _SpoiltStream(spoilt),
-                          pipeline=lambda dice_set, zones: StandInReader(camera))
+                          pipeline=lambda config: StandInReader(camera))
     running = start_table(tmp_path, outputs, camera)
     try:
         running.wait_camera("running", after=0)

@@ -17,13 +17,14 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import cv2
 
 from dicecam.errors import InputError
 from dicecam.vision.demo import DemoThrow
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.pipeline import PipelineConfig, pipeline_from
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.session.tablet_commands import NewGame
@@ -57,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     seen: list[Any] = []
 
-    def make_pipeline(dice_set: str, zones: str | None) -> Any:
-        pipeline = build_pipeline(dice_set, zones=zones, threads=1)
+    def make_pipeline(config: PipelineConfig) -> Any:
+        pipeline = pipeline_from(replace(config, threads=1))
         seen.append(pipeline)
         return pipeline
 

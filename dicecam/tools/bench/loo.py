@@ -220,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
             f"leave-one-out figures")
     read: dict[str, dict] = {}
     for label, reader in readers:
-        pipeline = build_pipeline(None, threads=1, reader_path=reader, auto_zoom=True)
+        pipeline = build_pipeline(None, threads=1, reader_path=reader)
         found, _worst = read_sources(pipeline, photos, colour_read=False)
         read[label] = {name: tally.as_dict() for name, tally in found.items()}
     # each group's rows side by side: the source, then its held-out part

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     root = None if args.no_real else real_data_dir()
     if root is not None:
         plain = build_pipeline(None, threads=1, detector_path=args.detector,
-                               reader_path=args.reader, auto_zoom=True)
+                               reader_path=args.reader)
         groups = {"real_all": Tally(), "real_held_out": Tally()}
         groups.update({f"real_{name}_held_out": Tally() for name in SOURCES})
         for count, photo in enumerate(iter_photos(root)):

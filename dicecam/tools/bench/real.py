@@ -371,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
                          "../shared/data/real_dice_dev or set DICECAM_REAL_DATA")
     cv2.setNumThreads(args.threads)
     pipeline = build_pipeline(args.dice_set, threads=args.threads, detector_path=args.detector,
-                              reader_path=args.reader, auto_zoom=True)
+                              reader_path=args.reader)
     colour_read = pipeline.read_colours is not None
     photos = []
     for source in sources:

@@ -107,7 +107,7 @@ def bench_source(source: str, root: Path, settings: LearnSettings, curve: bool,
                  detector_settings: DetectorSettings | None = None) -> dict:
     photos = list(iter_photos(root, source=source))
     taught, read = split_for_teaching(photos)
-    shipped = build_pipeline(None, auto_zoom=True, reader_path=base.reader,
+    shipped = build_pipeline(None, reader_path=base.reader,
                              detector_path=base.detector)
     result: dict = {"taught_photos": len(taught), "read_photos": len(read),
                     "shipped": _read_rows(shipped, read, source), "curve": []}
@@ -139,7 +139,7 @@ def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: st
         f"({'used' if learning.used else 'not used'}) and {detector.get('version')} "
         f"({'used' if detector.get('used') else 'not used'}) in "
         f"{time.monotonic() - started:.0f} s")
-    pipeline = build_pipeline(None, auto_zoom=True,
+    pipeline = build_pipeline(None,
                               reader_path=store.in_use("reader") or base.reader,
                               detector_path=store.in_use("detector") or base.detector,
                               coarse_detector_path=base.detector or SHIPPED_DETECTOR,

@@ -42,7 +42,7 @@ def photo_labels(photo, width: int, height: int) -> list[LabelledBox]:
 
 def teach_table(store: TableStore, photos, log=print) -> int:
     """Teach ``store`` the labelled ``photos``; returns the dice it holds."""
-    shipped = build_pipeline(None, auto_zoom=True)
+    shipped = build_pipeline(None)
     tally = TaughtFromPhotos()
     for photo in photos:
         frame = cv2.imread(str(photo.image), cv2.IMREAD_COLOR)

@@ -26,24 +26,30 @@ import logging
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 
 from dicecam.calibration.profile import ColourProfile
-from dicecam.calibration.tables import saved_table_names
 from dicecam.scorer.descriptor import GameDescriptor
 from dicecam.scorer.registry import get_game
 from dicecam.teach.store import TableStore
+from dicecam.teach.table import table_config
 from dicecam.vision.colour import ColourReader
 from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
 from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.detect import DieDetector
-from dicecam.vision.die_reader import DieReader
 from dicecam.vision.frames import CameraFault
-from dicecam.vision.pipeline import PipelineOutput, TablePipeline, build_pipeline, iter_outputs
-from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.pipeline import (
+    PipelineConfig,
+    PipelineOutput,
+    TablePipeline,
+    iter_outputs,
+    make_detector,
+    make_reader,
+    pipeline_from,
+)
 from dicecam.vision.source_spec import open_source
 from dicecam.webapp.camera.live import LiveOutput
 
@@ -62,7 +68,8 @@ DirectorFor = Callable[[str], Director]
 
 
 #: (dice set, zones[, empty table][, reader_path=, detector_path=]) -> the table reader
-MakePipeline = Callable[..., TablePipeline]
+#: a table reader from its configuration (tests stand their own readers in)
+MakePipeline = Callable[[PipelineConfig], TablePipeline]
 
 
 def camera_present(index: int = 0) -> bool:
@@ -109,13 +116,8 @@ def open_frames(source: str, dice_set: str, on_error: Callable[[Exception], None
                        loop=not is_live(source), on_error=on_error, director=director)
 
 
-def make_pipeline(dice_set: str, zones: str | None, empty_table: str | None = None,
-                  reader_path: Path | None = None, detector_path: Path | None = None,
-                  side_faces: SideFaceZone | None = None) -> TablePipeline:
-    # a table's detector runs its coarse pass with the shipped one it learnt from
-    return build_pipeline(dice_set, zones=zones, empty_table=empty_table,
-                          reader_path=reader_path, detector_path=detector_path,
-                          coarse_detector_path=SHIPPED_DETECTOR, side_faces=side_faces)
+def make_pipeline(config: PipelineConfig) -> TablePipeline:
+    return pipeline_from(config)
 
 
 class Camera(ABC):
@@ -199,21 +201,7 @@ class TableCamera(Camera):
         dice_set = DEFAULT_DICE_SET if descriptor is None else descriptor.dice_set
         opened = self._open_frames(descriptor, dice_set)
         try:
-            empty_table = self._empty_table
-            models: dict[str, Any] = {}
-            if self.table is not None:
-                store = TableStore(self.table)
-                models = {f"{kind}_path": path for kind in ("reader", "detector")
-                          if (path := store.in_use(kind)) is not None}
-                if (zone := store.side_faces()) is not None:
-                    models["side_faces"] = zone
-                if empty_table is None and self.table in saved_table_names():
-                    empty_table = self.table
-            # (the third argument and the models only when given: test readers take two)
-            args: list[Any] = [dice_set, self._zones]
-            if empty_table is not None:
-                args.append(empty_table)
-            reader = self._make_pipeline(*args, **models)
+            reader = self._make_pipeline(self.pipeline_config(dice_set))
             reader.expected_dice = self._dice_due
             self._running = (reader, dice_set)
             yield from iter_outputs(opened, reader, realtime=self._realtime,
@@ -226,6 +214,14 @@ class TableCamera(Camera):
         if is_live(self.source):
             raise CameraFault("the camera stopped sending pictures (unplugged?)")
         raise CameraFault(f"no picture of {self.source} can be read now")
+
+    def pipeline_config(self, dice_set: str) -> PipelineConfig:
+        """How this camera's table is read for ``dice_set``: as ``dicecam read`` reads it
+        (at a taught table, with the models it uses now and its empty table)."""
+        if self.table is not None:
+            return table_config(self.table, dice_set=dice_set, zones=self._zones,
+                                empty_table=self._empty_table)
+        return PipelineConfig(dice_set, zones=self._zones, empty_table=self._empty_table)
 
     def _open_frames(self, game: GameDescriptor | None, dice_set: str) -> Iterable[Any]:
         if self.source != DEMO or game is None:  # (with no game the demo rolls its own dice)
@@ -273,12 +269,16 @@ class TableCamera(Camera):
         if running is None:
             return False
         pipeline = running[0]
-        read_values = DieReader(reader).read
-        detect = DieDetector(detector, coarse_model_path=SHIPPED_DETECTOR)
+        config = replace(pipeline.config or PipelineConfig(running[1]), reader_path=reader,
+                         detector_path=detector, coarse_detector_path=SHIPPED_DETECTOR)
+        if self.table is not None:  # learnt with the models
+            config = replace(config, side_faces=TableStore(self.table).side_faces())
+        read_values = make_reader(config).read
+        detect = make_detector(config)
         pipeline.read_values = read_values
         pipeline.detect = detect
-        if self.table is not None:  # learnt with the models
-            pipeline.side_faces = TableStore(self.table).side_faces()
+        pipeline.side_faces = config.side_faces
+        pipeline.config = config
         return True
 
     def _skip_image(self, error: Exception) -> None:
