@@ -293,7 +293,7 @@ def check_hub(url: str, key: TableKey, db: str | Path) -> list[Finding]:
         except ValueError:
             pass
         findings.append(Finding(area, Verdict.FAIL, f"{url} answered {exc.code}: {reason}",
-                                "use the key `dicecam hub --init` printed for this table"))
+                                "use the key `dicecam hub init` printed for this table"))
     except (OSError, ValueError, KeyError) as exc:
         findings.append(Finding(area, Verdict.WARN, f"{url} does not answer ({exc})",
                                 "start `dicecam hub` there, or check the address; results "

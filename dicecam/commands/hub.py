@@ -1,8 +1,10 @@
 """``dicecam hub``: the tournament hub (``dicecam/hub``).
 
-``dicecam hub --init --players "Ann,Bea,..."`` creates the database (PostgreSQL), draws the
+``dicecam hub init --players "Ann,Bea,..."`` creates the database (PostgreSQL), draws the
 groups and prints the one command per table; ``dicecam hub`` then serves the standings page
-and the tables' API with N processes on one port, their emits joined through Redis.
+and the tables' API with N processes on one port, their emits joined through Redis;
+``dicecam hub result VERB [ID]`` is the organiser's (list, show, remove, restore, override,
+release).
 """
 
 from __future__ import annotations
@@ -31,18 +33,36 @@ from dicecam.webapp.hub_link.signing import (
 )
 from dicecam.webapp.server import Built, ServerOptions, serve
 
+#: what the organiser may do with a result (``dicecam hub result VERB [ID]``)
+RESULT_VERBS = ("list", "show", "remove", "restore", "override", "release")
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--init", action="store_true",
-                        help="create the database and a new evening; print each table's "
-                        "command")
+
+class _InitIsASubcommand(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        parser.error("creating the evening is a subcommand now: dicecam hub init --players "
+                     "\"Ann,Bea,...\" (the same options after it)")
+
+
+def _where(parser: argparse.ArgumentParser, *, under: bool = False) -> None:
+    """The database, Redis and the port: on ``dicecam hub`` and again after each of its
+    subcommands (given there, or not at all: a subcommand's missing one keeps the hub's)."""
+    keep = {"default": argparse.SUPPRESS} if under else {}
     parser.add_argument("--db", metavar="URL", help="PostgreSQL database (default: the saved "
-                        f"one, else {hub_config.DEFAULT_DB})")
+                        f"one, else {hub_config.DEFAULT_DB})", **keep)
     parser.add_argument("--redis", metavar="URL", help="Redis for N processes' emits (default: "
                         f"the saved one, else {hub_config.DEFAULT_REDIS}); 'none' for one "
-                        "process without Redis")
-    parser.add_argument("--host", help="address to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, help=f"port (default {hub_config.DEFAULT_PORT})")
+                        "process without Redis", **keep)
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0)", **keep)
+    parser.add_argument("--port", type=int, help=f"port (default {hub_config.DEFAULT_PORT})",
+                        **keep)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = ("dicecam hub serves the evening's standings and the tables' API; "
+                          "dicecam hub init creates the evening, dicecam hub result is the "
+                          "organiser's")
+    _where(parser)
     parser.add_argument("--processes", type=int, default=hub_config.DEFAULT_PROCESSES,
                         help="hub processes sharing the port (default "
                         f"{hub_config.DEFAULT_PROCESSES}; more than 1 needs Redis)")
@@ -50,7 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="screens and phones one address may hold open in each process "
                         f"(default {PHONES_PER_ADDRESS}; behind a proxy every phone has its "
                         "address: raise it there)")
-    init = parser.add_argument_group("--init")
+    # the old spelling, refused with the new one before its options are parsed
+    parser.add_argument("--init", action=_InitIsASubcommand, nargs=0, help=argparse.SUPPRESS)
+    actions = parser.add_subparsers(dest="hub_action", metavar="{init,result}")
+    init = actions.add_parser("init", help="create the database and a new evening; print "
+                              "each table's command and key")
+    _where(init, under=True)
     init.add_argument("--players", help="the evening's players, separated by commas")
     init.add_argument("--players-file", metavar="FILE", help="the players, one per line")
     init.add_argument("--tables", type=int, help="tables (default: one per group of four)")
@@ -61,8 +86,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       "the old evening's tables are refused)")
     init.add_argument("--public-url", help="the hub's address as tables reach it (default: "
                       "this computer's LAN address)")
-    organiser = parser.add_argument_group(
-        "the organiser", "dicecam hub result list | show ID | remove ID | restore ID | "
+    result = actions.add_parser(
+        "result", help="the organiser: list, show, remove, restore, override or release a "
+        "result", description="dicecam hub result list | show ID | remove ID | restore ID | "
         "override ID --report FILE | release ID, each change with --reason TEXT, and the "
         "organiser's key (--organiser-key-file FILE, or $DICECAM_ORGANISER_KEY, or typed "
         "when asked): list the evening's results, print one's report, remove or "
@@ -70,18 +96,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "counts), or count one held for the organiser (a late correction, a pass after an "
         "override); every open board shows the new standings, the reason is shown to the "
         "referee")
-    organiser.add_argument("words", nargs="*", help=argparse.SUPPRESS)
-    organiser.add_argument("--reason", help="why the result is removed, restored or "
-                           "overridden")
-    organiser.add_argument("--report", metavar="FILE", help="override: the corrected "
-                           "report, JSON ('-': standard input), e.g. what `dicecam hub "
-                           "result show ID` printed, edited")
-    organiser.add_argument("--organiser-key-file", metavar="FILE", help="the file "
-                           "holding the organiser's key that --init printed; or "
-                           f"${ORGANISER_KEY_VARIABLE}, or type it when asked")
-    organiser.add_argument("--organiser-key", help=argparse.SUPPRESS)  # says where to
-    organiser.add_argument("--hub", metavar="URL", help="the running hub (default: "
-                           "http://127.0.0.1:PORT)")
+    _where(result, under=True)
+    result.add_argument("verb", choices=RESULT_VERBS, help="what to do")
+    result.add_argument("id", nargs="?", help="the result's number (list shows them)")
+    result.add_argument("--reason", help="why the result is removed, restored, overridden or "
+                        "released")
+    result.add_argument("--report", metavar="FILE", help="override: the corrected "
+                        "report, JSON ('-': standard input), e.g. what `dicecam hub "
+                        "result show ID` printed, edited")
+    result.add_argument("--organiser-key-file", metavar="FILE", help="the file "
+                        "holding the organiser's key that `dicecam hub init` printed; or "
+                        f"${ORGANISER_KEY_VARIABLE}, or type it when asked")
+    result.add_argument("--organiser-key", help=argparse.SUPPRESS)  # says where to
+    result.add_argument("--hub", metavar="URL", help="the running hub (default: "
+                        "http://127.0.0.1:PORT)")
 
 
 def _settings(args: argparse.Namespace) -> hub_config.HubConfig:
@@ -112,16 +140,16 @@ def _players(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    if args.words:  # `result ...` (the name `command` is the subcommand's, dicecam hub)
+    if args.hub_action == "result":
         return _organiser(args, settings)
-    if args.init:
+    if args.hub_action == "init":
         return _init(args, settings)
     if args.processes < 1:
         raise InputError(f"--processes must be 1 or more, got {args.processes}")
     if args.processes > 1 and settings.redis is None:
         raise InputError("several hub processes share their emits through Redis: pass "
                          "--redis URL, or --processes 1")
-    # the database and its evening checked once here, so a wrong URL or a missing --init
+    # the database and its evening checked once here, so a wrong URL or a missing `hub init`
     # is one clear line rather than N workers failing
     store = HubStore(settings.db)
     try:
@@ -181,7 +209,7 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
         if current is not None and not args.new_evening:
             raise InputError(
                 f"the database {settings.db} holds evening {current.id} '{current.name}' "
-                f"already ({results} results; a running hub serves it): --init changes "
+                f"already ({results} results; a running hub serves it): hub init changes "
                 "nothing. To start a new evening there, add --new-evening (the hub "
                 "switches to it, the old evening's tables are refused); to run another "
                 "hub, pass --db with another database")
@@ -221,29 +249,24 @@ def _init(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
 def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
     """``dicecam hub result list | remove ID | restore ID``: through the running hub's
     organiser API, signed with the organiser's key."""
-    words = list(args.words)
-    verbs = ("list", "show", "remove", "restore", "override", "release")
-    if words[:1] != ["result"] or len(words) < 2 or words[1] not in verbs:
-        raise InputError("say `dicecam hub result list`, `dicecam hub result show ID`, "
-                         "`dicecam hub result remove ID --reason TEXT`, `dicecam hub result "
-                         "restore ID --reason TEXT`, `dicecam hub result override ID "
-                         "--report FILE --reason TEXT` or `dicecam hub result release ID "
-                         "--reason TEXT`")
+    verb = args.verb
+    # a result's number first: a missing one is said before the key is asked for
+    result_id = None if verb == "list" else _result_id(args)
     key = command_key(args.organiser_key_file, ORGANISER_KEY_VARIABLE, "the organiser's key",
                       typed_flag=args.organiser_key, flag="--organiser-key")
     if key is None:
-        raise InputError("the organiser's key, as `dicecam hub --init` printed it: "
+        raise InputError("the organiser's key, as `dicecam hub init` printed it: "
                          f"--organiser-key-file FILE, or ${ORGANISER_KEY_VARIABLE}, or run "
                          "this in a terminal and type it when asked")
     if key.table != ORGANISER:
         raise InputError(f"that is table {key.table_id}'s key, not the organiser's "
                          "(EVENING-ORG-...)")
     url = (args.hub or f"http://127.0.0.1:{settings.port}").rstrip("/")
-    if words[1] in ("list", "show"):
+    if verb in ("list", "show"):
         path = "/api/organiser/results"
         answer = _call(url, path, sign(key, "GET", path), None)
-        if words[1] == "show":
-            wanted = _result_id(words)
+        if verb == "show":
+            wanted = result_id
             row = next((r for r in answer["results"] if r["id"] == wanted), None)
             if row is None:
                 raise InputError(f"the evening has no result {wanted} (dicecam hub result "
@@ -262,27 +285,26 @@ def _organiser(args: argparse.Namespace, settings: hub_config.HubConfig) -> int:
             print(f"{row['id']:>5}  {row['table']:<4} {row['round']:<14} {row['received'][11:19]}"
                   f"  {state}")
         return 0
-    result_id = _result_id(words)
     if not args.reason:
         raise InputError("--reason TEXT: why (it is shown to the referee on the board)")
-    change: dict[str, Any] = {"action": words[1], "reason": args.reason}
-    if words[1] == "override":
+    change: dict[str, Any] = {"action": verb, "reason": args.reason}
+    if verb == "override":
         change["report"] = _report(args.report)
     path = f"/api/organiser/results/{result_id}"
     body = json.dumps(change).encode()
     answer = _call(url, path, sign(key, "POST", path, body), body)
     done = {"remove": "removed", "restore": "restored", "release": "released",
-            "override": f"overridden by result {answer.get('id')}"}[words[1]]
+            "override": f"overridden by result {answer.get('id')}"}[verb]
     print(f"result {result_id} {done}; the board counts {answer['counted']} results "
           f"(version {answer['version']})")
     return 0
 
 
-def _result_id(words: list[str]) -> int:
-    if len(words) != 3 or not words[2].isdigit():
-        raise InputError(f"dicecam hub result {words[1]} ID: the result's number (dicecam hub "
-                         "result list shows them)")
-    return int(words[2])
+def _result_id(args: argparse.Namespace) -> int:
+    if args.id is None or not args.id.isdigit():
+        raise InputError(f"dicecam hub result {args.verb} ID: the result's number (dicecam "
+                         "hub result list shows them)")
+    return int(args.id)
 
 
 def _report(source: str | None) -> Any:

@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hub", metavar="URL", help="a tournament hub (dicecam hub) to send "
                         "this table's V6 results to, e.g. http://192.168.1.10:8770")
     parser.add_argument("--table-key-file", metavar="FILE", help="the file holding this "
-                        "table's secret key at the hub (dicecam hub --init prints it; it "
+                        "table's secret key at the hub (dicecam hub init prints it; it "
                         f"signs every result); or set ${signing.TABLE_KEY_VARIABLE}, or "
                         "leave both out and type it when asked")
     parser.add_argument("--table-key", help=argparse.SUPPRESS)  # on argv: says where to
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         camera=args.camera, video=args.video, stream=args.stream, demo=args.demo)
     if args.table_code:
         raise InputError("--table-code is gone: a table now signs its results with its key. "
-                         "Run `dicecam hub --init --new-evening ...` and start each table "
+                         "Run `dicecam hub init --new-evening ...` and start each table "
                          "with the key its line gives")
     table_key = signing.hub_table_key(args.hub, args.table_key_file, args.table_key)
     table = args.table

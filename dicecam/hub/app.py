@@ -143,7 +143,7 @@ class HubServices:
     def __init__(self, app: Flask) -> None:
         if not app.config["DB_URL"]:
             raise InputError("the hub needs its database: pass --db postgresql://... or run "
-                             "`dicecam hub --init` first")
+                             "`dicecam hub init` first")
         self.store = HubStore(app.config["DB_URL"], wait=app.config["DB_WAIT"],
                               connect_now=app.config["DB_AT_START"])
         if app.config["DB_AT_START"]:
@@ -208,7 +208,7 @@ class HubServices:
 
     def authenticate_organiser(self) -> Evening:
         """The evening whose organiser signed this request (a key ``7-ORG-...``, printed by
-        ``--init``); a Refusal otherwise, as for a table."""
+        ``dicecam hub init``); a Refusal otherwise, as for a table."""
         client = request.remote_addr or "?"
         if not self.failures.available(client):
             raise Refusal(429, "too many refused signatures from this address; wait a minute")

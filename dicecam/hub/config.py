@@ -1,4 +1,4 @@
-"""Where the hub's services are: written by ``dicecam hub --init`` to ``hub.json`` in the
+"""Where the hub's services are: written by ``dicecam hub init`` to ``hub.json`` in the
 data folder, read by ``dicecam hub`` (so the second command needs no options)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def load() -> HubConfig:
         data = json.loads(path.read_text(encoding="utf-8"))
         return HubConfig(**data)
     except (ValueError, TypeError) as exc:
-        raise InputError(f"{path} is damaged ({exc}); run `dicecam hub --init` again or "
+        raise InputError(f"{path} is damaged ({exc}); run `dicecam hub init` again or "
                          "delete it") from None
 
 

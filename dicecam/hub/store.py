@@ -189,7 +189,7 @@ class HubStore:
                 self._pool.wait(timeout=10)
         except Exception as exc:  # psycopg_pool raises its own PoolTimeout
             raise InputError(f"cannot reach the hub's database {_safe(url)} "
-                             f"({_first_line(exc)}); run `dicecam hub --init` first, and "
+                             f"({_first_line(exc)}); run `dicecam hub init` first, and "
                              "check that the postgresql service runs") from None
 
     def close(self) -> None:
@@ -256,7 +256,7 @@ class HubStore:
         with self._pool.connection() as conn:
             row = conn.execute("SELECT max(id) FROM evenings").fetchone()
             if row[0] is None:
-                raise InputError("the hub has no evening yet: run `dicecam hub --init`")
+                raise InputError("the hub has no evening yet: run `dicecam hub init`")
             return self._evening(conn, int(row[0]))
 
     def _evening(self, conn: psycopg.Connection[Any], evening_id: int) -> Evening:
@@ -288,7 +288,7 @@ class HubStore:
                                      (evening_id, table)).fetchone()
             if found is None:
                 raise InputError(f"evening {evening_id} has no table {table}; `dicecam hub "
-                                 "--init` printed one command per table")
+                                 "init` printed one command per table")
             evening = self._evening(conn, evening_id)
         return TableSeat(table, found[0], evening, bool(found[1]), found[2])
 

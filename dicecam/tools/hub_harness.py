@@ -1,5 +1,5 @@
 """A private tournament hub for tests and benches: PostgreSQL and Redis on free ports in
-temporary folders, ``dicecam hub --init`` and ``dicecam hub`` as child processes (the real
+temporary folders, ``dicecam hub init`` and ``dicecam hub`` as child processes (the real
 commands), and helpers to kill a worker, take the whole hub away and bring it back."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Hub:
     home: str
     port: int
     processes: int
-    keys: dict[str, str]  # table name (T1) -> the key --init printed for it
+    keys: dict[str, str]  # table name (T1) -> the key hub init printed for it
     #: the hub's --phones-per-address (None: its default): a bench's phones all come
     #: from 127.0.0.1, as a proxy's would
     phones_per_address: int | None = None
@@ -145,7 +145,7 @@ class Hub:
 
 
 def keys_printed(text: str) -> dict[str, str]:
-    """The tables' keys in what ``dicecam hub --init`` printed, by table name."""
+    """The tables' keys in what ``dicecam hub init`` printed, by table name."""
     keys = re.findall(r": +key (\S+)", text)
     return {parse_key(key).table: key for key in keys}
 
@@ -161,13 +161,13 @@ def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         init = subprocess.run(
-            [sys.executable, "-m", "dicecam", "hub", "--init", "--db", db, "--redis", redis,
+            [sys.executable, "-m", "dicecam", "hub", "init", "--db", db, "--redis", redis,
              "--port", str(port), "--players", ",".join(players), "--tables", str(tables),
              "--seed", seed, "--public-url", url],
             env=dict(os.environ, DICECAM_HOME=home), capture_output=True, text=True,
             timeout=60)
         if init.returncode != 0:
-            raise RuntimeError(f"dicecam hub --init failed: {init.stderr}")
+            raise RuntimeError(f"dicecam hub init failed: {init.stderr}")
         hub = Hub(url, db, redis, home, port, processes, keys_printed(init.stdout),
                   phones_per_address)
         hub.start()

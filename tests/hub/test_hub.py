@@ -49,7 +49,7 @@ GROUP = ["Ann", "Bea", "Cem", "Dan"]
 
 
 def key(table: int, evening: int = 1) -> str:
-    """A table key of the form `dicecam hub --init` prints (the stand-in checks none)."""
+    """A table key of the form `dicecam hub init` prints (the stand-in checks none)."""
     return f"{evening}-T{table}-ABCDEFGHJKLMNPQRSTUV"
 MISSING = private.missing()
 needs_servers = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)}")
@@ -473,8 +473,19 @@ def test_an_evening_of_real_tables_survives_kills_and_an_absent_hub() -> None:
 
 
 def test_the_hub_command_says_what_is_missing(capsys: Any) -> None:
-    assert main(["hub", "--init", "--db", "postgresql://x@127.0.0.1:1/none"]) == 2
+    assert main(["hub", "init", "--db", "postgresql://x@127.0.0.1:1/none"]) == 2
     assert "name the evening's players" in capsys.readouterr().err
+    # creating the evening and the organiser's changes are subcommands (issue 61, item 6)
+    with pytest.raises(SystemExit) as old_spelling:
+        main(["hub", "--init", "--players", "A,B"])
+    assert old_spelling.value.code == 2
+    assert "dicecam hub init --players" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as bad_verb:  # argparse names the verbs there are
+        main(["hub", "result", "erase", "3"])
+    assert bad_verb.value.code == 2
+    assert "choose from 'list', 'show', 'remove'" in capsys.readouterr().err
+    assert main(["hub", "result", "show"]) == 2
+    assert "dicecam hub result show ID" in capsys.readouterr().err
     assert main(["hub", "--processes", "2", "--redis", "none"]) == 2
     assert "share their emits through Redis" in capsys.readouterr().err
     port = private.free_port()
@@ -498,7 +509,7 @@ def test_an_outbox_that_fails_does_not_stop_the_game(evening: Any, caplog: Any) 
 def test_the_hub_without_an_evening_says_to_run_init(capsys: Any) -> None:
     with private.postgres_server() as db:
         assert main(["hub", "--processes", "1", "--redis", "none", "--db", db]) == 2
-    assert "no evening yet: run `dicecam hub --init`" in capsys.readouterr().err
+    assert "no evening yet: run `dicecam hub init`" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -521,7 +532,7 @@ def test_with_redis_away_results_are_stored_and_the_boards_catch_up(tmp_path: Pa
             url = f"http://127.0.0.1:{port}"
             home = str(tmp_path / "home")
             init = subprocess.run(
-                [sys.executable, "-m", "dicecam", "hub", "--init", "--db", db, "--redis",
+                [sys.executable, "-m", "dicecam", "hub", "init", "--db", db, "--redis",
                  f"redis://127.0.0.1:{redis_port}/0", "--port", str(port), "--players",
                  ",".join(names), "--seed", "r"], env={**os.environ, "DICECAM_HOME": home},
                 capture_output=True, text=True, check=True)

@@ -247,7 +247,7 @@ def test_init_on_a_live_evening_refuses_unless_new_evening(db: str, tmp_path: Pa
     monkeypatch.setenv("DICECAM_HOME", str(tmp_path))
     live = Evening2(db)
     live.post("/api/results", result(live, "T1", 0), live.keys["T1"])
-    init = ["hub", "--init", "--db", db, "--redis", "none", "--players", "A,B,C,D,E",
+    init = ["hub", "init", "--db", db, "--redis", "none", "--players", "A,B,C,D,E",
             "--seed", "again"]
     assert main(init) == 2
     err = capsys.readouterr().err
@@ -657,7 +657,7 @@ def test_a_hub_on_127_0_0_1_prints_only_addresses_that_answer(
     monkeypatch.setenv("DICECAM_HOME", str(tmp_path))
     monkeypatch.setattr(hub_config, "lan_address", lambda: "192.0.2.77")  # a LAN here
     port = free_port()
-    assert main(["hub", "--init", "--new-evening", "--db", db, "--redis", "none",
+    assert main(["hub", "init", "--new-evening", "--db", db, "--redis", "none",
                  "--host", "127.0.0.1", "--port", str(port), "--players",
                  "A,B,C,D,E,F,G,H"]) == 0
     printed = capsys.readouterr().out

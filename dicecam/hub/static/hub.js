@@ -8,7 +8,7 @@
   // behind one port need no sticky sessions (long-polling would; see docs/hub.md)
   const socket = io({ transports: ["websocket"] });
   let shown = -1;
-  let evening = null;  // the evening shown: a new one (dicecam hub --init --new-evening) starts over
+  let evening = null;  // the evening shown: a new one (dicecam hub init --new-evening) starts over
   window.dicecamHub = { updates: 0, version: -1 };
 
   function cell(row, text, cls) {

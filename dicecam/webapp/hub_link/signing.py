@@ -1,8 +1,8 @@
 """A table's key at the hub, and the signature on each request it sends.
 
-``dicecam hub --init`` gives each table one key, ``EVENING-TABLE-SECRET`` (``7-T3-K7QX...``):
+``dicecam hub init`` gives each table one key, ``EVENING-TABLE-SECRET`` (``7-T3-K7QX...``):
 the evening and the table are public (the table's name on every board), the secret is
-printed once, by ``--init``, and shown nowhere else. A request carries the public part and
+printed once, by ``hub init``, and shown nowhere else. A request carries the public part and
 an HMAC-SHA256, with the secret, of the method, the path, the time, a nonce and the body:
 
     X-Dicecam-Table: 7-T3
@@ -55,7 +55,7 @@ class TableKey:
         return f"{self.evening}-{self.table}"
 
     def text(self) -> str:
-        """The whole key, as ``--init`` prints it once."""
+        """The whole key, as ``hub init`` prints it once."""
         return f"{self.table_id}-{self.secret}"
 
 
@@ -66,7 +66,7 @@ def new_secret() -> str:
 def parse_key(text: str) -> TableKey:
     found = _KEY.match(text.strip().upper())
     if found is None:
-        raise InputError("a table's key is the key `dicecam hub --init` printed for this table "
+        raise InputError("a table's key is the key `dicecam hub init` printed for this table "
                          f"(EVENING-TABLE-SECRET, e.g. 7-T3-{'K7QX' * 5}); this is not one")
     return TableKey(int(found.group(1)), found.group(2), found.group(3))
 
@@ -90,7 +90,7 @@ def read_key(path: str | None, variable: str, what: str,
     elif os.environ.get(variable, "").strip():
         text, where = os.environ[variable].strip(), f"${variable}"
     elif ask is not None:
-        text, where = ask(f"{what[0].upper()}{what[1:]} (as `dicecam hub --init` printed it; "
+        text, where = ask(f"{what[0].upper()}{what[1:]} (as `dicecam hub init` printed it; "
                           "not shown): ").strip(), "what was typed"
     else:
         return None
@@ -98,7 +98,7 @@ def read_key(path: str | None, variable: str, what: str,
         return parse_key(text.splitlines()[0] if text else "")
     except InputError:
         raise InputError(f"{where} does not hold {what}: a key reads EVENING-TABLE-SECRET, "
-                         f"e.g. 7-T3-{'K7QX' * 5}, as `dicecam hub --init` printed it") from None
+                         f"e.g. 7-T3-{'K7QX' * 5}, as `dicecam hub init` printed it") from None
 
 
 def command_key(path: str | None, variable: str, what: str, *, typed_flag: str | None,
@@ -126,7 +126,7 @@ def hub_table_key(hub: str | None, path: str | None, typed: str | None) -> Table
     key = command_key(path, TABLE_KEY_VARIABLE, "this table's key at the hub",
                       typed_flag=typed, flag="--table-key")
     if key is None:
-        raise InputError("--hub needs this table's key, as `dicecam hub --init` printed it: "
+        raise InputError("--hub needs this table's key, as `dicecam hub init` printed it: "
                          f"--table-key-file FILE, or ${TABLE_KEY_VARIABLE}, or run this in "
                          "a terminal and type it when asked")
     return key
@@ -190,7 +190,7 @@ def verify(claim: Signed, secret: str, method: str, path: str, body: bytes,
     want = signature(secret, method, path, claim.stamp, claim.nonce, body)
     if not hmac.compare_digest(want, claim.signature):
         raise InputError(f"the signature does not match table {claim.evening}-{claim.table}'s "
-                         "key: use the key `dicecam hub --init` printed for this table")
+                         "key: use the key `dicecam hub init` printed for this table")
     skew = (time.time() if now is None else now) - stamp
     if not abs(skew) <= window:
         raise InputError(f"the request was signed {abs(skew):.0f} s "
