@@ -15,6 +15,9 @@ In the table's folder (``calibration.tables.table_dir``):
   every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels) and
   whether every die in it is known (``complete``: a roll the players accepted, a labelled
   photo), which the detector learns from.
+* ``reads.json``: how many dice the table read in settled rolls and how many of them it
+  asked about, per reader version (``"shipped"``, ``"reader-v3"``): what the tablet says
+  the table asks, over every die it read, not only the dice the players looked at.
 * ``models/reader-vN.onnx``, ``detector-vN.onnx`` and their ``.json`` cards (check
   figures, how much they learnt from, the seconds): every version is kept.
 * ``models/in_use.json``: which versions the table reads with, e.g. ``{"reader":
@@ -118,6 +121,10 @@ def _write_atomically(path: Path, text: str) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+#: the key of the shipped reader's figures in ``reads.json``
+SHIPPED_READS = "shipped"
 
 
 class TableStore:
@@ -237,9 +244,34 @@ class TableStore:
                 return None
             return round(sum(d.reader_confidence < SURE for d in read) / len(read), 4)
 
+        reads = self.reads()
         return {"table": self.name, "taught": sum(1 for d in dice if d.value),
                 "version": version, "asked_shipped": asked(None),
-                "asked_now": asked(version) if version is not None else None}
+                "asked_now": asked(version) if version is not None else None,
+                # over every die read in a settled roll: (dice read, dice asked)
+                "read_shipped": reads.get(SHIPPED_READS),
+                "read_now": reads.get(version) if version is not None else None}
+
+    def count_read(self, version: str | None, read: int, asked: int) -> None:
+        """A settled roll of ``read`` dice, ``asked`` of them asked about, read by reader
+        ``version`` (None: the shipped one)."""
+        if read <= 0:
+            return
+        reads = self.reads()
+        key = SHIPPED_READS if version is None else version
+        before = reads.get(key, [0, 0])
+        reads[key] = [before[0] + read, before[1] + asked]
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _write_atomically(self.folder / "reads.json", json.dumps(reads) + "\n")
+
+    def reads(self) -> dict[str, list[int]]:
+        """Per reader version: [dice read in settled rolls, dice asked about]."""
+        try:
+            data = json.loads((self.folder / "reads.json").read_text())
+        except (OSError, ValueError):
+            return {}
+        return {k: [int(v[0]), int(v[1])] for k, v in data.items()
+                if isinstance(v, list) and len(v) == 2} if isinstance(data, dict) else {}
 
     # -- models ------------------------------------------------------------------------------
 
@@ -341,4 +373,5 @@ class TableStore:
             shutil.rmtree(self.folder / part, ignore_errors=True)
         self._log.unlink(missing_ok=True)
         (self.folder / "frames.jsonl").unlink(missing_ok=True)
+        (self.folder / "reads.json").unlink(missing_ok=True)
         self._next.clear()

@@ -153,7 +153,10 @@ def test_a_table_of_unseen_dice_learns_as_the_players_confirm_and_asks_less(
         assert shown["version"] is not None, shown
         assert shown["asked_now"] < shown["asked_shipped"], shown
         text = css(browser, "#teach-status").text
-        assert "taught" in text and "(was" in text and "own version" in text, text
+        # in dice a family counts, over every die read, beside the shipped reader's
+        assert text.startswith(f"Table “{TABLE}”:"), text
+        assert "taught" in text and "asked about" in text and "own version" in text, text
+        assert "(with the shipped reader:" in text, text
     finally:
         running.stop()
 

@@ -372,6 +372,29 @@ def test_a_learning_that_finds_side_faces_hands_them_to_the_camera(table: Any) -
     assert teach_events(client)[-1]["side_faces"]
 
 
+def test_what_the_table_asks_is_counted_over_every_die_it_read(table: Any) -> None:
+    """Issue 59, item 5: "asks 20% of dice" was the share of the dice the players looked at;
+    a family saw 2 asked in 70. The figure is counted over every die of every settled roll,
+    per reader version, and a learning that was not used is said."""
+    app, camera, client = table
+    start_charidice(app, camera, client)
+    throw(app, camera, 1, seed=3, unsure=(2,))  # six dice read, one asked
+    throw(app, camera, 2, seed=4)  # six read, none asked
+    status = wait_until(lambda: (e := teach_events(client)) and e[-1]["read_shipped"] == [
+        12, 1] and e[-1], message="the dice read were not counted")
+    assert status["table"] == TABLE and status["read_now"] is None
+    assert TableStore(TABLE).reads() == {"shipped": [12, 1]}
+    teacher = services(app).teacher
+    teacher._learnt({"version": "reader-v1", "used": False,  # noqa: SLF001
+                     "detector": {"used": False}})
+    assert teach_events(client)[-1]["last_run"] == {"version": "reader-v1", "used": False}
+    teacher._learnt({"version": "reader-v2", "used": False,  # noqa: SLF001
+                     "detector": {"used": True}})
+    assert teach_events(client)[-1]["last_run"]["used"]
+    TableStore(TABLE).forget()
+    assert TableStore(TABLE).reads() == {}
+
+
 # -- the real camera: the table's reader, and a new one taken while it runs ---------------
 
 

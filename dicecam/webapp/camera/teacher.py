@@ -84,6 +84,8 @@ class TableTeacher:
         self._writing = threading.Lock()
         self._publishing = threading.Lock()
         self._failed: str | None = None
+        #: the last learning run that ended here: its version and whether it is used
+        self._last_run: dict[str, Any] | None = None
         self.learner = BackgroundLearner(table, self._learnt, every=every, steps=steps)
 
     @property
@@ -94,10 +96,16 @@ class TableTeacher:
                  dice: tuple[DieReading, ...]) -> None:
         """The picture a settled roll was read from, and its dice as read."""
         with self._lock:
+            fresh = roll_id not in self._pictures
             self._pictures[roll_id] = _Picture(frame_bgr, dice, self.version)
             self._pictures.move_to_end(roll_id)
             while len(self._pictures) > KEEP_PICTURES:
                 self._pictures.popitem(last=False)
+        if fresh:  # what the table asks, counted over every die it reads
+            with self._writing:
+                self.store.count_read(self.version, len(dice),
+                                      sum(1 for d in dice if d.needs_check))
+            self.publish_status()
 
     def taught(self, said: list[TaughtDie]) -> int:
         """Keep the dice the players said something about (dice of a roll whose picture is
@@ -160,6 +168,7 @@ class TableTeacher:
         """What the tablets show of the table's learning."""
         status = self.store.status()
         return {**status, "learning": self.learner.learning, "failed": self._failed,
+                "last_run": self._last_run,
                 "reading_with": self.version, "detecting_with": self.detector,
                 "side_faces": self.side_faces is not None}
 
@@ -174,6 +183,9 @@ class TableTeacher:
         table now uses it; a failed run changes nothing."""
         self._failed = outcome.get("failed")
         if self._failed is None:
+            detector = outcome.get("detector") or {}
+            self._last_run = {"version": outcome.get("version"),
+                              "used": bool(outcome.get("used") or detector.get("used"))}
             reader, detector = (self.store.in_use(kind) for kind in ("reader", "detector"))
             versions = tuple(None if p is None else p.stem for p in (reader, detector))
             zone = self.store.side_faces()

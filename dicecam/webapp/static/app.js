@@ -309,8 +309,19 @@
     $("teach-panel").hidden = !teach;
     if (!teach) return;
     let text;
+    // what it asks, in dice a family counts: over every die read in a settled roll (the
+    // share of the dice the players looked at overstated it: "20%" where they saw 2 in 70)
+    const nowRead = teach.read_now || null;
+    const shippedRead = teach.read_shipped || null;
     if (!teach.taught) {
       text = t("teach_none");
+    } else if (nowRead || shippedRead) {
+      text = t("teach_status_taught", { n: teach.taught });
+      const [read, asked] = nowRead || shippedRead;
+      text += " · " + t("teach_asked_of", { asked, read });
+      if (nowRead && shippedRead) {
+        text += " " + t("teach_asked_was", { asked: shippedRead[1], read: shippedRead[0] });
+      }
     } else {
       const now = teach.asked_now !== null && teach.asked_now !== undefined ? teach.asked_now : null;
       const was = teach.asked_shipped;
@@ -320,9 +331,11 @@
           ? t("teach_status", { n: teach.taught, now: percent(was) })
           : t("teach_status_taught", { n: teach.taught });
     }
+    if (teach.table) text = t("teach_table", { name: teach.table }) + " " + text;
     const more = [];
     if (teach.learning) more.push(t("teach_learning"));
     else if (teach.failed) more.push(t("teach_failed"));
+    else if (teach.last_run && !teach.last_run.used) more.push(t("teach_not_used"));
     if (teach.reading_with) more.push(t("teach_version", { v: teach.reading_with.replace(/^reader-v/, "") }));
     if (teach.detecting_with) more.push(t("teach_detector", { v: teach.detecting_with.replace(/^detector-v/, "") }));
     if (teach.side_faces) more.push(t("teach_side_faces"));
