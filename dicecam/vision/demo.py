@@ -58,6 +58,9 @@ class DemoThrow:
     #: what makes this throw differ from the same throw of another game (the director
     #: gives the game and its move; empty: the roll's number alone, as benches replay)
     seed: tuple[int, ...] = ()
+    #: laid out in rows by value (row k holds the k+1s), colours in columns: the one-minute
+    #: teaching layout (``teach/layout.py``) rather than a throw
+    rows: bool = False
 
     def value_of(self, k: int) -> int | None:
         return self.values[k] if k < len(self.values) else None
@@ -204,6 +207,8 @@ class DemoSource(FrameSource):
 
     def _plan_throw(self, index: int, request: DemoThrow) -> list[_Die]:
         """The dice a director asked for, placed so that every one fits the frame."""
+        if request.rows:
+            return self._plan_rows(index, request)
         rng = np.random.default_rng([self._seed, *request.seed, index, 3])
         count = len(request.colours)
         size = min(self._die_px, math.sqrt(_THROW_AREA * self.width * self.height
@@ -226,6 +231,30 @@ class DemoSource(FrameSource):
             value = request.value_of(k) or int(rng.integers(1, 7))
             dice.append(_Die(set_look(rng, self.dice_set, request.colours[k]), value, start,
                              (p.cx, p.cy), p.size, p.rotation, rng.uniform(200, 500)))
+        return dice
+
+    def _plan_rows(self, index: int, request: DemoThrow) -> list[_Die]:
+        """The teaching layout as a family lays it out: six rows, the 1s at the top, each
+        die's colour in its column, slid in by hand (a short way, slightly askew)."""
+        rng = np.random.default_rng([self._seed, *request.seed, index, 13])
+        placed: dict[int, int] = {}
+        cells: list[tuple[int, int, int]] = []  # (row, column, k)
+        for k in range(len(request.colours)):
+            value = request.value_of(k) or 1 + k % 6
+            cells.append((value - 1, placed.get(value, 0), k))
+            placed[value] = placed.get(value, 0) + 1
+        columns = max(placed.values(), default=1)
+        pitch = min(self.height / 7.5, self.width / (columns + 2))
+        size = pitch * 0.62
+        left = (self.width - (columns - 1) * pitch) / 2
+        top = (self.height - 5 * pitch) / 2
+        dice = []
+        for row, column, k in sorted(cells, key=lambda c: c[2]):
+            end = (left + column * pitch + rng.uniform(-0.06, 0.06) * pitch,
+                   top + row * pitch + rng.uniform(-0.06, 0.06) * pitch)
+            start = (end[0] + rng.uniform(-40, 40), end[1] + rng.uniform(-40, 40))
+            dice.append(_Die(set_look(rng, self.dice_set, request.colours[k]), row + 1, start,
+                             end, size, float(rng.uniform(-8, 8)), 0.0))
         return dice
 
     def _render_rng(self, index: int, frame: int) -> np.random.Generator:

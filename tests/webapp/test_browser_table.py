@@ -307,3 +307,43 @@ def test_a_name_typed_to_its_end_is_said_to_end_there(browser: Any, server: Serv
     said = {"en": "A name has at most 40 characters", "de": "Ein Name hat höchstens 40"}[lang]
     wait_text(browser, "#new-game-name-long", said)
     shot(browser, f"name-at-most-{size}-{lang}")
+
+
+# --- item 5: teaching tried on the demo, end to end -----------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_teaching_is_tried_on_the_demo_end_to_end(browser: Any, tmp_path: Path, size: str,
+                                                  lang: str) -> None:
+    from dicecam.webapp.camera.source import TableCamera
+    from tests.support.waiting import WAIT_SECONDS
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "TEACH_EVERY": 100000,
+                            "OUTPUTS": TableCamera("demo", table="demo")})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        new_game(browser, "charidice", ["Ann", "Bo"])
+        tap(browser, "#teach-layout-open")
+        tap(browser, "#layout-demo")
+        wait_text(browser, "#layout-demo-status", {"en": "six rows", "de": "sechs Reihen"}[lang])
+
+        def laid(b: Any) -> bool:
+            roll = b.execute_script("return DicecamPage.app.roll") or {}
+            return len(roll.get("dice") or []) == 24 and not b.execute_script(
+                "return DicecamPage.app.movedSinceRoll")
+
+        wait(browser, laid, 4 * WAIT_SECONDS)
+        shot(browser, f"demo-layout-{size}-{lang}")
+        tap(browser, "#layout-teach")
+        wait(browser, lambda b: not b.find_element(By.ID, "layout-dialog").get_attribute("open"))
+        roll = browser.execute_script("return DicecamPage.app.roll")
+        assert roll["layout"] and sum(d["corrected"] for d in roll["dice"]) >= 20
+        taught = {"en": "taught", "de": "gelernt"}[lang]
+        wait(browser, lambda b: (t := b.execute_script("return DicecamPage.app.teach"))
+             and t["taught"] >= 20)
+        assert taught in text_of(browser, "#teach-status")
+        assert text_of(browser, "#teach-status").startswith(
+            {"en": "Table “demo”:", "de": "Tisch „demo“:"}[lang])
+    finally:
+        running.stop()

@@ -235,3 +235,33 @@ def test_the_demo_starts_dice_party_at_full_parties(tmp_path: Path) -> None:
         assert services(plain).session.view()["demo"] is False
     finally:
         services(plain).close()
+
+
+def test_the_demo_lays_out_the_teaching_layout_and_it_lies_until_a_throw_is_asked(
+        session: GameSession) -> None:
+    """Issue 59, item 5: teaching can be tried on the demo: asked, it lays the game's dice
+    out in six rows by value, a colour per column, and the layout lies still (the game's
+    throw waits for a tablet to ask for it)."""
+    demo = DemoDirector(session)
+    with pytest.raises(InputError, match="start one first"):
+        demo.request_layout()
+    session.new_game(NewGame("charidice", {"players": ["Ann", "Bo"]}))
+    director = demo.opening("charidice")
+    first = director()
+    assert isinstance(first, DemoThrow) and not first.rows  # the game's throw
+    assert demo.request_layout() == {"laying_out": True}
+    layout = director()
+    assert isinstance(layout, DemoThrow) and layout.rows
+    colours = tuple(session.view()["colours"])[:4]
+    assert layout.colours == tuple(c for _ in range(6) for c in colours)
+    assert layout.values == tuple(v for v in range(1, 7) for _ in colours)
+    assert director() is None and demo.waiting() == "ask"  # it lies
+    demo.request()  # a tablet asks for the throw: the game's six dice come again
+    again = director()
+    assert isinstance(again, DemoThrow) and not again.rows and len(again.colours) == 6
+    # the layout drawn is what the teaching reads: six rows, every die by its row
+    image, truth = DemoSource("charidice").still(0, layout)
+    rows = sorted({round(d.cy) for d in truth.dice})
+    assert len(truth.dice) == len(layout.colours) and len(rows) >= 6
+    by_row = sorted(truth.dice, key=lambda d: d.cy)
+    assert [d.value for d in by_row] == sorted(layout.values)

@@ -209,10 +209,10 @@ class TabletNamespace(Namespace):
 
     @answered
     def on_demo_roll(self, data: Any) -> dict[str, Any]:
-        tc.parse_demo_roll(data)
+        layout = tc.parse_demo_roll(data)
         services = self.services()
         if services.demo is None:
             raise InputError("the camera is not the demo table: throw the dice on the table")
-        reply = services.demo.request()
+        reply = services.demo.request_layout() if layout else services.demo.request()
         services.session.publish_state()  # every tablet: the demo is throwing
         return reply

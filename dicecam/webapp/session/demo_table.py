@@ -23,6 +23,10 @@ A source given up while its throw still rolled (the camera stalled: on two busy 
 it: the next opening lay still and the game waited for ever (``bench web --game
 diceparty`` settled 1 roll in 4 minutes). So a new opening throws the last throw again
 when no roll settled since it was thrown; a roll waiting for a tap is never thrown over.
+
+A tablet may ask the demo to lay out the one-minute teaching layout (``request_layout``):
+the game's dice in six rows by value, a colour per column, which then lies (the game's
+throw waits for a tablet to ask for it), so teaching can be tried on the demo.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ from dicecam.vision.demo import DemoThrow, Director
 from dicecam.vision.demo_boards import DemoLayout, LaidZone
 from dicecam.webapp.session.game_session import GameSession
 
+#: the teaching layout's columns: as many colours of the set as the tablet's diagram shows
+LAYOUT_COLUMNS = 4
+
 
 class DemoDirector:
     def __init__(self, session: GameSession) -> None:
@@ -45,6 +52,10 @@ class DemoDirector:
         self._thrown_at: tuple[Any, ...] | None = None
         self._thrown_when = 0.0  # wall clock, as a roll's settled_at
         self._asked_at: tuple[Any, ...] | None = None
+        #: a tablet asked the demo to lay the teaching layout out (the game's key then)
+        self._layout_asked: tuple[Any, ...] | None = None
+        #: the game's key when the layout was laid: it lies until a tablet asks for a throw
+        self._layout_at: tuple[Any, ...] | None = None
         #: the latest opening of the demo source (the only one that may throw)
         self._latest: object | None = None
 
@@ -65,9 +76,19 @@ class DemoDirector:
 
     def _throw(self, token: object, game: str) -> DemoThrow | None:
         key, due = self._session.throw_due()
+        # (the colours read outside the lock: the session's view asks this director too)
+        layout = self._teaching_layout() if self._layout_asked is not None else None
         with self._lock:
             if token is not self._latest or key[0] != game:
                 return None  # a source given up, or one made for the game before
+            if self._layout_asked is not None and layout is not None:
+                self._layout_asked = None
+                self._layout_at = key
+                self._thrown_at = None  # the throw lying before is swept away: again later
+                self._thrown_when = time.time()
+                return layout
+            if self._layout_at is not None and self._layout_at == key:
+                return None  # the layout lies until the players ask for the throw
             if due is None or key == self._thrown_at:
                 return None
             if not due.by_itself and self._asked_at != key:
@@ -87,12 +108,33 @@ class DemoDirector:
 
     def waiting(self) -> str | None:
         """"auto" when the demo throws by itself now, "ask" when it waits for a tablet to
-        ask for the throw, None when the game waits for no dice (or the throw is made)."""
+        ask for the throw (or the teaching layout lies), None when the game waits for no
+        dice (or the throw is made)."""
         key, due = self._session.throw_due()
         with self._lock:
             if due is None or key == self._thrown_at:
                 return None
+            if self._layout_at == key and self._asked_at != key:
+                return "ask"
             return "auto" if due.by_itself or self._asked_at == key else "ask"
+
+    def request_layout(self) -> dict[str, Any]:
+        """A tablet asks the demo to lay its dice out as the one-minute teaching layout
+        (six rows by value, a colour per column): the teaching can be tried on the demo."""
+        key, _due = self._session.throw_due()
+        if key[0] is None:
+            raise InputError("the demo lays the teaching layout out while a game thrown with "
+                             "dice is played: start one first")
+        with self._lock:
+            self._layout_asked = key
+        return {"laying_out": True}
+
+    def _teaching_layout(self) -> DemoThrow:
+        """The teaching layout of the game's dice set: its first colours, a die of each in
+        every row."""
+        colours = tuple(self._session.view().get("colours") or ())[:LAYOUT_COLUMNS] or (None,)
+        return DemoThrow(tuple(c for _ in range(6) for c in colours),
+                         tuple(v for v in range(1, 7) for _ in colours), rows=True)
 
     def request(self) -> dict[str, Any]:
         """A tablet asks the demo for the throw the players chose."""
@@ -103,6 +145,7 @@ class DemoDirector:
             if key == self._thrown_at:
                 raise InputError("the demo has thrown: wait until the dice lie still")
             self._asked_at = key
+            self._layout_at = None  # the layout is swept away for the throw
         return {"throwing": True}
 
 

@@ -282,10 +282,14 @@ def parse_demo_party(data: Any) -> DemoParty:
                                  for i, n in enumerate(names)))
 
 
-def parse_demo_roll(data: Any) -> None:
-    """The demo's throw carries nothing: the game says what is thrown."""
-    if data not in (None, {}):
-        jc.reject_unknown_keys(jc.require_object(data, "demo roll"), "demo roll", ())
+def parse_demo_roll(data: Any) -> bool:
+    """The demo's throw carries nothing (the game says what is thrown) but whether the
+    demo lays the teaching layout out instead (``{"layout": true}``)."""
+    if data in (None, {}):
+        return False
+    payload = jc.require_object(data, "demo roll")
+    jc.reject_unknown_keys(payload, "demo roll", ("layout",))
+    return jc.require_bool(payload.get("layout", False), "demo roll.layout")
 
 
 def _optional_str(value: Any, where: str, max_len: int = COLOUR_NAME_MAX) -> str | None:

@@ -383,7 +383,16 @@
     $("layout-columns").textContent = colours.length
       ? t("layout_columns", { colours: colours.map((c) => t(c)).join(", ") }) : "";
     $("layout-error").textContent = "";
+    $("layout-demo-status").textContent = "";
+    // the demo table lays its dice out itself: teaching can be tried without dice
+    $("layout-demo").hidden = !(app.view && app.view.demo && app.view.game);
     $("layout-dialog").showModal();
+  });
+  $("layout-demo").addEventListener("click", () => {
+    $("layout-error").textContent = "";
+    send(E.DEMO_ROLL, { layout: true }).then(() => {
+      $("layout-demo-status").textContent = t("layout_demo_laying");
+    }).catch(() => null);
   });
   $("layout-teach").addEventListener("click", () => {
     const roll = app.roll;

@@ -76,6 +76,8 @@
       layout_hint: "A die between two rows, or one that looks like another value, is asked: " +
         "tap it and say what it shows.",
       layout_teach: "Teach from this picture",
+      layout_demo: "Demo: lay the dice out",
+      layout_demo_laying: "The demo lays its dice out in six rows: once they lie still, tap Teach from this picture.",
       layout_no_picture: "No dice lie still under the camera yet.",
       layout_columns: "Columns, left to right: {colours}.",
       layout_rows: "The camera sees {n} {n:row|rows} of dice: lay them out in six rows, the 1s at the top, the 6s at the bottom.",
@@ -166,6 +168,8 @@
       layout_hint: "Ein Würfel zwischen zwei Reihen oder einer, der nach einem anderen Wert " +
         "aussieht, wird gefragt: tippt ihn an und sagt, was er zeigt.",
       layout_teach: "Von diesem Bild lernen",
+      layout_demo: "Demo: Würfel auslegen",
+      layout_demo_laying: "Die Demo legt ihre Würfel in sechs Reihen aus: sobald sie still liegen, tippe Von diesem Bild lernen.",
       layout_no_picture: "Noch liegen keine Würfel still unter der Kamera.",
       layout_columns: "Spalten von links nach rechts: {colours}.",
       layout_rows: "Die Kamera sieht {n} {n:Reihe|Reihen} Würfel: legt sie in sechs Reihen, die 1en oben, die 6en unten.",
