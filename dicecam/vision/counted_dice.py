@@ -7,11 +7,12 @@ that count (``TablePipeline.fit_count``), both ways:
 - **Fewer dice.** The missing ones are most often touching dice in a crowd whose peak on
   the detector's map stayed under its bar (0.35): on ``bench crowd`` the dice missed were
   orange 6s in clusters peaking at 0.26-0.34. A lower bar for every frame finds them, but
-  also false boxes on trays, boards and carpets (``detector.md``, "a lower peak bar in a
-  crowd"). So the lower bar (``FLOOR``) is used only where the game says dice are
-  missing, and only as many dice as are missing are taken: of the peaks away from every
-  die already read, those the reader reads as a die, surest first. Each is read as any
-  die is (the veto, the second look, the side-face rule); a die read unsure is asked.
+  also false boxes on trays, boards and carpets (``2026-12-07-detector-notebook.md``, "a
+  lower peak bar in a crowd"). So the lower bar (``FLOOR``) is used only where the game
+  says dice are missing, and only as many dice as are missing are taken: of the peaks away
+  from every die already read, those the reader reads as a die, surest first. Each is read
+  as any die is (the veto, the second look, the side-face rule); a die read unsure is
+  asked.
 - **More boxes, and exactly as many dice read sure as were thrown.** The boxes read
   unsure are then none of the dice thrown: they are dropped (``without_surplus``) rather
   than asked. On ``bench real``'s photos, each told its labelled count, that held on 110

@@ -78,7 +78,8 @@ VETO_BELOW_SCORE = 0.8
 #: pxl: 0.7 kept 81.8% of the dice (precision 86.6%), 0.6 79.0% (91.0%), 0.5 76.8%
 #: (93.2%); dice found and read right 58.5% at each, dice read wrong unasked 0.7-0.8%. 0.6
 #: keeps the recall the stage-2 reader had on pxl unseen at 0.7 (79.1%) and halves the false
-#: dice on the held-out photos without dice of the shipped models (31 -> 19; die_reader.md).
+#: dice on the held-out photos without dice of the shipped models (31 -> 19;
+#: 2026-12-07-die-reader-notebook.md).
 #: 0.5 since stage 5, which is tempered (softmax(logits / 1.5)): its "not a die" reads less
 #: sure than stage 4's, and at 0.6 it vetoed fewer false boxes (damiantab, unseen: precision
 #: 78.3 -> 72.6%); at 0.5 79.6%, pxl's precision 86.0 -> 87.3% and its recall 90.7 -> 90.1%.

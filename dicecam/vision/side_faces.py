@@ -6,12 +6,13 @@ on it: the webcam source's taught table kept 26 false boxes on 262 photos, 24 of
 side face below a die, 0.43-0.81 of a side from its centre, each asked. No single frame
 says where such faces lie (a frame of two dice holds one such box at most), and a rule for
 every table cannot tell them from a crowd's touching dice (a die leaning on another lies
-0.7 of a side away: ``detector.md``). Before any teaching, ``ask_faces_below`` only asks
-about a box just below a die, and only in a frame whose close dice all lie one above the
-other (no crowd). One table's camera does not move, though, so the table learns its own
-zone from the frames it was taught (``teach/side_face_learning.py``): the direction and
-distance at which its false boxes lie from its known dice, kept only when they all point
-one way and no two of its known dice lie that way from each other.
+0.7 of a side away: ``2026-12-07-detector-notebook.md``). Before any teaching,
+``ask_faces_below`` only asks about a box just below a die, and only in a frame whose close
+dice all lie one above the other (no crowd). One table's camera does not move, though, so
+the table learns its own zone from the frames it was taught
+(``teach/side_face_learning.py``): the direction and distance at which its false boxes lie
+from its known dice, kept only when they all point one way and no two of its known dice lie
+that way from each other.
 
 ``SideFaceZone.drop`` then removes, from one frame's dice, those whose centre lies in the
 zone of a die read surely and are read less surely than it: every die read unsure (under

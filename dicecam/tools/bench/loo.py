@@ -8,7 +8,8 @@ trains the reader's twin without the source and reads every photo of the source 
 shipped reader and with the twin: recall, precision, value, silent, asked, for the source
 and its held-out part.
 
-- **The twin is made as the shipped reader was** (``TWIN_STAGES``, ``die_reader.md``,
+- **The twin is made as the shipped reader was** (``TWIN_STAGES``,
+  ``2026-12-07-die-reader-notebook.md``,
   "Every source left out by the shipped recipe"): a stage 1 from scratch, then stages 3, 4
   and 5 fine-tuned from it by their own recipes, the source and the unseen sources left out. Each
   stage's file is kept, so a stopped run goes on from the last stage written. Every stage

@@ -65,7 +65,8 @@ def synthetic_tile(seed: int, table: np.ndarray | None = None) -> Sample:
         distractors=int(rng.integers(0, 4 + int(TILE * TILE / (size * 6) ** 2))),
         hand_probability=0.25,
         # 0.12 was tried (3,000 tiles, 100 minutes): webcam precision +1 point, recall
-        # -0.3 and real value accuracy -1.1 points; not shipped (see detector.md).
+        # -0.3 and real value accuracy -1.1 points; not shipped (see
+        # 2026-12-07-detector-notebook.md).
         keyboard_probability=0.0,
     )
     if rng.random() < 0.04:  # an empty table now and then

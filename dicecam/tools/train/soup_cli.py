@@ -5,7 +5,8 @@ average of their weights is a model too (a "model soup", Wortsman et al. 2022) t
 much of what each learned. The shipped detector is such an average: a fine-tune that
 learned from real photos without dice what is not a die (few false dice on boards, but it
 came to miss dice lying on a printed board) and one that also saw dice drawn on those
-photos (dice on boards found again, more false dice); see ``dicecam/models/detector.md``.
+photos (dice on boards found again, more false dice); see
+``docs/experiments/2026-12-07-detector-notebook.md``.
 """
 
 from __future__ import annotations
