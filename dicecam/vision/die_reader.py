@@ -52,7 +52,7 @@ def model_for_cpu(flags: frozenset[str]) -> Path:
     """The reader to run on a CPU with these flags: the 8-bit copy where the CPU has 8-bit
     dot products (measured: 60 crops 8.7 -> 3.4 ms on one thread), the float model where it
     has not (an AVX2-only AMD EPYC: 25 ms float, 29 ms in 8 bits). Both read the same class
-    for 100% of 2,000 rendered crops
+    for 99.60% of 2,000 rendered crops
     (``docs/experiments/2026-12-07-die-reader-notebook.md``)."""
     return QUANTIZED_MODEL if flags & DOT_PRODUCT_FLAGS else TRAINED_MODEL
 
