@@ -100,12 +100,13 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
     pairs = match_centres([(b.cx, b.cy, max(b.w, b.h)) for b in labels],
                           [(d.x, d.y) for d in dice], MATCH_TOLERANCE)
     used = set()
-    dice_boxes, not_dice = [], []
+    dice_boxes, values, not_dice = [], [], []
     for box, j in zip(labels, pairs, strict=True):
         if j is not None and _part_of(dice[j], box):
             j = None  # a box on a pip or a side face: the die itself was missed
         if j is None:
             dice_boxes.append((box.cx, box.cy, box.w, box.h))
+            values.append(box.value)
             store.add(cut_stored_crop(frame, box.cx, box.cy, box.w, box.h),
                       (box.cx, box.cy, box.w, box.h), (width, height), box.value, "added",
                       roll=roll)
@@ -114,6 +115,7 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
         used.add(j)
         die = dice[j]
         dice_boxes.append((die.x, die.y, die.w, die.h))
+        values.append(box.value)
         how = "confirmed" if die.value == box.value else "corrected"
         store.add(cut_stored_crop(frame, die.x, die.y, die.w, die.h),
                   (die.x, die.y, die.w, die.h), (width, height), box.value, how,
@@ -129,7 +131,7 @@ def teach_photo(store: TableStore, frame, labels: Sequence[LabelledBox],
                       reader_version=version, roll=roll)
             tally.not_a_die += 1
     # every die of a labelled photo is known: the detector may learn the whole frame
-    store.add_frame(frame, dice_boxes, not_dice, complete=True)
+    store.add_frame(frame, dice_boxes, not_dice, complete=True, values=values, roll=roll)
     tally.photos += 1
 
 

@@ -9,7 +9,8 @@ dice: the detector's boxes on no die there and pieces of the cloth or carpet. Th
 never saw those, because the reader already turned them down, and a reader that learns
 only the table's dice stops turning them down. The new version is
 checked on the held-back share against the shipped reader and against the version in use;
-it is kept in any case (with its figures), and used only where it beats both there. The
+it is kept in any case (with its figures and what it read worse, ``worse_on``), and used
+only where it beats both there and is worse than neither on any figure. The
 detector learns the same way from the table's whole frames and its dice pasted on its
 empty picture (``detector_learning``), checked on held-back frames.
 
@@ -19,10 +20,9 @@ how many cores it takes: the live view runs it in a child process at low priorit
 
 from __future__ import annotations
 
-import io
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,8 @@ from dicecam.teach.side_face_learning import (
     learn_side_faces,
 )
 from dicecam.teach.store import TableStore
+from dicecam.teach.table import table_config
+from dicecam.teach.table_check import ModelChoice, Models, choose_models, held_back_frames
 from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
@@ -90,13 +92,17 @@ class TableLearning:
     #: where the table's side faces lie (``side_face_learning``): the zone, or None, and
     #: the figures it was decided on
     side_faces: dict[str, Any] | None = None
+    #: the figures the new reader read worse than the shipped one or the one in use
+    #: ("value", "silent", "asked"): why it is not used
+    worse_on: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "used": self.used, "dice": self.dice,
                 "shipped": self.shipped.to_json(),
                 "previous": None if self.previous is None else self.previous.to_json(),
                 "learned": self.learned.to_json(), "seconds": round(self.seconds, 1),
-                "detector": self.detector, "side_faces": self.side_faces}
+                "detector": self.detector, "side_faces": self.side_faces,
+                "worse_on": list(self.worse_on)}
 
 
 def _with_background(store: TableStore, examples: list[Example], seed: int) -> list[Example]:
@@ -138,7 +144,8 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
         image = stored.read()
         if image is None:
             continue
-        roll = f"frame:{stored.file.name}"
+        # held back with its roll's dice where the frame names it
+        roll = stored.roll or f"frame:{stored.file.name}"
         known = [(b[0], b[1], max(b[2], b[3])) for b in stored.dice + stored.not_dice]
         boxes = detector(image).boxes
         taken = _on_known(known, boxes)
@@ -194,53 +201,121 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
     """Learn a new reader and detector for ``store``'s table from everything it kept
     (ValueError when it kept too few dice), fine-tuned from ``base_reader`` and
     ``base_detector`` (the shipped models; a bench gives a source's leave-one-out models
-    to see what a table none of them saw gets)."""
+    to see what a table none of them saw gets). Each is used only where its own check
+    and the whole table's (``table_check``) find it worse on nothing."""
     settings = settings or LearnSettings()
     examples = list(store.examples())
     dice = sum(1 for e in examples if e.value)
     if dice < MIN_DICE:
         raise ValueError(f"table {store.name} has {dice} confirmed dice; it learns from "
                          f"{MIN_DICE} on")
+    held_rolls = {e.roll for e in split_held_back(examples)[1] if e.roll is not None}
     examples = _with_background(store, examples, settings.seed)
     examples, frame_boxes = _with_frame_negatives(store, examples, base_detector,
                                                   settings.seed)
     zone, zone_figures = learn_side_faces(frame_boxes)
     store.save_side_faces(zone, zone_figures)
-    with tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        (work / "reader").mkdir()
         result = learn_reader(examples, base_model=base_reader, settings=settings,
-                              work_dir=Path(work), log=log)
-    previous_path = store.reader_in_use()
-    previous = None
-    if previous_path is not None:
-        previous = check_reader(DieReader(previous_path), split_held_back(examples)[1])
-    used = result.better and (previous is None or result.learned.better_than(previous))
-    buffer = io.BytesIO()
-    onnx.save(result.model, buffer)
-    card = {"trained_on": result.trained_on, "temperature": round(result.temperature, 4),
-            "seconds": round(result.seconds, 1), "steps": settings.steps,
-            "label_smoothing": settings.label_smoothing,
-            "seed": settings.seed, "base": base_reader.name,
-            "held_back": {"shipped": result.shipped.to_json(),
-                          "previous": None if previous is None else previous.to_json(),
-                          "learned": result.learned.to_json()},
-            "used": used}
-    version = store.save_reader(buffer.getvalue(), card, use=used)
-    detector = _learn_detector(store, detector_settings or DetectorSettings(), log,
-                               base_detector)
-    return TableLearning(version, used, dice, result.shipped, previous, result.learned,
-                         result.seconds, detector,
-                         {"zone": None if zone is None else zone.to_json(), **zone_figures})
+                              work_dir=work / "reader", log=log)
+        previous_path = store.reader_in_use()
+        previous = None
+        if previous_path is not None:
+            previous = check_reader(DieReader(previous_path), split_held_back(examples)[1])
+        reader_passes = result.better and (previous is None
+                                           or result.learned.better_than(previous))
+        worse_on = worse_than(result.learned, result.shipped, previous)
+        reader_file = work / "reader.onnx"
+        onnx.save(result.model, str(reader_file))
+        detector = _learn_detector(store, detector_settings or DetectorSettings(), log,
+                                   base_detector, held_rolls, work)
+        choice = _choose(store, base_reader, base_detector, held_rolls,
+                         reader_file if reader_passes else None,
+                         detector.file if detector is not None and detector.passes else None)
+        reader_used = reader_passes if choice is None else choice.models.reader == reader_file
+        if reader_passes and not reader_used:
+            worse_on = tuple(dict.fromkeys(worse_on + choice.worse_on))
+        card = {"trained_on": result.trained_on, "temperature": round(result.temperature, 4),
+                "seconds": round(result.seconds, 1), "steps": settings.steps,
+                "label_smoothing": settings.label_smoothing,
+                "seed": settings.seed, "base": base_reader.name,
+                "held_back": {"shipped": result.shipped.to_json(),
+                              "previous": None if previous is None else previous.to_json(),
+                              "learned": result.learned.to_json()},
+                "table_check": None if choice is None else choice.to_json(),
+                "used": reader_used, "worse_on": list(worse_on)}
+        version = store.save_reader(reader_file.read_bytes(), card, use=reader_used)
+        detector_figures = None
+        if detector is not None:
+            detector_used = detector.passes if choice is None \
+                else choice.models.detector == detector.file
+            detector_worse = detector.worse_on
+            if detector.passes and not detector_used:
+                detector_worse = tuple(dict.fromkeys(detector_worse + choice.worse_on))
+            figures = {**detector.figures, "used": detector_used,
+                       "worse_on": list(detector_worse),
+                       "table_check": None if choice is None else choice.to_json()}
+            name = store.save_model("detector", detector.file.read_bytes(), figures,
+                                    use=detector_used)
+            detector_figures = {"version": name, **figures}
+    return TableLearning(version, reader_used, dice, result.shipped, previous, result.learned,
+                         result.seconds, detector_figures,
+                         {"zone": None if zone is None else zone.to_json(), **zone_figures},
+                         worse_on)
+
+
+def worse_than(learned: Any, shipped: Any, previous: Any | None) -> tuple[str, ...]:
+    """The figures ``learned`` (a reader's or a detector's check) is worse on than the
+    shipped model's or the version in use's, in the checks' order."""
+    names = list(learned.worse_on(shipped))
+    if previous is not None:
+        names += [n for n in learned.worse_on(previous) if n not in names]
+    return tuple(names)
+
+
+def _choose(store: TableStore, base_reader: Path, base_detector: Path, held_rolls: set[str],
+            reader: Path | None, detector: Path | None) -> ModelChoice | None:
+    """The models the table reads with after this learning (``table_check``): both new
+    ones that passed their own checks, else one of them, else those in use. None where
+    nothing new passed or too few whole frames were held back to judge."""
+    if reader is None and detector is None:
+        return None
+    frames = held_back_frames(store.frames(), held_rolls)
+    in_use = Models(store.in_use("reader") or base_reader,
+                    store.in_use("detector") or base_detector)
+    candidates = {}
+    if reader is not None and detector is not None:
+        candidates["learnt_both"] = Models(reader, detector)
+    if reader is not None:
+        candidates["learnt_reader"] = Models(reader, in_use.detector)
+    if detector is not None:
+        candidates["learnt_detector"] = Models(in_use.reader, detector)
+    # the table as it reads now, as ``dicecam read --table`` reads it, the coarse pass
+    # of a learnt detector by the base it learnt from
+    config = replace(table_config(store.name), coarse_detector_path=base_detector)
+    return choose_models(config, frames, {"shipped": Models(base_reader, base_detector),
+                                          "in_use": in_use}, candidates)
+
+
+@dataclass(frozen=True)
+class _DetectorRun:
+    file: Path  # the candidate, in the learning's work folder
+    passes: bool  # its own check: better than the shipped one and the one in use
+    worse_on: tuple[str, ...]
+    figures: dict[str, Any]
 
 
 def _learn_detector(store: TableStore, settings: DetectorSettings,
-                    log: Callable[[str], None], base: Path = DETECTOR_MODEL
-                    ) -> dict[str, Any] | None:
+                    log: Callable[[str], None], base: Path, held_rolls: set[str],
+                    work: Path) -> _DetectorRun | None:
     frames = []
     for stored in store.frames():
         image = stored.read()
         if image is not None:
             frames.append(TableFrame(image, np.array(stored.dice, np.float32).reshape(-1, 4),
-                                     stored.complete))
+                                     stored.complete, stored.roll))
     empty = load_table_picture(store.name) if store.name in saved_table_names() else None
     dice = []
     for die in store.dice():
@@ -249,22 +324,23 @@ def _learn_detector(store: TableStore, settings: DetectorSettings,
             dice.append((crop, float(max(die.box[2], die.box[3]))))
     if not any(f.complete for f in frames) and (empty is None or not dice):
         return None
-    with tempfile.TemporaryDirectory() as work:
-        result = learn_detector(frames, dice, empty, work_dir=Path(work), settings=settings,
-                                log=log, base_model=base)
+    (work / "detector").mkdir()
+    result = learn_detector(frames, dice, empty, work_dir=work / "detector",
+                            settings=settings, log=log, base_model=base,
+                            held_rolls=held_rolls)
     previous_path = store.in_use("detector")
     previous = None
     if previous_path is not None:
         previous = check_detector(DieDetector(previous_path, auto_zoom=True,
                                               coarse_model_path=base),
-                                  split_frames(frames)[1])
-    used = result.better and (previous is None or result.learned.better_than(previous))
-    buffer = io.BytesIO()
-    onnx.save(result.model, buffer)
+                                  split_frames(frames, held_rolls)[1])
+    passes = result.better and (previous is None or result.learned.better_than(previous))
+    file = work / "detector.onnx"
+    onnx.save(result.model, str(file))
     figures = {"frames": result.tiles_from, "seconds": round(result.seconds, 1),
                "steps": settings.steps, "seed": settings.seed,
                "held_back": {"shipped": result.shipped.to_json(),
                              "previous": None if previous is None else previous.to_json(),
-                             "learned": result.learned.to_json()}, "used": used}
-    version = store.save_model("detector", buffer.getvalue(), figures, use=used)
-    return {"version": version, **figures}
+                             "learned": result.learned.to_json()}}
+    return _DetectorRun(file, passes, worse_than(result.learned, result.shipped, previous),
+                        figures)

@@ -15,7 +15,8 @@ A share of the examples (every ``HOLD_BACK``-th of each value, at least one wher
 has two) is held back: the temperature of the new reader's softmax is fitted there (so
 its confidence stays calibrated: a tablet asks below 0.90), then both readers read the
 held-back dice the way the table reader does (``DieReader``, turns included) and the
-new one is kept only where it reads them better: more right, no more silent errors. All
+new one is used only where it reads them better and worse on no figure: no fewer right,
+no more silent errors, no more asked (``ReaderCheck.better_than``). All
 numpy on one input of crops; ``graph.Graph`` does the network's arithmetic.
 """
 
@@ -73,12 +74,21 @@ class ReaderCheck:
     silent: float  # read wrong with at least ``SURE``: scored without asking
     asked: float  # read with less than ``SURE``: the tablet asks
 
+    def worse_on(self, other: ReaderCheck) -> tuple[str, ...]:
+        """What this reader read worse than ``other`` on the same held-back dice: "value"
+        (fewer read right and sure), "silent" (more read wrong and sure: a false box kept
+        as a die and a die thrown out as "not a die" are among them) and "asked"."""
+        return tuple(name for name, worse in (("value", self.right < other.right),
+                                              ("silent", self.silent > other.silent),
+                                              ("asked", self.asked > other.asked)) if worse)
+
     def better_than(self, other: ReaderCheck) -> bool:
-        """More right without more silent errors, or as right with fewer asked."""
-        if self.silent > other.silent:
-            return False
-        return self.right > other.right or (self.right == other.right
-                                            and self.asked < other.asked)
+        """Never worse than ``other`` on any figure and better on one: a reader that reads
+        more dice right but asks more, or reads one more wrong without asking, is not used
+        (a taught table is never less trustworthy than an untaught one)."""
+        return not self.worse_on(other) and (self.right > other.right
+                                             or self.silent < other.silent
+                                             or self.asked < other.asked)
 
     def to_json(self) -> dict[str, float]:
         return {"dice": self.dice, "right": round(self.right, 4),

@@ -12,9 +12,11 @@ In the table's folder (``calibration.tables.table_dir``):
   ``roll`` names the roll or photo it was taught in (its dice are held back together).
 * ``dice/NNNNNN.png``: each example's crop, ``reader_learning.STORED_MARGIN`` x its box.
 * ``frames.jsonl`` and ``frames/NNNNNN.jpg``: the frames those dice were taught in, with
-  every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels) and
+  every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels),
   whether every die in it is known (``complete``: a roll the players accepted, a labelled
-  photo), which the detector learns from.
+  photo), which the detector learns from, and where known the dice's ``values`` and the
+  ``roll`` (frames kept before 2026-12-07 have neither): a whole held-back frame is read
+  by the taught table's pipeline to check a learning end to end (``teach.table_check``).
 * ``reads.json``: how many dice the table read in settled rolls and how many of them it
   asked about, per reader version (``"shipped"``, ``"reader-v3"``): what the tablet says
   the table asks, over every die it read, not only the dice the players looked at.
@@ -61,6 +63,9 @@ class StoredFrame:
     dice: tuple[tuple[float, float, float, float], ...]
     not_dice: tuple[tuple[float, float, float, float], ...]
     complete: bool
+    #: the value of each of ``dice``, where kept
+    values: tuple[int, ...] | None = None
+    roll: str | None = None
 
     def read(self) -> np.ndarray | None:
         return cv2.imread(str(self.file), cv2.IMREAD_COLOR)
@@ -193,8 +198,12 @@ class TableStore:
         return list(found.values())
 
     def add_frame(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]],
-                  not_dice: list[tuple[float, float, float, float]], *, complete: bool) -> None:
-        """Keep a frame in which dice were taught, with all of its taught boxes."""
+                  not_dice: list[tuple[float, float, float, float]], *, complete: bool,
+                  values: list[int] | None = None, roll: str | None = None) -> None:
+        """Keep a frame in which dice were taught, with all of its taught boxes (and each
+        die's value and the roll's name, where given)."""
+        if values is not None and len(values) != len(dice):
+            raise ValueError(f"{len(values)} values for {len(dice)} dice")
         folder = self.folder / "frames"
         folder.mkdir(parents=True, exist_ok=True)
         path = self._new_file(folder, ".jpg")
@@ -204,16 +213,25 @@ class TableStore:
                   "dice": [[round(float(v), 2) for v in box] for box in dice],
                   "not_dice": [[round(float(v), 2) for v in box] for box in not_dice],
                   "time": round(time.time(), 3)}
+        if values is not None:
+            record["values"] = [int(v) for v in values]
+        if roll is not None:
+            record["roll"] = roll
         _append_line(self.folder / "frames.jsonl", json.dumps(record))
 
     def frames(self) -> list[StoredFrame]:
         found = []
         for data in _read_lines(self.folder / "frames.jsonl"):
             try:
-                found.append(StoredFrame(self.folder / data["frame"],
-                                         tuple(tuple(b) for b in data["dice"]),
+                values = data.get("values")
+                dice = tuple(tuple(b) for b in data["dice"])
+                if values is not None and len(values) != len(dice):
+                    values = None  # a hand-edited line: the frame without its values
+                found.append(StoredFrame(self.folder / data["frame"], dice,
                                          tuple(tuple(b) for b in data["not_dice"]),
-                                         bool(data["complete"])))
+                                         bool(data["complete"]),
+                                         None if values is None else tuple(map(int, values)),
+                                         data.get("roll")))
             except (KeyError, TypeError, ValueError):
                 continue
         return found

@@ -71,13 +71,18 @@ def test_pasted_dice_lie_on_the_empty_table_with_their_boxes() -> None:
         assert np.abs(patch - np.array(CLOTH)).mean() > 20  # a die there, not cloth
 
 
-def test_a_detector_check_counts_every_mistake_but_guards_the_dice() -> None:
+def test_a_learnt_detector_is_used_only_where_it_is_worse_on_nothing() -> None:
     shipped = DetectorCheck(5, 113, 102, 50)  # pxl's held-back frames
-    assert DetectorCheck(5, 113, 96, 8).better_than(shipped)  # 6 dice more missed, 42 fewer
     assert DetectorCheck(5, 113, 103, 50).better_than(shipped)
-    assert not DetectorCheck(5, 113, 102, 50).better_than(shipped)
-    assert not DetectorCheck(5, 113, 90, 0).better_than(shipped)  # 12 dice more missed
-    assert not DetectorCheck(5, 113, 104, 53).better_than(shipped)
+    assert DetectorCheck(5, 113, 102, 8).better_than(shipped)
+    assert not DetectorCheck(5, 113, 102, 50).better_than(shipped)  # better on nothing
+    # 42 false boxes fewer for 6 dice more missed: a die the game never counts
+    fewer_false = DetectorCheck(5, 113, 96, 8)
+    assert not fewer_false.better_than(shipped)
+    assert fewer_false.worse_on(shipped) == ("recall",)
+    more_found = DetectorCheck(5, 113, 104, 53)
+    assert not more_found.better_than(shipped)
+    assert more_found.worse_on(shipped) == ("precision",)
 
 
 def test_a_learnt_detector_still_finds_the_tables_dice(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import pytest
 from dicecam.cli import main
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading
-from dicecam.tools.bench.real import RealTally, is_asked, read_backgrounds, read_sources
+from dicecam.tools.bench.real import read_backgrounds, read_sources
 from dicecam.tools.realdata import (
     LABEL_ADDENDA,
     LABEL_ERRATA,
@@ -30,6 +30,7 @@ from dicecam.tools.realdata import (
     select_photos,
 )
 from dicecam.vision.die_reader import CROP_MARGIN
+from dicecam.vision.tally import RealTally, is_asked
 
 # Seven pxl shots: a run of three 2 s apart, a 30 s pause, a run of two, a 25 s pause, and
 # a run of two: the third run is held out.

@@ -10,7 +10,6 @@ import onnxruntime as ort
 import pytest
 
 from dicecam.reading import DieReading
-from dicecam.tools.bench.real import RealTally
 from dicecam.tools.matching import Tally
 from dicecam.tools.realdata import (
     AWS_BLOCK,
@@ -23,6 +22,7 @@ from dicecam.tools.realdata import (
     real_photos,
 )
 from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.tally import RealTally
 from tests.tools.test_bench_real import _draw, _label
 
 AWS_SIZE = (512, 384)

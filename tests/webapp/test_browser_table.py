@@ -357,3 +357,37 @@ def test_teaching_is_tried_on_the_demo_end_to_end(browser: Any, tmp_path: Path, 
             {"en": "Table “demo”:", "de": "Tisch „demo“:"}[lang])
     finally:
         running.stop()
+
+
+# --- issue 58: a learning the table did not use says on which figure it was worse -------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_learning_not_used_says_what_it_read_worse(browser: Any, tmp_path: Path, size: str,
+                                                      lang: str) -> None:
+    from dicecam.webapp.api.app import services
+    from dicecam.webapp.camera.source import TableCamera
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "TEACH_EVERY": 100000,
+                            "OUTPUTS": TableCamera("demo", table="demo")})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        wait(browser, lambda b: b.execute_script("return DicecamPage.app.teach"))
+        # a run whose reader read more right but asked more, and whose detector missed dice
+        services(running.app).teacher._learnt({  # noqa: SLF001
+            "version": "reader-v1", "used": False, "worse_on": ["asked"],
+            "detector": {"used": False, "worse_on": ["recall"]}})
+        said = {"en": ("asked about more of them", "missed more dice", "reads as before"),
+                "de": ("hat öfter nachgefragt", "hat mehr Würfel übersehen", "wie zuvor")}[lang]
+        wait(browser, lambda b: all(s in text_of(b, "#teach-status") for s in said))
+        shot(browser, f"teach-kept-{size}-{lang}")
+        # a run whose reader is used but whose detector is not: only the detector is said
+        services(running.app).teacher._learnt({  # noqa: SLF001
+            "version": None, "used": True, "worse_on": [],
+            "detector": {"used": False, "worse_on": ["precision"]}})
+        took = {"en": "took more things for dice", "de": "für Würfel gehalten"}[lang]
+        wait(browser, lambda b: took in text_of(b, "#teach-status"))
+        assert said[0] not in text_of(browser, "#teach-status")
+    finally:
+        running.stop()

@@ -386,8 +386,10 @@ def test_what_the_table_asks_is_counted_over_every_die_it_read(table: Any) -> No
     assert TableStore(TABLE).reads() == {"shipped": [12, 1]}
     teacher = services(app).teacher
     teacher._learnt({"version": "reader-v1", "used": False,  # noqa: SLF001
-                     "detector": {"used": False}})
-    assert teach_events(client)[-1]["last_run"] == {"version": "reader-v1", "used": False}
+                     "worse_on": ["asked"], "detector": {"used": False}})
+    assert teach_events(client)[-1]["last_run"] == {
+        "version": "reader-v1", "used": False, "reader_used": False,
+        "reader_worse_on": ["asked"], "detector_used": False, "detector_worse_on": []}
     teacher._learnt({"version": "reader-v2", "used": False,  # noqa: SLF001
                      "detector": {"used": True}})
     assert teach_events(client)[-1]["last_run"]["used"]

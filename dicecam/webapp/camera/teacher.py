@@ -133,15 +133,17 @@ class TableTeacher:
                 picture = self._pictures.get(roll_id)
                 if picture is not None and not picture.frame_kept:
                     picture.frame_kept = True
-                    frames.append((picture, [(i.die.x, i.die.y, i.die.w, i.die.h)
-                                             for i in said if i.roll_id == roll_id
-                                             and i.said is Said.ACCEPTED],
-                                   list(picture.struck)))
+                    accepted = [i.die for i in said
+                                if i.roll_id == roll_id and i.said is Said.ACCEPTED]
+                    frames.append((picture, accepted, list(picture.struck)))
         with self._writing:  # tablets' handlers run on threads of their own
             for picture, how, die, value in chosen:
                 self._keep(picture, how, die, value)
             for picture, dice, struck in frames:
-                self.store.add_frame(picture.frame, dice, struck, complete=True)
+                values = [d.value for d in dice]
+                self.store.add_frame(picture.frame, [(d.x, d.y, d.w, d.h) for d in dice],
+                                     struck, complete=True, roll=picture.roll,
+                                     values=None if None in values else values)
         if chosen or frames:
             self.learner.taught()
             self.publish_status()
@@ -184,8 +186,13 @@ class TableTeacher:
         self._failed = outcome.get("failed")
         if self._failed is None:
             detector = outcome.get("detector") or {}
+            # what the run made and what the table kept of it, for the tablet to say
             self._last_run = {"version": outcome.get("version"),
-                              "used": bool(outcome.get("used") or detector.get("used"))}
+                              "used": bool(outcome.get("used") or detector.get("used")),
+                              "reader_used": bool(outcome.get("used")),
+                              "reader_worse_on": list(outcome.get("worse_on") or ()),
+                              "detector_used": bool(detector.get("used")),
+                              "detector_worse_on": list(detector.get("worse_on") or ())}
             reader, detector = (self.store.in_use(kind) for kind in ("reader", "detector"))
             versions = tuple(None if p is None else p.stem for p in (reader, detector))
             zone = self.store.side_faces()

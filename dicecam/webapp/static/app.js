@@ -335,7 +335,7 @@
     const more = [];
     if (teach.learning) more.push(t("teach_learning"));
     else if (teach.failed) more.push(t("teach_failed"));
-    else if (teach.last_run && !teach.last_run.used) more.push(t("teach_not_used"));
+    else if (teach.last_run) more.push(...lastRunKept(teach.last_run));
     if (teach.reading_with) more.push(t("teach_version", { v: teach.reading_with.replace(/^reader-v/, "") }));
     if (teach.detecting_with) more.push(t("teach_detector", { v: teach.detecting_with.replace(/^detector-v/, "") }));
     if (teach.side_faces) more.push(t("teach_side_faces"));
@@ -344,6 +344,23 @@
     $("teach-panel").dataset.learning = teach.learning ? "1" : "0";
     // the one-minute layout: offered at a new table, and beside the figures later on
     $("teach-layout-open").classList.toggle("primary", !teach.taught);
+  }
+
+  /* What the table kept of its last learning run, where it kept less than the run made:
+     a model worse on any figure on the held-back dice is not used, and the page says on
+     which (a reader that reads more right but asks more is still not used). */
+  function lastRunKept(run) {
+    const why = (names) => names.map((name) => t("worse_" + name)).join(t("list_and"));
+    const said = [];
+    const readerUsed = run.reader_used === undefined ? run.used : run.reader_used;
+    const readerWorse = run.reader_worse_on || [];
+    const detectorWorse = run.detector_worse_on || [];
+    if (!readerUsed && readerWorse.length) said.push(t("teach_kept_reader", { why: why(readerWorse) }));
+    else if (!run.used) said.push(t("teach_not_used"));
+    if (!run.detector_used && detectorWorse.length) {
+      said.push(t("teach_kept_detector", { why: why(detectorWorse) }));
+    }
+    return said;
   }
 
   // --- the one-minute teaching layout: dice in rows by value, colours in columns --------
