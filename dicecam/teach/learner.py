@@ -95,6 +95,9 @@ class TableLearning:
     #: the figures the new reader read worse than the shipped one or the one in use
     #: ("value", "silent", "asked"): why it is not used
     worse_on: tuple[str, ...] = ()
+    #: the whole table's check of the choices on its held-back frames (``table_check``),
+    #: None where nothing new passed its own check or too few frames were held back
+    table_check: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "used": self.used, "dice": self.dice,
@@ -102,7 +105,7 @@ class TableLearning:
                 "previous": None if self.previous is None else self.previous.to_json(),
                 "learned": self.learned.to_json(), "seconds": round(self.seconds, 1),
                 "detector": self.detector, "side_faces": self.side_faces,
-                "worse_on": list(self.worse_on)}
+                "worse_on": list(self.worse_on), "table_check": self.table_check}
 
 
 def _with_background(store: TableStore, examples: list[Example], seed: int) -> list[Example]:
@@ -263,7 +266,7 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
     return TableLearning(version, reader_used, dice, result.shipped, previous, result.learned,
                          result.seconds, detector_figures,
                          {"zone": None if zone is None else zone.to_json(), **zone_figures},
-                         worse_on)
+                         worse_on, None if choice is None else choice.to_json())
 
 
 def worse_than(learned: Any, shipped: Any, previous: Any | None) -> tuple[str, ...]:

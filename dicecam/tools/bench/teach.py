@@ -199,12 +199,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {source}: taught {row['taught_photos']} photos ({row['taught']}), "
               f"reader learnt in {learning['seconds']} s, {learning['version']} "
               f"{'used' if learning['used'] else 'NOT used'}; held back: shipped "
-              f"{learning['shipped']}, learnt {learning['learned']}")
+              f"{learning['shipped']}, learnt {learning['learned']}"
+              + (f"; worse on {', '.join(learning['worse_on'])}" if learning["worse_on"]
+                 else ""))
+        check = learning.get("table_check")
+        if check:
+            print(f"  {source}: the table's held-back frames, end to end: "
+                  + "; ".join(f"{name} {shares}" for name, shares in check.items()))
         detector = learning.get("detector")
         if detector:
             print(f"  {source}: detector learnt in {detector['seconds']} s, "
                   f"{detector['version']} {'used' if detector['used'] else 'NOT used'}; "
-                  f"held back: {detector['held_back']}")
+                  f"held back: {detector['held_back']}"
+                  + (f"; worse on {', '.join(detector['worse_on'])}"
+                     if detector.get("worse_on") else ""))
         side_faces = learning.get("side_faces")
         if side_faces:
             print(f"  {source}: side faces {side_faces}")
