@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Sequence
 
 from dicecam.errors import InputError
+from dicecam.scorer.v6.messages import MESSAGES as M
 
 GROUP_SIZE = 4
 MIN_GROUP = 2
@@ -24,7 +25,7 @@ def groups_in_order(players: Sequence[str], size: int = GROUP_SIZE) -> tuple[tup
     as few groups of at most ``size`` as hold everyone, as even as possible."""
     names = list(players)
     if len(names) < MIN_GROUP:
-        raise InputError(f"a V6 evening needs at least {MIN_GROUP} players, got {len(names)}")
+        raise InputError(M("v6.no.draw_players", low=MIN_GROUP, n=len(names)))
     count = -(-len(names) // size)
     return tuple(tuple(names[start::count]) for start in range(count))
 
@@ -35,11 +36,11 @@ def form_groups(players: Sequence[str], seed: str | int,
     as even as possible (10 players: 4, 3, 3), larger groups first."""
     names = list(players)
     if len(set(names)) != len(names):
-        raise InputError("player names must be distinct to draw groups")
+        raise InputError(M("v6.no.draw_distinct"))
     if len(names) < MIN_GROUP:
-        raise InputError(f"a V6 evening needs at least {MIN_GROUP} players, got {len(names)}")
+        raise InputError(M("v6.no.draw_players", low=MIN_GROUP, n=len(names)))
     if size < MIN_GROUP:
-        raise InputError(f"groups hold at least {MIN_GROUP} players, got size {size}")
+        raise InputError(M("v6.no.draw_size", low=MIN_GROUP, size=size))
     drawn = sorted(names, key=lambda name: hashlib.sha256(f"{seed}\x00{name}".encode())
                    .hexdigest())
     count = -(-len(drawn) // size)

@@ -5,7 +5,7 @@ joker in the player's language before it is chosen."""
 
 from __future__ import annotations
 
-from dicecam.messages import Catalogue, Message
+from dicecam.messages import Catalogue, Message, Text
 
 #: each joker's rule in German (the English one is ``JokerSpec.rule_text``)
 JOKER_RULES_DE = {
@@ -28,6 +28,15 @@ JOKER_RULES_DE = {
     "hoeschen": "vier Versuche auf 3+, Cherry kontert mit 5-6; +3 je behaltenem Erfolg",
     "runkelrueb": "wenn die Sechs fällt: zwei Würfe, eine 3+ macht die Sechs ungültig (und "
                   "Fumos Verdopplungen)",
+}
+
+
+#: a joker program's choices in German, as the croupier's screen words them (``v6.js``;
+#: in English the choice is named by its id)
+OPTION_WORDS_DE = {
+    "keep": "behalten", "reroll": "nochmal werfen", "fight": "kämpfen", "dodge": "ausweichen",
+    "again": "nochmal", "retreat": "zurückziehen", "challenge": "herausfordern",
+    "pass": "passen",
 }
 
 
@@ -248,9 +257,174 @@ MESSAGES = Catalogue({
     "v6.ev.order": _m("throw-off order: {order}", "Reihenfolge nach dem Stechen: {order}"),
     # each joker's rule, as a message (the announcement buttons say what a joker does)
     **{f"v6.rule.{joker}": _m("{rule}", rule) for joker, rule in JOKER_RULES_DE.items()},
+    # a joker program's choices, as the croupier's screen names them (v6.js)
+    **{f"v6.option.{option}": _m(option, word) for option, word in OPTION_WORDS_DE.items()},
+    "v6.or": _m("{first} or {second}", "{first} oder {second}"),
+    # how a round ended, in a refusal
+    "v6.outcome.playing": _m("playing", "läuft"),
+    "v6.outcome.stopped": _m("stopped", "aufgehört"),
+    "v6.outcome.secured": _m("secured", "vom Ventil gesichert"),
+    "v6.outcome.zombie": _m("zombie", "Zombie"),
+    # the evening's refusals: setting it up
+    "v6.no.players": _m("a V6 evening needs {low} to {high} players, got {n}",
+                        "ein V6-Abend braucht {low} bis {high} Spieler, angegeben sind {n}"),
+    "v6.no.names_distinct": _m("player names must be distinct",
+                               "die Namen der Spieler müssen verschieden sein"),
+    "v6.no.qualify": _m("qualify must be 1 to {high}, got {n}",
+                        "je Gruppe kommen 1 bis {high} Spieler weiter (qualify), angegeben "
+                        "ist {n}"),
+    "v6.no.spent_stranger": _m("jokers used before are given for {names}, who does not play "
+                               "this evening",
+                               "schon benutzte Joker sind für Spieler angegeben, die an "
+                               "diesem Abend nicht mitspielen: {names}"),
+    "v6.no.draw_players": _m("a V6 evening needs at least {low} players, got {n}",
+                             "ein V6-Abend braucht mindestens {low} Spieler, angegeben sind "
+                             "{n}"),
+    "v6.no.draw_distinct": _m("player names must be distinct to draw groups",
+                              "zum Auslosen der Gruppen müssen die Namen der Spieler "
+                              "verschieden sein"),
+    "v6.no.draw_size": _m("groups hold at least {low} players, got size {size}",
+                          "eine Gruppe hat mindestens {low} Spieler, angegeben ist die Größe "
+                          "{size}"),
+    # the evening's refusals: during play
+    "v6.no.evening_over": _m("the evening is over", "der Abend ist vorbei"),
+    "v6.no.groups_set": _m("the groups are already set; they cannot change during the evening",
+                           "die Gruppen stehen schon fest; während des Abends ändern sie sich "
+                           "nicht mehr"),
+    "v6.no.groups_first": _m("set the groups first", "lege zuerst die Gruppen fest"),
+    "v6.no.groups_every": _m("the groups must hold every player exactly once ({detail})",
+                             "die Gruppen müssen jeden Spieler genau einmal enthalten "
+                             "({detail})"),
+    "v6.no.groups_missing": _m("missing {names}", "es fehlt: {names}"),
+    "v6.no.groups_extra": _m("not a player: {names}", "spielt nicht mit: {names}"),
+    "v6.no.groups_twice": _m("listed twice: {names}", "doppelt eingeteilt: {names}"),
+    "v6.no.group_size": _m("group {group} has {n} players; a group holds {low} to {high}",
+                           "Gruppe {group} hat {n} Spieler; eine Gruppe hat {low} bis {high} "
+                           "Spieler"),
+    "v6.no.jokers_first": _m("{player} names the jokers for the round first (up to three, or "
+                             "none)",
+                             "zuerst nennt {player} die Joker für die Runde (bis zu drei oder "
+                             "keinen)"),
+    "v6.no.throw_off": _m("a tie is being settled: the croupier throws for {player}",
+                          "es läuft ein Stechen um einen Gleichstand: der Croupier würfelt für "
+                          "{player}"),
+    "v6.no.jokers_in_round": _m("jokers are named before a round begins, not during it",
+                                "die Joker werden vor Beginn einer Runde genannt, nicht während "
+                                "der Runde"),
+    "v6.no.at_most": _m("{player} may choose at most {max} jokers, got {n}",
+                        "{player} darf höchstens {max} Joker wählen, gewählt sind {n}"),
+    "v6.no.free_final_only": _m("a free joker choice exists only in the final",
+                                "eine freie Jokerwahl gibt es nur im Finale"),
+    "v6.no.free_used": _m("{player} already had the free-choice round of this final",
+                          "{player} hatte die Runde mit freier Jokerwahl in diesem Finale "
+                          "schon"),
+    "v6.no.choose_another": _m("{why}; choose another", "{why}; wähle einen anderen"),
+    "v6.no.choose_another_free": _m("{why}; choose another (or use the final's free-choice "
+                                    "round)",
+                                    "{why}; wähle einen anderen (oder nutze die Runde mit "
+                                    "freier Jokerwahl im Finale)"),
+    "v6.no.die": _m("a die shows 1 to 6, got {value}",
+                    "ein Würfel zeigt 1 bis 6, nicht {value}"),
+    # a round's refusals: setting it up
+    "v6.no.round_at_most": _m("a player chooses at most {max} jokers per round, got {n}",
+                              "ein Spieler wählt höchstens {max} Joker je Runde, gewählt sind "
+                              "{n}"),
+    "v6.no.round_once": _m("a joker can be chosen only once per round; remove the duplicate",
+                           "ein Joker kann je Runde nur einmal gewählt werden; nimm den "
+                           "doppelten heraus"),
+    "v6.no.opponent_names": _m("opponents must have distinct names, other than the player's",
+                               "die Gegner brauchen verschiedene Namen, und keiner darf so "
+                               "heißen wie der Spieler"),
+    "v6.no.negative": _m("totals cannot be negative",
+                         "eine Augensumme kann nicht negativ sein"),
+    "v6.no.zombie_zero": _m("a zombie stands at zero pips", "ein Zombie steht bei null Augen"),
+    # why a chosen joker cannot be announced now
+    "v6.no.not_chosen": _m("{joker} was not chosen for this round",
+                           "{joker} wurde für diese Runde nicht gewählt"),
+    "v6.no.auto": _m("{joker} is an auto-joker: the croupier applies it",
+                     "{joker} ist ein Auto-Joker: der Croupier aktiviert ihn"),
+    "v6.no.before_free_throw": _m("jokers are announced after the free throw",
+                                  "Joker werden erst nach dem Freiwurf angesagt"),
+    "v6.no.round_ended": _m("the round is over", "die Runde ist vorbei"),
+    "v6.no.victim_first": _m("first choose whom the thieving one robs",
+                             "wähle zuerst, wen die diebische Eins bestiehlt"),
+    "v6.no.one_per_throw": _m("one joker per throw: {what} must be finished first",
+                              "ein Joker pro Wurf: erst muss {what} zu Ende gespielt sein"),
+    "v6.no.the_thief": _m("the thieving one", "die diebische Eins"),
+    "v6.no.kaelte_spent": _m("Kälteschutz is spent: it already saved the player from a six",
+                             "Kälteschutz ist verbraucht: er hat den Spieler schon vor einer "
+                             "Sechs bewahrt"),
+    "v6.no.kaelte_max": _m("Kälteschutz has been used {n} times",
+                           "Kälteschutz wurde schon {n}-mal eingesetzt"),
+    "v6.no.used": _m("{joker} was already used this round",
+                     "{joker} wurde in dieser Runde schon eingesetzt"),
+    "v6.no.no_opponents": _m("{joker} needs an opponent, and this round has none",
+                             "{joker} braucht einen Gegner, und in dieser Runde gibt es keinen"),
+    # a round's refusals: during play
+    "v6.no.round_over": _m("{player}'s round is over ({outcome}); start the next round",
+                           "die Runde von {player} ist vorbei ({outcome}); beginne die "
+                           "nächste Runde"),
+    "v6.no.fumo_not_running": _m("Fumo is not running, so it cannot be ended",
+                                 "Fumo läuft nicht und kann darum nicht beendet werden"),
+    "v6.no.not_now": _m("cannot {what} now: {reason}", "{what} geht jetzt nicht: {reason}"),
+    "v6.do.end_fumo": _m("end Fumo", "Fumo beenden"),
+    "v6.do.stop": _m("stop", "Aufhören"),
+    "v6.do.throw": _m("throw", "Werfen"),
+    "v6.do.choose": _m("choose '{option}'", "„{option}“ wählen"),
+    "v6.no.free_throw_first": _m("the free throw comes first", "zuerst kommt der Freiwurf"),
+    "v6.no.joker_throw_first": _m("the croupier's throw for the joker in play comes first",
+                                  "zuerst kommt der Wurf des Croupiers für den laufenden "
+                                  "Joker"),
+    "v6.no.choice_first": _m("the joker in play waits for a choice first",
+                             "der laufende Joker wartet zuerst auf eine Wahl"),
+    "v6.no.announce": _m("cannot announce {joker}: {why}",
+                         "{joker} kann jetzt nicht angesagt werden: {why}"),
+    "v6.no.name_opponent": _m("{joker} needs an opponent: name one of {names}",
+                              "{joker} braucht einen Gegner: nenne einen von {names}"),
+    "v6.no.takes_no_opponent": _m("{joker} takes no opponent",
+                                  "{joker} wird ohne Gegner gespielt"),
+    "v6.no.not_opponent": _m("'{name}' is not an opponent in this round (opponents: {known})",
+                             "„{name}“ ist in dieser Runde kein Gegner (Gegner: {known})"),
+    "v6.no.nobody": _m("none", "keine"),
+    "v6.no.nothing_to_choose": _m("nothing to choose now; '{option}' is not an option",
+                                  "jetzt gibt es nichts zu wählen; „{option}“ steht nicht zur "
+                                  "Wahl"),
+    "v6.no.not_an_option": _m("'{option}' is not an option now; choose {options}",
+                              "„{option}“ steht jetzt nicht zur Wahl; wähle {options}"),
+    "v6.no.waits_for_choice": _m("{joker} waits for a choice: {options}",
+                                 "{joker} wartet auf eine Wahl: {options}"),
+    "v6.no.nothing_to_steal": _m("there is nothing to steal now: only a thieving one lets the "
+                                 "player rob an opponent",
+                                 "jetzt gibt es nichts zu stehlen: nur eine diebische Eins "
+                                 "lässt den Spieler einen Gegner bestehlen"),
+    "v6.no.no_theft": _m("there is no theft to pass up now: only a thieving one lets the "
+                         "player rob an opponent",
+                         "jetzt gibt es keinen Diebstahl, auf den der Spieler verzichten "
+                         "könnte: nur eine diebische Eins lässt ihn einen Gegner bestehlen"),
+    "v6.no.no_six": _m("there is no six for Runkelrüb to answer now; letting the six stand "
+                       "is a choice only right after it struck",
+                       "jetzt gibt es keine Sechs, auf die der Runkelrüb antworten könnte; "
+                       "die Sechs gelten lassen kann der Spieler nur gleich, nachdem sie "
+                       "gefallen ist"),
 })
 
 
 def joker_rule(joker_id: str, english: str) -> Message:
     """A joker's rule in the player's language (English from the joker table)."""
     return MESSAGES(f"v6.rule.{joker_id}", rule=english)
+
+
+def option_word(option: str) -> Text:
+    """A joker program's choice in the player's language (an unknown one as it is)."""
+    return MESSAGES(f"v6.option.{option}") if option in OPTION_WORDS_DE else option
+
+
+def either(options: tuple[str, ...] | list[str]) -> Text:
+    """Choices as "A or B" ("A oder B"), each in the player's language."""
+    words = [option_word(o) for o in options]
+    if not words:
+        return ""
+    text = words[0]
+    for word in words[1:]:
+        text = MESSAGES("v6.or", first=text, second=word)
+    return text

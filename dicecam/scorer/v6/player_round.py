@@ -80,7 +80,7 @@ from dicecam.scorer.v6.jokers import (
     joker_name,
 )
 from dicecam.scorer.v6.messages import MESSAGES as M
-from dicecam.scorer.v6.messages import joker_rule
+from dicecam.scorer.v6.messages import either, joker_rule, option_word
 
 MAX_STEAL = 5
 ZOMBIE_PIPS = 5
@@ -225,8 +225,8 @@ class RoundState:
         for opp in self.opponents:
             if opp.name == name:
                 return opp
-        known = ", ".join(o.name for o in self.opponents) or "none"
-        raise RuleError(f"{name!r} is not an opponent in this round (opponents: {known})")
+        known: Text = ", ".join(o.name for o in self.opponents) or M("v6.no.nobody")
+        raise RuleError(M("v6.no.not_opponent", name=name, known=known))
 
 
 def new_round(player: str, jokers: tuple[JokerId, ...] | list[JokerId],
@@ -235,49 +235,55 @@ def new_round(player: str, jokers: tuple[JokerId, ...] | list[JokerId],
     """A round before the free throw. Up to three distinct jokers; opponents are optional."""
     chosen = tuple(JokerId(j) for j in jokers)
     if len(chosen) > MAX_CHOSEN:
-        raise RuleError(f"a player chooses at most {MAX_CHOSEN} jokers per round, "
-                        f"got {len(chosen)}")
+        raise RuleError(M("v6.no.round_at_most", max=MAX_CHOSEN, n=len(chosen)))
     if len(set(chosen)) != len(chosen):
-        raise RuleError("a joker can be chosen only once per round; remove the duplicate")
+        raise RuleError(M("v6.no.round_once"))
     opps = tuple(opponents)
     names = [o.name for o in opps]
     if len(set(names)) != len(names) or player in names:
-        raise RuleError("opponents must have distinct names, other than the player's")
+        raise RuleError(M("v6.no.opponent_names"))
     if start_total < 0 or any(o.total < 0 for o in opps):
-        raise RuleError("totals cannot be negative")
+        raise RuleError(M("v6.no.negative"))
     if any(o.zombie and o.total for o in opps):
-        raise RuleError("a zombie stands at zero pips")
+        raise RuleError(M("v6.no.zombie_zero"))
     return RoundState(player, chosen, opps, start_total,
                       note=M("v6.note.free_throw_first"))
 
 
 def available(state: RoundState, joker: JokerId) -> str | None:
+    """None if the player may announce this joker now, else the reason why not (in
+    English; ``why_not`` gives it as a message)."""
+    why = why_not(state, joker)
+    return None if why is None else why.text("en")
+
+
+def why_not(state: RoundState, joker: JokerId) -> Message | None:
     """None if the player may announce this joker now, else the reason why not."""
     if joker not in state.jokers:
-        return f"{joker_name(joker)} was not chosen for this round"
+        return M("v6.no.not_chosen", joker=joker_name(joker))
     spec = JOKERS[joker]
     if spec.kind is Kind.AUTO:
-        return f"{spec.name} is an auto-joker: the croupier applies it"
+        return M("v6.no.auto", joker=spec.name)
     if state.phase is Phase.FREE_THROW:
-        return "jokers are announced after the free throw"
+        return M("v6.no.before_free_throw")
     if state.phase is Phase.OVER:
-        return "the round is over"
+        return M("v6.no.round_ended")
     if state.phase is Phase.VICTIM:
-        return "first choose whom the thieving one robs"
+        return M("v6.no.victim_first")
     if state.phase is not Phase.ANNOUNCE:
         in_play = state.play.joker if state.play else None
-        what = joker_name(in_play) if in_play else "the thieving one"
-        return f"one joker per throw: {what} must be finished first"
+        what: Text = joker_name(in_play) if in_play else M("v6.no.the_thief")
+        return M("v6.no.one_per_throw", what=what)
     if joker is JokerId.KAELTE:
         if state.kaelte_spent:
-            return "Kälteschutz is spent: it already saved the player from a six"
+            return M("v6.no.kaelte_spent")
         if state.kaelte_uses >= KAELTE_MAX_USES:
-            return f"Kälteschutz has been used {KAELTE_MAX_USES} times"
+            return M("v6.no.kaelte_max", n=KAELTE_MAX_USES)
         return None
     if joker in state.used:
-        return f"{spec.name} was already used this round"
+        return M("v6.no.used", joker=spec.name)
     if spec.needs_opponent and not state.opponents:
-        return f"{spec.name} needs an opponent, and this round has none"
+        return M("v6.no.no_opponents", joker=spec.name)
     return None
 
 
@@ -305,7 +311,7 @@ def legal(state: RoundState) -> tuple[Legal, ...]:
     if state.fumo_running:
         moves.append(Legal(EndFumo(), M("v6.why.end_fumo")))
     for joker in state.jokers:
-        if available(state, joker) is not None:
+        if why_not(state, joker) is not None:
             continue
         spec = JOKERS[joker]
         why: Text = joker_rule(joker.value, spec.rule_text)
@@ -364,8 +370,8 @@ def active(state: RoundState) -> tuple[str, ...]:
 def apply(state: RoundState, action: RoundAction) -> RoundState:
     """The state after one event, or RuleError saying why the event is not allowed now."""
     if state.over:
-        raise RuleError(f"{state.player}'s round is over ({state.outcome.value}); "
-                        "start the next round")
+        raise RuleError(M("v6.no.round_over", player=state.player,
+                          outcome=M(f"v6.outcome.{state.outcome.value}")))
     if isinstance(action, Throw):
         return _throw(state, action.value)
     if isinstance(action, Announce):
@@ -379,44 +385,44 @@ def apply(state: RoundState, action: RoundAction) -> RoundState:
     if isinstance(action, LetSixStand):
         return _let_six_stand(state)
     if isinstance(action, EndFumo):
-        _need_announce(state, "end Fumo")
+        _need_announce(state, M("v6.do.end_fumo"))
         if not state.fumo_running:
-            raise RuleError("Fumo is not running, so it cannot be ended")
+            raise RuleError(M("v6.no.fumo_not_running"))
         return _log(replace(state, fumo_extra=None), "end_fumo", M("v6.label.end_fumo"),
                     M("v6.note.fumo_ended"))
     if isinstance(action, Stop):
-        _need_announce(state, "stop")
+        _need_announce(state, M("v6.do.stop"))
         done = replace(state, phase=Phase.OVER, outcome=Outcome.STOPPED, fumo_extra=None)
         return _log(done, "stop", M("v6.label.stop"),
                     M("v6.note.stops", player=state.player, pips=state.total))
     raise RuleError(f"unknown V6 action {action!r}")
 
 
-def _need_announce(state: RoundState, what: str) -> None:
+def _need_announce(state: RoundState, what: Message) -> None:
     if state.phase is Phase.ANNOUNCE:
         return
     reasons = {
-        Phase.FREE_THROW: "the free throw comes first",
-        Phase.VICTIM: "first choose whom the thieving one robs",
-        Phase.THROW: "the croupier's throw for the joker in play comes first",
-        Phase.CHOOSE: "the joker in play waits for a choice first",
+        Phase.FREE_THROW: "v6.no.free_throw_first",
+        Phase.VICTIM: "v6.no.victim_first",
+        Phase.THROW: "v6.no.joker_throw_first",
+        Phase.CHOOSE: "v6.no.choice_first",
     }
-    raise RuleError(f"cannot {what} now: {reasons[state.phase]}")
+    raise RuleError(M("v6.no.not_now", what=what, reason=M(reasons[state.phase])))
 
 
 def _announce(state: RoundState, action: Announce) -> RoundState:
     joker = action.joker
-    why = available(state, joker)
+    why = why_not(state, joker)
     if why is not None:
-        raise RuleError(f"cannot announce {joker_name(joker)}: {why}")
+        raise RuleError(M("v6.no.announce", joker=joker_name(joker), why=why))
     spec = JOKERS[joker]
     if spec.needs_opponent:
         if action.opponent is None:
-            raise RuleError(f"{spec.name} needs an opponent: name one of "
-                            f"{', '.join(o.name for o in state.opponents)}")
+            raise RuleError(M("v6.no.name_opponent", joker=spec.name,
+                              names=", ".join(o.name for o in state.opponents)))
         state.opponent(action.opponent)
     elif action.opponent is not None:
-        raise RuleError(f"{spec.name} takes no opponent")
+        raise RuleError(M("v6.no.takes_no_opponent", joker=spec.name))
     ended: Text = M("v6.note.fumo_ends") if state.fumo_running else ""
     state = replace(state, fumo_extra=None, used=state.used | {joker})
     if joker is JokerId.FUMO:
@@ -441,13 +447,13 @@ def _announce(state: RoundState, action: Announce) -> RoundState:
 
 def _throw(state: RoundState, value: int) -> RoundState:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise RuleError(f"a die shows 1 to 6, got {value!r}")
+        raise RuleError(M("v6.no.die", value=repr(value)))
     if state.phase is Phase.FREE_THROW:
         state = replace(state, total=state.total + value, turns=1, phase=Phase.ANNOUNCE)
         return _log(state, "throw", M("v6.label.free_throw"),
                     M("v6.note.free_throw", value=value), value)
     if state.phase in (Phase.VICTIM, Phase.CHOOSE):
-        _need_announce(state, "throw")
+        _need_announce(state, M("v6.do.throw"))
     play = state.play
     if play is not None and JOKERS[play.joker].program is not None:
         return _program_event(state, value)
@@ -548,11 +554,11 @@ def _six_stands(state: RoundState) -> RoundState:
 
 def _choose(state: RoundState, option: str) -> RoundState:
     if state.phase is not Phase.CHOOSE or state.play is None:
-        _need_announce(state, f"choose {option!r}")
-        raise RuleError(f"nothing to choose now; {option!r} is not an option")
+        _need_announce(state, M("v6.do.choose", option=option_word(option)))
+        raise RuleError(M("v6.no.nothing_to_choose", option=option_word(option)))
     if option not in state.play.options:
-        raise RuleError(f"{option!r} is not an option now; choose "
-                        f"{' or '.join(state.play.options)}")
+        raise RuleError(M("v6.no.not_an_option", option=option_word(option),
+                          options=either(state.play.options)))
     return _program_event(state, option)
 
 
@@ -562,7 +568,8 @@ def _program_event(state: RoundState, event: int | str) -> RoundState:
     spec = JOKERS[play.joker]
     assert spec.program is not None
     if isinstance(event, int) and play.expects == CHOICE:
-        raise RuleError(f"{spec.name} waits for a choice: {' or '.join(play.options)}")
+        raise RuleError(M("v6.no.waits_for_choice", joker=spec.name,
+                          options=either(play.options)))
     step: Step = spec.program(play.step, play.memo, event)
     value = event if isinstance(event, int) else None
     kind = "throw" if value is not None else "choose"
@@ -632,8 +639,7 @@ def _duel(state: RoundState, name: str, net: int) -> tuple[RoundState, Text]:
 
 def _steal(state: RoundState, name: str) -> RoundState:
     if state.phase is not Phase.VICTIM:
-        raise RuleError("there is nothing to steal now: only a thieving one lets the player "
-                        "rob an opponent")
+        raise RuleError(M("v6.no.nothing_to_steal"))
     opp = state.opponent(name)
     pips = state.steal_pips
     left = max(0, opp.total - pips)
@@ -651,8 +657,7 @@ def _steal(state: RoundState, name: str) -> RoundState:
 
 def _pass_steal(state: RoundState) -> RoundState:
     if state.phase is not Phase.VICTIM:
-        raise RuleError("there is no theft to pass up now: only a thieving one lets the player "
-                        "rob an opponent")
+        raise RuleError(M("v6.no.no_theft"))
     pips = state.steal_pips
     # the theft's pips were counted with the throw (``_regular_throw``): taken back
     state = replace(_add(state, -pips), phase=Phase.ANNOUNCE, steal_pips=0)
@@ -669,8 +674,7 @@ def _runkelrueb_waits(state: RoundState) -> bool:
 
 def _let_six_stand(state: RoundState) -> RoundState:
     if not _runkelrueb_waits(state):
-        raise RuleError("there is no six for Runkelrüb to answer now; letting the six stand "
-                        "is a choice only right after it struck")
+        raise RuleError(M("v6.no.no_six"))
     note = joined(M("v6.note.let_six_stand", player=state.player), _six_note(state))
     return _log(_six_stands(state), "let_six_stand", M("v6.label.six_stands"), note)
 
@@ -718,5 +722,5 @@ __all__ = [
     "ANNOUNCED", "Announce", "Choose", "EndFumo", "Entry", "InPlay", "LetSixStand", "Legal",
     "Opponent", "Outcome", "PassSteal", "Phase", "RoundAction", "RoundState", "Steal", "Stop",
     "Throw", "active",
-    "apply", "available", "legal", "new_round", "unavailable",
+    "apply", "available", "legal", "new_round", "unavailable", "why_not",
 ]

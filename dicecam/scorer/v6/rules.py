@@ -170,16 +170,14 @@ class Evening:
 def new_game(config: Config) -> Evening:
     players = tuple(config.players)
     if len(players) < MIN_GROUP or len(players) > MAX_PLAYERS:
-        raise RuleError(f"a V6 evening needs {MIN_GROUP} to {MAX_PLAYERS} players, "
-                        f"got {len(players)}")
+        raise RuleError(M("v6.no.players", low=MIN_GROUP, high=MAX_PLAYERS, n=len(players)))
     if len(set(players)) != len(players):
-        raise RuleError("player names must be distinct")
+        raise RuleError(M("v6.no.names_distinct"))
     if not 1 <= config.qualify <= MAX_GROUP:
-        raise RuleError(f"qualify must be 1 to {MAX_GROUP}, got {config.qualify}")
+        raise RuleError(M("v6.no.qualify", high=MAX_GROUP, n=config.qualify))
     strangers = sorted({name for name, _ in config.spent} - set(players))
     if strangers:
-        raise RuleError(f"jokers used before are given for {', '.join(strangers)}, who "
-                        "does not play this evening")
+        raise RuleError(M("v6.no.spent_stranger", names=", ".join(strangers)))
     evening = Evening(config, points=tuple((p, 0) for p in players),
                       spent=tuple((name, tuple(dict.fromkeys(jokers)))
                                   for name, jokers in config.spent if jokers),
@@ -192,22 +190,20 @@ def new_game(config: Config) -> Evening:
 def apply(state: Evening, action: Action) -> Evening:
     """The evening after one action, or RuleError with the reason it is not allowed now."""
     if state.phase is EveningPhase.OVER:
-        raise RuleError("the evening is over")
+        raise RuleError(M("v6.no.evening_over"))
     if isinstance(action, SetGroups):
         if state.phase is not EveningPhase.GROUPS:
-            raise RuleError("the groups are already set; they cannot change during the evening")
+            raise RuleError(M("v6.no.groups_set"))
         return _set_groups(state, action.groups)
     if state.phase is EveningPhase.GROUPS:
-        raise RuleError("set the groups first")
+        raise RuleError(M("v6.no.groups_first"))
     if isinstance(action, ChooseJokers):
         return _choose_jokers(state, action)
     if state.phase is EveningPhase.JOKERS:
-        raise RuleError(f"{state.player} names the jokers for the round first (up to three, "
-                        "or none)")
+        raise RuleError(M("v6.no.jokers_first", player=str(state.player)))
     if state.phase is EveningPhase.THROW_OFF:
         if not isinstance(action, rnd.Throw):
-            raise RuleError(f"a tie is being settled: the croupier throws for "
-                            f"{state.throw_offs[0].thrower}")
+            raise RuleError(M("v6.no.throw_off", player=state.throw_offs[0].thrower))
         return _throw_off(state, action.value)
     assert state.round is not None
     state = replace(state, round=rnd.apply(state.round, action))
@@ -237,15 +233,15 @@ def _set_groups(state: Evening, groups: tuple[tuple[str, ...], ...]) -> Evening:
         missing = sorted(set(players) - set(listed))
         extra = sorted(set(listed) - set(players))
         twice = sorted({p for p in listed if listed.count(p) > 1})
-        detail = "; ".join(part for part in (
-            f"missing {', '.join(missing)}" if missing else "",
-            f"not a player: {', '.join(extra)}" if extra else "",
-            f"listed twice: {', '.join(twice)}" if twice else "") if part)
-        raise RuleError(f"the groups must hold every player exactly once ({detail})")
+        detail = joined(
+            M("v6.no.groups_missing", names=", ".join(missing)) if missing else "",
+            M("v6.no.groups_extra", names=", ".join(extra)) if extra else "",
+            M("v6.no.groups_twice", names=", ".join(twice)) if twice else "")
+        raise RuleError(M("v6.no.groups_every", detail=detail))
     for index, group in enumerate(groups):
         if not MIN_GROUP <= len(group) <= MAX_GROUP:
-            raise RuleError(f"group {index + 1} has {len(group)} players; a group holds "
-                            f"{MIN_GROUP} to {MAX_GROUP}")
+            raise RuleError(M("v6.no.group_size", group=index + 1, n=len(group),
+                              low=MIN_GROUP, high=MAX_GROUP))
     state = replace(state, groups=groups)
     return _start_pass(state, 0, 0)
 
@@ -260,22 +256,22 @@ def _start_pass(state: Evening, group: int, pass_no: int) -> Evening:
 
 def _choose_jokers(state: Evening, action: ChooseJokers) -> Evening:
     if state.phase is not EveningPhase.JOKERS:
-        raise RuleError("jokers are named before a round begins, not during it")
+        raise RuleError(M("v6.no.jokers_in_round"))
     player = state.player
     assert player is not None
     if len(action.jokers) > MAX_CHOSEN:
-        raise RuleError(f"{player} may choose at most {MAX_CHOSEN} jokers, "
-                        f"got {len(action.jokers)}")
+        raise RuleError(M("v6.no.at_most", player=player, max=MAX_CHOSEN,
+                          n=len(action.jokers)))
     if action.free_choice and not state.config.final:
-        raise RuleError("a free joker choice exists only in the final")
+        raise RuleError(M("v6.no.free_final_only"))
     if action.free_choice and player in state.free_used:
-        raise RuleError(f"{player} already had the free-choice round of this final")
+        raise RuleError(M("v6.no.free_used", player=player))
     if not action.free_choice:
         for joker, why in choosable(state, player):
             if joker in action.jokers and why is not None:
-                hint = " (or use the final's free-choice round)" if free_choice_open(
-                    state, player) else ""
-                raise RuleError(f"{why}; choose another{hint}")
+                refusal = ("v6.no.choose_another_free" if free_choice_open(state, player)
+                           else "v6.no.choose_another")
+                raise RuleError(M(refusal, why=why))
     me = next(o for o in state.standing if o.name == player)
     others = tuple(o for o in state.standing if o.name != player)
     game = rnd.new_round(player, action.jokers, others, start_total=me.total)
@@ -394,7 +390,7 @@ def _after_group(state: Evening) -> Evening:
 
 def _throw_off(state: Evening, value: int) -> Evening:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise RuleError(f"a die shows 1 to 6, got {value!r}")
+        raise RuleError(M("v6.no.die", value=repr(value)))
     off = state.throw_offs[0]
     who = off.thrower
     throws = off.throws + (value,)
