@@ -391,3 +391,84 @@ def test_a_learning_not_used_says_what_it_read_worse(browser: Any, tmp_path: Pat
         assert said[0] not in text_of(browser, "#teach-status")
     finally:
         running.stop()
+
+
+# --- item 9: on a phone every die keeps its value; typed dice are not written over ------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_every_die_of_a_party_keeps_its_value_label(browser: Any, tmp_path: Path, size: str,
+                                                    lang: str) -> None:
+    import threading
+
+    import numpy as np
+
+    from dicecam.reading import FrameReading, SettledRoll
+    from tests.webapp.test_browser import Output, party_dice
+
+    frame = np.full((400, 640, 3), 60, np.uint8)
+    # each throw alone on the table: Ann's preparty, Bo's, then Ann's party (marked)
+    rolls = [party_dice(40.0, {"yellow": [6, 5], "orange": [4, 3]}),
+             party_dice(400.0, {"yellow": [1, 1], "orange": [2, 1]}),
+             party_dice(40.0, {"yellow": [2, 2], "orange": [6, 1]}, y0=220.0)]
+    settle = threading.Event()
+
+    def outputs(game: str | None) -> Iterator[Output]:
+        shown: tuple = ()
+        roll_id = 0
+        while True:
+            if settle.is_set() and game == "diceparty" and roll_id < len(rolls):
+                settle.clear()
+                shown = rolls[roll_id]
+                roll_id += 1
+                yield Output(frame, FrameReading(640, 400, shown),
+                             SettledRoll(roll_id, 640, 400, shown))
+            yield Output(frame, FrameReading(640, 400, shown))
+            time.sleep(0.05)
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        new_game(browser, "diceparty", ["Ann", "Bo"])
+        for k in range(3):
+            settle.set()
+            wait(browser, lambda b, n=k + 1: (r := b.execute_script(
+                "return DicecamPage.app.roll")) and r["roll_id"] == n and r["status"] in (
+                "applied", "shown"))
+        wait(browser, lambda b: (r := b.execute_script("return DicecamPage.app.roll"))
+             and r.get("marks"))
+        if size == "phone":  # the dice are drawn 22 px wide: small, and marked
+            assert browser.execute_script(
+                "return document.getElementById('overlay').clientWidth") < 400
+        wait(browser, lambda b: sorted((lb["index"], lb["text"]) for lb in b.execute_script(
+            "return DicecamPage.app.labels")) == [(0, "2"), (1, "2"), (2, "6"), (3, "1")])
+        shot(browser, f"dp-party-labels-{size}-{lang}")
+    finally:
+        running.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", SIZES)
+def test_typed_dice_without_a_picture_are_not_written_over(browser: Any, tmp_path: Path,
+                                                           size: str, lang: str) -> None:
+    def no_picture(game: str | None) -> Iterator[Any]:
+        while True:  # a camera that never sends a picture
+            time.sleep(0.05)
+            if False:  # (a generator)
+                yield None
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": no_picture})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        assert browser.find_element(By.ID, "no-frame").is_displayed()
+        new_game(browser, "charidice", ["Ann", "Bo"])
+        enter_dice(browser, {("", "red"): [1], ("", "blue"): [2], ("", "green"): [3],
+                             ("", "purple"): [4], ("", "black"): [5], ("", "grey"): [6]})
+        wait(browser, lambda b: (r := b.execute_script("return DicecamPage.app.roll"))
+             and r.get("typed"))
+        wait(browser, lambda b: not b.find_element(By.ID, "no-frame").is_displayed())
+        shot(browser, f"typed-no-picture-{size}-{lang}")
+    finally:
+        running.stop()

@@ -805,6 +805,9 @@
     const wrap = $("frame-wrap");
     const roll = app.roll;
     const reading = app.reading;
+    // typed dice without a picture are the view: "no camera picture yet" would lie over
+    // their bottom row
+    $("no-frame").hidden = Boolean(roll && roll.typed && !app.frameShown);
     const base = app.frameShown ? reading : roll;
     if (!base) {
       canvas.width = canvas.width; // clears
@@ -917,15 +920,14 @@
         g.fillText(mark.tag, x + w - tagWidth + 3, tagTop + tagSize);
         tags.push({ x: x + w - tagWidth, y: tagTop, w: tagWidth, h: tagSize + 4 });
       }
-      // a small die with its verdict drawn: the tag says enough, the value label would
-      // cover the neighbours (a phone showing a party of dozens)
-      if (!(mark && w < 24 && !d.needs_check)) {
-        const text = d.value === null ? "?" : String(d.value);
-        const size = Math.round(Math.max(12, Math.min(28, w * 0.55)));
-        g.font = `bold ${size}px system-ui, sans-serif`;
-        labels.push({ index, text, size, asked: Boolean(d.needs_check),
-          w: Math.ceil(g.measureText(text).width) + 8, h: size + 4 });
-      }
+      // every die keeps its value label, a small one too (a phone showing a party: the
+      // players check the values, not only the verdict's tags); small dice get a smaller
+      // label, placed where it covers least (in its own box's corner at worst)
+      const text = d.value === null ? "?" : String(d.value);
+      const size = Math.round(Math.max(w < 24 ? 10 : 12, Math.min(28, w * 0.55)));
+      g.font = `bold ${size}px system-ui, sans-serif`;
+      labels.push({ index, text, size, asked: Boolean(d.needs_check),
+        w: Math.ceil(g.measureText(text).width) + (w < 24 ? 4 : 8), h: size + 4 });
       if (index === app.selectedDie) {
         g.strokeStyle = "#00d1ff";
         g.lineWidth = 3;
@@ -941,7 +943,8 @@
       g.fillStyle = "rgba(0,0,0,0.7)";
       g.fillRect(r.x, r.y, r.w, r.h);
       g.fillStyle = label.asked ? "#ff2d55" : "#fff";
-      g.fillText(label.text, r.x + 4, r.y + label.size - 1);
+      g.fillText(label.text, r.x + (r.w - g.measureText(label.text).width) / 2,
+        r.y + label.size - 1);
     }
     app.labels = labels.map((l) => ({ index: l.index, text: l.text, ...l.rect }));
     if (app.adding) {
