@@ -13,6 +13,7 @@ from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.die_reader import TRAINED_MODEL
 from dicecam.vision.pipeline import PipelineConfig, build_pipeline, pipeline_from
 from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.unsure_reread import UnsureReread
 from dicecam.webapp.camera.source import TableCamera
 
 
@@ -38,7 +39,9 @@ def test_a_taught_table_is_read_alike_by_serve_read_and_teaching() -> None:
     store.save_reader(TRAINED_MODEL.read_bytes(), {}, use=True)
     store.save_side_faces(SideFaceZone(1.57, 0.6, 0.5, 0.9), {})
     taught = table_config("kitchen", dice_set="charidice")
-    assert taught.reader_path == store.reader_in_use()
+    # the shipped reader first, the table's where it is unsure
+    assert taught.reader_path is None
+    assert taught.taught_reader_path == store.reader_in_use()
     assert taught.side_faces == store.side_faces()
     assert taught.coarse_detector_path == SHIPPED_DETECTOR
     served = TableCamera("camera:0", table="kitchen").pipeline_config("charidice")
@@ -53,8 +56,9 @@ def test_models_taken_while_running_keep_the_products_settings() -> None:
     try:
         assert camera.use_models(TRAINED_MODEL, None)
         running = camera._running[0]
-        assert running.config.reader_path == TRAINED_MODEL
+        assert running.config.taught_reader_path == TRAINED_MODEL
         assert running.detect.auto_zoom  # the swap used to drop the zoom
         assert running.read_values.__self__.model_path == TRAINED_MODEL
+        assert isinstance(running.read_values.__self__, UnsureReread)
     finally:
         outputs.close()

@@ -61,6 +61,7 @@ from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.detect import DieDetector
 from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
 from dicecam.vision.matching import match_centres
+from dicecam.vision.unsure_reread import UnsureReread
 
 #: fewer confirmed dice than this teach nothing yet (too few to hold any back)
 MIN_DICE = 10
@@ -226,7 +227,9 @@ def learn_table(store: TableStore, *, settings: LearnSettings | None = None,
         previous_path = store.reader_in_use()
         previous = None
         if previous_path is not None:
-            previous = check_reader(DieReader(previous_path), split_held_back(examples)[1])
+            previous = check_reader(UnsureReread(DieReader(base_reader),
+                                                 DieReader(previous_path)),
+                                    split_held_back(examples)[1])
         reader_passes = result.better and (previous is None
                                            or result.learned.better_than(previous))
         worse_on = worse_than(result.learned, result.shipped, previous)

@@ -36,6 +36,7 @@ from dicecam.synth.die import render_die
 from dicecam.teach.graph import Graph
 from dicecam.teach.optimiser import Adam
 from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, DieReader, resize_crop
+from dicecam.vision.unsure_reread import UnsureReread
 
 #: the stored crop's side, as a multiple of the box's longer side; the runtime cuts
 #: ``CROP_MARGIN`` (1.4) of it, so a stored crop holds every re-cut the learning tries
@@ -261,7 +262,7 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray,
     return best
 
 
-def check_reader(reader: DieReader, held: Sequence[Example]) -> ReaderCheck:
+def check_reader(reader: DieReader | UnsureReread, held: Sequence[Example]) -> ReaderCheck:
     """Read the held-back crops as the table reader reads them (turns included)."""
     if not held:
         return ReaderCheck(0, 0.0, 0.0, 0.0)
@@ -349,7 +350,8 @@ def learn_reader(examples: Sequence[Example], *, base_model: Path = TRAINED_MODE
     candidate = work_dir / "die_reader.candidate.onnx"
     onnx.save(model, str(candidate))
     shipped = check_reader(DieReader(base_model), held)
-    learned = check_reader(DieReader(candidate), held)
+    # as the table will read with it: the shipped reader first, this one where it is unsure
+    learned = check_reader(UnsureReread(DieReader(base_model), DieReader(candidate)), held)
     candidate.unlink()
     return LearnedReader(model, temperature, shipped, learned, len(learn),
                          time.monotonic() - started)

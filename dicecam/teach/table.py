@@ -3,7 +3,8 @@
 ``dicecam read --table``, ``dicecam serve --table`` and the teaching itself build their
 pipeline here, so all three read a table the same way: the reader and detector versions
 the table uses (``store.TableStore.in_use``; the shipped ones before it learnt or after
-``--forget``) and, where one was taken, the picture of its empty table.
+``--forget``; its reader reads only the dice the shipped one is unsure of,
+``vision.unsure_reread``) and, where one was taken, the picture of its empty table.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def table_config(name: str, *, dice_set: str | None = None, zones: str | Path | 
     if empty_table is None and name in saved_table_names():
         empty_table = name
     return PipelineConfig(dice_set, zones=zones, threads=threads,
-                          reader_path=store.in_use("reader"),
+                          taught_reader_path=store.in_use("reader"),
                           detector_path=store.in_use("detector"), empty_table=empty_table,
                           coarse_detector_path=SHIPPED_DETECTOR,
                           side_faces=store.side_faces())

@@ -127,14 +127,20 @@ def choose_models(config: PipelineConfig, frames: Sequence[StoredFrame],
                   baselines: dict[str, Models], candidates: dict[str, Models]
                   ) -> ModelChoice | None:
     """The first of ``candidates`` (named, in order of preference) that the table reads
-    worse with than with none of ``baselines`` (the shipped models, the ones in use), or
-    the models in use where every candidate is worse on some figure. None where the
-    frames hold too few dice to judge (the candidates' own checks decide)."""
+    worse with than with none of ``baselines`` ("shipped": the models the table learnt
+    from, "in_use": the ones it reads with now), or the models in use where every
+    candidate is worse on some figure. None where the frames hold too few dice to judge
+    (the candidates' own checks decide). A reader other than the shipped one is read as a
+    table reads it: where the shipped one is unsure (``vision.unsure_reread``)."""
     if sum(len(f.dice) for f in frames if f.values is not None) < MIN_CHECKED_DICE:
         return None
 
+    shipped_reader = baselines["shipped"].reader
+
     def check(models: Models) -> TableCheck:
-        return check_table(replace(config, reader_path=models.reader,
+        taught = None if models.reader == shipped_reader else models.reader
+        return check_table(replace(config, reader_path=shipped_reader,
+                                   taught_reader_path=taught,
                                    detector_path=models.detector), frames)
 
     checks: dict[str, TableCheck] = {}

@@ -62,6 +62,7 @@ from dicecam.vision.second_look import (
 )
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.side_faces import ASKED, SideFaceZone, ask_faces_below
+from dicecam.vision.unsure_reread import UnsureReread
 from dicecam.vision.wider_look import look_wider
 
 log = logging.getLogger(__name__)
@@ -803,13 +804,16 @@ class PipelineConfig:
     ``dice_set``: its colour profile (None: no colours); ``zones``: a built-in zone map or a
     JSON file (None: one zone); ``empty_table``: a picture of the table without dice
     (``calibrate table``); ``detector_path``/``reader_path``: other models (None: the
-    shipped ones); ``coarse_detector_path``: the detector of the coarse pass (None: the
-    detector's own); ``side_faces``: where a taught table's camera shows side faces."""
+    shipped ones); ``taught_reader_path``: a taught table's own reader, which reads again
+    the crops the reader is unsure of (``unsure_reread``); ``coarse_detector_path``: the
+    detector of the coarse pass (None: the detector's own); ``side_faces``: where a taught
+    table's camera shows side faces."""
 
     dice_set: str | None = None
     zones: str | Path | None = None
     detector_path: str | Path | None = None
     reader_path: str | Path | None = None
+    taught_reader_path: str | Path | None = None
     coarse_detector_path: str | Path | None = None
     threads: int | None = None
     settle: SettleConfig | None = None
@@ -829,9 +833,14 @@ def make_detector(config: PipelineConfig) -> DieDetector:
                        coarse_model_path=config.coarse_detector_path)
 
 
-def make_reader(config: PipelineConfig) -> DieReader:
-    """The die reader ``config`` names."""
-    return _make_reader(DieReader, config.reader_path, config.threads)
+def make_reader(config: PipelineConfig) -> DieReader | UnsureReread:
+    """The die reader ``config`` names (at a taught table, the shipped one and the table's
+    where the shipped one is unsure)."""
+    reader = _make_reader(DieReader, config.reader_path, config.threads)
+    if config.taught_reader_path is None:
+        return reader
+    return UnsureReread(reader, _make_reader(DieReader, config.taught_reader_path,
+                                             config.threads))
 
 
 def pipeline_from(config: PipelineConfig) -> TablePipeline:

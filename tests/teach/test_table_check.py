@@ -36,16 +36,26 @@ def _table_with_frames(name: str, frames: int, seed: int) -> TableStore:
     return store
 
 
-def _muddled_reader(folder: Path) -> Path:
-    """The shipped reader with its classes shifted by one: every value read wrong, surely."""
+def _changed_reader(folder: Path, name: str, change) -> Path:
     model = onnx.load(str(TRAINED_MODEL))
     for tensor in model.graph.initializer:
         if tensor.name in ("net.head.weight", "net.head.bias"):
             tensor.CopyFrom(numpy_helper.from_array(
-                np.roll(numpy_helper.to_array(tensor), 1, axis=0), tensor.name))
-    path = folder / "muddled.onnx"
+                change(numpy_helper.to_array(tensor)), tensor.name))
+    path = folder / f"{name}.onnx"
     onnx.save(model, str(path))
     return path
+
+
+def _muddled_reader(folder: Path) -> Path:
+    """The shipped reader with its classes shifted by one: every value read wrong, surely."""
+    return _changed_reader(folder, "muddled", lambda w: np.roll(w, 1, axis=0))
+
+
+def _timid_reader(folder: Path) -> Path:
+    """The shipped reader at a tenth of its logits: right as often, sure of nothing (a
+    taught table's reader reads again what the first reader is unsure of: here, all)."""
+    return _changed_reader(folder, "timid", lambda w: w / 10.0)
 
 
 def test_a_check_names_every_figure_it_is_worse_on() -> None:
@@ -72,15 +82,25 @@ def test_a_reader_the_table_reads_worse_with_is_not_used(tmp_path: Path) -> None
     muddled = Models(_muddled_reader(tmp_path), DETECTOR_MODEL)
     copy = tmp_path / "copy.onnx"
     copy.write_bytes(TRAINED_MODEL.read_bytes())
-    baselines = {"shipped": SHIPPED, "in_use": SHIPPED}
+    timid = Models(_timid_reader(tmp_path), DETECTOR_MODEL)
+    assert check_table(PipelineConfig(reader_path=timid.reader), frames).asked == 1.0
+    baselines = {"shipped": timid, "in_use": timid}
     choice = choose_models(PipelineConfig(), frames, baselines,
                            {"learnt_reader": muddled, "learnt_copy": Models(copy, DETECTOR_MODEL)})
     assert choice is not None and choice.models == Models(copy, DETECTOR_MODEL)
     assert "value" in choice.worse_on  # what the first choice read worse, for the tablet
     assert choice.checks["learnt_reader"].value < shipped.value
+    assert choice.checks["learnt_copy"].asked < choice.checks["shipped"].asked
     # where every candidate is worse, the models in use stay
     kept = choose_models(PipelineConfig(), frames, baselines, {"learnt_reader": muddled})
-    assert kept is not None and kept.models == SHIPPED
+    assert kept is not None and kept.models == timid
+    # a table's reader reads only what the first one is unsure of: after the shipped
+    # reader even a muddled one reads wrong no die the shipped one read surely
+    after_shipped = choose_models(PipelineConfig(), frames,
+                                  {"shipped": SHIPPED, "in_use": SHIPPED},
+                                  {"learnt_reader": muddled}).checks["learnt_reader"]
+    assert after_shipped.value >= shipped.value - shipped.asked - 1e-9
+    assert after_shipped.value > choice.checks["learnt_reader"].value
     # too few known dice judge nothing: the models' own checks decide
     assert choose_models(PipelineConfig(), frames[:1], baselines,
                          {"learnt_reader": muddled}) is None
@@ -103,7 +123,8 @@ def test_a_learnt_reader_that_passed_its_own_check_is_kept_out_by_the_tables(
                              ReaderCheck(10, 0.9, 0.0, 0.1), len(examples), 0.1)
     monkeypatch.setattr(learner, "learn_reader", learnt)
     monkeypatch.setattr(learner, "_learn_detector", lambda *args: None)
-    learning = learner.learn_table(store)
+    timid = _timid_reader(tmp_path)  # the base reader is unsure of every die
+    learning = learner.learn_table(store, base_reader=timid)
     assert not learning.used and store.reader_in_use() is None
     assert "value" in learning.worse_on
     card = store.reader_card(learning.version)

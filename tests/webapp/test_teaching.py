@@ -403,7 +403,7 @@ def test_what_the_table_asks_is_counted_over_every_die_it_read(table: Any) -> No
 class FakePipeline:
     def __init__(self, config: PipelineConfig) -> None:
         self.config = config
-        self.reader_path = config.reader_path
+        self.reader_path = config.taught_reader_path
         self.side_faces = config.side_faces
         self.read_values = None
         self.detect = None

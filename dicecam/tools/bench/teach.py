@@ -139,8 +139,8 @@ def _learn_and_read(store: TableStore, settings: LearnSettings, read, source: st
         f"({'used' if learning.used else 'not used'}) and {detector.get('version')} "
         f"({'used' if detector.get('used') else 'not used'}) in "
         f"{time.monotonic() - started:.0f} s")
-    pipeline = build_pipeline(None,
-                              reader_path=store.in_use("reader") or base.reader,
+    pipeline = build_pipeline(None, reader_path=base.reader,
+                              taught_reader_path=store.in_use("reader"),
                               detector_path=store.in_use("detector") or base.detector,
                               coarse_detector_path=base.detector or SHIPPED_DETECTOR,
                               side_faces=store.side_faces())

@@ -269,8 +269,9 @@ class TableCamera(Camera):
         if running is None:
             return False
         pipeline = running[0]
-        config = replace(pipeline.config or PipelineConfig(running[1]), reader_path=reader,
-                         detector_path=detector, coarse_detector_path=SHIPPED_DETECTOR)
+        config = replace(pipeline.config or PipelineConfig(running[1]),
+                         taught_reader_path=reader, detector_path=detector,
+                         coarse_detector_path=SHIPPED_DETECTOR)
         if self.table is not None:  # learnt with the models
             config = replace(config, side_faces=TableStore(self.table).side_faces())
         read_values = make_reader(config).read
