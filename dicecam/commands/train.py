@@ -16,6 +16,7 @@ TRAINERS = {
     "soup": "dicecam.tools.train.soup_cli",
     "quantize": "dicecam.tools.train.quantize_cli",
     "render": "dicecam.tools.render.cli",
+    "recipe": "dicecam.tools.train.recipe_cli",
 }
 
 
