@@ -95,6 +95,10 @@ def test_charidice_throw_choose_and_undo(client: Any) -> None:
     assert last_state(client)["state"] == start["state"]
     back = client.emit(events.UNDO, {}, callback=True)
     assert not back["ok"] and "nothing to undo" in back["error"]
+    # the table's own refusals are worded in the tablet's language too (issue 59, item 4)
+    from dicecam.messages import render
+    assert back["message"] == {"msg": "app.nothing_to_undo", "params": {}}
+    assert render("app.nothing_to_undo", {}, "de").startswith("es gibt nichts zurückzunehmen")
 
 
 def test_two_tablets_scoring_at_once_the_later_is_told_the_game_moved_on(app: Any) -> None:

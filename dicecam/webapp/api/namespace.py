@@ -30,6 +30,7 @@ from dicecam.webapp import events
 from dicecam.webapp.api.payload import check_payload
 from dicecam.webapp.api.services import Services
 from dicecam.webapp.session import tablet_commands as tc
+from dicecam.webapp.session.messages import APP
 
 log = logging.getLogger(__name__)
 
@@ -203,8 +204,7 @@ class TabletNamespace(Namespace):
         command = tc.parse_demo_party(data)
         services = self.services()
         if services.demo is None:
-            raise InputError("the camera is not the demo table: at a real table the game "
-                             "grows as you play")
+            raise InputError(APP("app.not_demo_party"))
         return services.session.new_game_crowded(command.game, command.players)
 
     @answered
@@ -212,7 +212,7 @@ class TabletNamespace(Namespace):
         layout = tc.parse_demo_roll(data)
         services = self.services()
         if services.demo is None:
-            raise InputError("the camera is not the demo table: throw the dice on the table")
+            raise InputError(APP("app.not_demo_throw"))
         reply = services.demo.request_layout() if layout else services.demo.request()
         services.session.publish_state()  # every tablet: the demo is throwing
         return reply

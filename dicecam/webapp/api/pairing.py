@@ -27,6 +27,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from dicecam.errors import InputError
+from dicecam.webapp.session.messages import APP
 
 PIN_DIGITS = 6
 TOKEN_MAX_LEN = 100
@@ -74,7 +75,7 @@ def normalise_pin(text: str) -> str:
 
 def check_pin_format(pin: str) -> str:
     if len(pin) != PIN_DIGITS or not pin.isdigit() or not pin.isascii():
-        raise InputError(f"a PIN is {PIN_DIGITS} digits, got {pin!r}")
+        raise InputError(APP("app.pin_digits", n=PIN_DIGITS))
     return pin
 
 

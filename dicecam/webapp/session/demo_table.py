@@ -40,6 +40,7 @@ from dicecam.scorer.descriptor import TableDue
 from dicecam.vision.demo import DemoThrow, Director
 from dicecam.vision.demo_boards import DemoLayout, LaidZone
 from dicecam.webapp.session.game_session import GameSession
+from dicecam.webapp.session.messages import APP
 
 #: the teaching layout's columns: as many colours of the set as the tablet's diagram shows
 LAYOUT_COLUMNS = 4
@@ -123,8 +124,7 @@ class DemoDirector:
         (six rows by value, a colour per column): the teaching can be tried on the demo."""
         key, _due = self._session.throw_due()
         if key[0] is None:
-            raise InputError("the demo lays the teaching layout out while a game thrown with "
-                             "dice is played: start one first")
+            raise InputError(APP("app.demo_layout_no_game"))
         with self._lock:
             self._layout_asked = key
         return {"laying_out": True}
@@ -140,10 +140,10 @@ class DemoDirector:
         """A tablet asks the demo for the throw the players chose."""
         key, due = self._session.throw_due()
         if due is None:
-            raise InputError("the game waits for no dice now, so the demo has nothing to throw")
+            raise InputError(APP("app.demo_nothing_due"))
         with self._lock:
             if key == self._thrown_at:
-                raise InputError("the demo has thrown: wait until the dice lie still")
+                raise InputError(APP("app.demo_thrown"))
             self._asked_at = key
             self._layout_at = None  # the layout is swept away for the throw
         return {"throwing": True}

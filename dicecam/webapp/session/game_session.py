@@ -39,6 +39,7 @@ from dicecam.teach.layout import ROWS, layout_values
 from dicecam.webapp import events
 from dicecam.webapp.journal.choose import JournalStore  # SQLite's GameStore or the PostgreSQL one
 from dicecam.webapp.journal.sqlite import EntryKind, NewEntry, Source
+from dicecam.webapp.session.messages import APP
 from dicecam.webapp.session.tablet_commands import (
     Act,
     AddDie,
@@ -194,8 +195,8 @@ class GameSession:
 
     def new_game(self, command: NewGame) -> dict[str, Any]:
         if command.game not in self.games:
-            raise InputError(f"this server does not offer {command.game!r}; choose one of "
-                             f"{', '.join(self.games)}")
+            raise InputError(APP("app.no_game_offered", game=repr(command.game),
+                                 games=tuple(self.games)))
         descriptor = self._get_game(command.game)
         state = descriptor.new_game(command.config)  # InputError for a bad config, first
         with self._lock:
@@ -210,12 +211,11 @@ class GameSession:
     def new_game_crowded(self, game: str, players: Sequence[str]) -> dict[str, Any]:
         """The demo's crowded game of ``game`` (its ``demo_crowded``) for ``players``."""
         if game not in self.games:
-            raise InputError(f"this server does not offer {game!r}; choose one of "
-                             f"{', '.join(self.games)}")
+            raise InputError(APP("app.no_game_offered", game=repr(game),
+                                 games=tuple(self.games)))
         crowded = self._get_game(game).demo_crowded
         if crowded is None:
-            raise InputError(f"{self._title(game)} has no crowded demo game: start it as "
-                             "a new game")
+            raise InputError(APP("app.no_crowded_demo", game=self._title(game)))
         config, actions = crowded(players)
         return self.new_game_played(NewGame(game, config), actions)
 
@@ -225,8 +225,8 @@ class GameSession:
         parties): every action checked by the rules first, then stored in one append
         (marked ``source``), and one state published."""
         if command.game not in self.games:
-            raise InputError(f"this server does not offer {command.game!r}; choose one of "
-                             f"{', '.join(self.games)}")
+            raise InputError(APP("app.no_game_offered", game=repr(command.game),
+                                 games=tuple(self.games)))
         descriptor = self._get_game(command.game)
         codec = descriptor.codec
         state = descriptor.new_game(command.config)
@@ -283,8 +283,7 @@ class GameSession:
     def _open(self, game_id: int) -> None:
         record = self.store.get_game(game_id)
         if record.game not in self.games:
-            raise InputError(f"game {game_id} is a {record.game} game, which this server "
-                             "does not offer")
+            raise InputError(APP("app.stored_other_game", id=game_id, game=record.game))
         descriptor = self._get_game(record.game)
         codec = descriptor.codec
         state = codec.new_game(record.config)
@@ -338,7 +337,7 @@ class GameSession:
         with self._lock:
             active = self._require_active()
             if not active.actions:
-                raise InputError("there is nothing to undo: no action has been made yet")
+                raise InputError(APP("app.nothing_to_undo"))
             state = self._replay(active, active.actions[:-1])
             self.store.append(active.game_id, [NewEntry(EntryKind.UNDO, Source.TAP)],
                               standing=self._standing(active, state))
@@ -432,10 +431,10 @@ class GameSession:
         with self._scoring():
             roll = self._current_roll(command.roll_id)
             if roll.typed:
-                raise InputError("dice typed in have no picture: add a die on the pad")
+                raise InputError(APP("app.typed_no_picture_add"))
             if not (0 <= command.x <= roll.width and 0 <= command.y <= roll.height):
-                raise InputError(f"a die added must lie on the picture ({roll.width} x "
-                                 f"{roll.height}), got ({command.x}, {command.y})")
+                raise InputError(APP("app.added_off_picture", width=roll.width,
+                                     height=roll.height, x=command.x, y=command.y))
             if roll.dice:
                 w = float(statistics.median(d.w for d in roll.dice))
                 h = float(statistics.median(d.h for d in roll.dice))
@@ -460,8 +459,7 @@ class GameSession:
         with self._scoring():
             roll = self._current_roll(command.roll_id)
             if roll.typed:
-                raise InputError("dice typed in have no picture: lay the dice out under the "
-                                 "camera")
+                raise InputError(APP("app.typed_no_picture_layout"))
             values, rows = layout_values(roll.dice)
             if rows != ROWS:
                 return {"roll_id": roll.roll_id, "rows": rows, "taught": 0, "asked": 0}
@@ -487,7 +485,7 @@ class GameSession:
         with self._scoring():
             roll = self._current_roll(command.roll_id)
             if not any(d.zone is None for d in roll.dice):
-                raise InputError("every die of this roll already lies in a zone")
+                raise InputError(APP("app.all_in_zones"))
             dice = tuple(replace(d, zone=command.zone) if d.zone is None else d
                          for d in roll.dice)
             self._reroll(roll, dice)
@@ -502,8 +500,7 @@ class GameSession:
                 return {"roll_id": command.roll_id, "status": roll.status.value}
             missing = sum(1 for d in roll.dice if d.value is None)
             if missing:
-                raise InputError(f"{missing} of the dice could not be read: tap each one "
-                                 "marked ? and say what it shows")
+                raise InputError(APP("app.unread_dice", n=missing))
             dice = tuple(replace(d, corrected=True) for d in roll.dice)
             self._reroll(roll, dice)
             # the players accept every die as read: each teaches, whatever the rules say
@@ -586,7 +583,7 @@ class GameSession:
             before = self._replay(active, active.actions[:-1])
             action = active.game.adapter(before, dice)
             if action is None:
-                raise InputError("the game no longer takes dice for that roll")
+                raise InputError(APP("app.roll_not_taken"))
             new_state = active.game.codec.apply(before, action)
             stored = active.game.codec.action_to_json(action)
             self.store.append(active.game_id, [
@@ -602,8 +599,7 @@ class GameSession:
             self._publish_state()
             return
         if roll.status is RollStatus.APPLIED:
-            raise InputError("that roll was scored and play has moved on: undo back to it "
-                             "first, or correct the score by hand")
+            raise InputError(APP("app.roll_scored_moved_on"))
         self._take_roll(replace(roll, dice=dice, error=None, error_message=None), auto=True)
 
     def _decide(self, roll: CurrentRoll, *, auto: bool) -> _Decision:
@@ -728,13 +724,12 @@ class GameSession:
 
     def _current_roll(self, roll_id: int) -> CurrentRoll:
         if self._roll is None or self._roll.roll_id != roll_id:
-            raise InputError(f"roll {roll_id} is no longer on the table; tap a die of the "
-                             "roll shown now")
+            raise InputError(APP("app.roll_gone", id=roll_id))
         return self._roll
 
     def _require_active(self) -> _Active:
         if self._active is None:
-            raise InputError("no game is running: start a new game or open a stored one")
+            raise InputError(APP("app.no_game"))
         return self._active
 
     def _replay(self, active: _Active, actions: Sequence[Mapping[str, Any]]) -> Any:

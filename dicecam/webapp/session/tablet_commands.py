@@ -15,6 +15,7 @@ from typing import Any
 from dicecam import jsoncheck as jc
 from dicecam.errors import InputError
 from dicecam.reading import DieReading
+from dicecam.webapp.session.messages import APP
 
 MAX_DICE = 120  # four Dice Party parties of 60 would be 240, but one roll is at most 60 dice
 COLOUR_NAME_MAX = 30
@@ -148,11 +149,11 @@ def parse_set_zones(data: Any) -> SetZones:
                                             2 * FRAME_SIDE_MAX) for k, v in enumerate(corners))
         left, right, top, bottom = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
         if right - left < 1 or bottom - top < 1:
-            raise InputError(f"{where}.rect is empty: drag across the area of the party")
+            raise InputError(APP("app.zone_empty"))
         zones.append((name, (left, top, right, bottom)))
     names = [name for name, _ in zones]
     if len(set(names)) != len(names):
-        raise InputError("zones.zones names a zone twice: draw one area per player")
+        raise InputError(APP("app.zone_twice"))
     return SetZones(width, height, tuple(zones))
 
 
