@@ -2,9 +2,11 @@
 
 The shipped reader reads every crop; the reader a table learnt (``teach.reader_learning``)
 reads again only the crops the shipped one read less sure than ``LOW_CONFIDENCE`` (the
-ones the tablet would ask about, false boxes among them), and its reading stands there. A
-die the shipped reader reads surely is read as at an untaught table, so teaching changes
-only what the table would have asked: it cannot make a sure reading wrong.
+ones the tablet would ask about, false boxes among them), and its reading stands there
+where it is sure itself (where it is unsure too, the die is asked with the shipped
+reader's guess, which was right more often: byler's asked dice). A die the shipped reader
+reads surely is read as at an untaught table, so teaching changes only what the table
+would have asked: it cannot make a sure reading wrong.
 
 Why not the table's reader alone: a reader fine-tuned on a few dozen of a table's dice
 reads some dice the shipped one read right and sure differently. ``bench teach`` on byler
@@ -35,7 +37,7 @@ class ValueReader(Protocol):
 
 class UnsureReread:
     """``first`` reads every crop; ``then`` reads again those ``first`` read less sure
-    than ``sure``, and its reading replaces the first one there."""
+    than ``sure``, and its reading replaces the first one there where it is ``sure``."""
 
     def __init__(self, first: ValueReader, then: ValueReader,
                  sure: float = LOW_CONFIDENCE) -> None:
@@ -55,5 +57,6 @@ class UnsureReread:
         if unsure:
             again = self.then.read([crops_bgr[i] for i in unsure])
             for i, reading in zip(unsure, again, strict=True):
-                readings[i] = reading
+                if reading.confidence >= self.sure:
+                    readings[i] = reading
         return readings
