@@ -224,3 +224,69 @@ def test_a_dicetopia_endgame_read_from_the_demo_camera_and_scored(browser: Any,
     finally:
         tap(browser, '[data-set-lang="en"]')
         running.stop()
+
+
+def _play_dicetopia_to_the_end(session: Any) -> int:
+    """A finished Dicetopia game of the demo's endgame table, entered as taps (its dice as
+    the demo lays them, the agents as they lie, two missions each); its id."""
+    from dicecam.webapp.session.tablet_commands import Act, NewGame
+
+    game = get_game("dicetopia")
+    config = {"players": [{"name": name} for name in PLAYERS]}
+    due = game.table_due(game.codec.new_game(config))
+    truth = list(DemoSource(game.dice_set).laid_table(demo_layout(due)).dice)
+    session.new_game(NewGame("dicetopia", config))
+    session.act(Act({"type": "set_dice", "zones": {
+        zone: [{"colour": c, "value": v} for (c, v), n in dice.items() for _ in range(n)]
+        for zone, dice in _zone_dice(truth).items()}}))
+    for zone in due.zones:
+        if zone.markers:
+            session.act(Act({"type": "set_agents", "district": zone.zone,
+                             "agents": dict(Counter(PLAYERS[o] for o in zone.markers))}))
+    missions = [m for m in game.catalogue()["missions"]
+                if m not in ("risiko", "trittbrettgaenger")]
+    for k, player in enumerate(PLAYERS):
+        session.act(Act({"type": "set_missions", "player": player,
+                         "missions": missions[2 * k:2 * k + 2]}))
+    assert session.view()["state"]["complete"]
+    return session.view()["game_id"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", ["tablet", "phone"])
+def test_a_finished_game_opened_again_stores_nothing_the_camera_reads(
+        browser: Any, tmp_path: Path, size: str, lang: str) -> None:
+    """Issue 59, item 2, at both sizes in both languages: Games -> Open on a finished game
+    while the camera reads a table; the reading is shown or waits for a tap, never
+    stored, and the game's last-move time stays."""
+    from dicecam.webapp.camera.source import TableCamera
+    from tests.webapp.test_browser_table import at_size, open_in
+
+    running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
+                            "OUTPUTS": TableCamera("demo")})
+    try:
+        at_size(browser, size)
+        open_in(browser, running, lang)
+        session = services(running.app).session
+        game_id = _play_dicetopia_to_the_end(session)
+        store = session.store
+        logged, updated = len(store.log(game_id)), store.get_game(game_id).updated
+        new_game(browser, "charidice", PLAYERS)  # another game: the demo's table changes
+        wait(browser, lambda b: b.execute_script(
+            "return DicecamPage.app.view.game_id") != game_id)
+        before = _roll(browser).get("roll_id")
+        tap(browser, "#open-games")
+        finished = {"en": "finished", "de": "zu ende gespielt"}[lang]
+        row = wait(browser, lambda b: css(b, f'li.stored-game[data-game-id="{game_id}"]'))
+        assert finished in row.text.lower(), row.text
+        assert not row.find_elements(By.CSS_SELECTOR, "[data-close-game]")  # no "End game"
+        tap(browser, f'[data-open-game="{game_id}"]')
+        # the demo lays the endgame out again; it settles and is read
+        wait(browser, lambda b: (r := _roll(b)).get("roll_id") not in (None, before)
+             and r.get("status") in ("shown", "pending"), 3 * WAIT_SECONDS)
+        wait_text(browser, "#dt-winner", {"en": "Winner:", "de": "Sieger:"}[lang])
+        time.sleep(1)  # a reading stored by mistake would land now
+        assert len(store.log(game_id)) == logged
+        assert store.get_game(game_id).updated == updated
+    finally:
+        running.stop()
