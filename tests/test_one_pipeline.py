@@ -9,11 +9,11 @@ import argparse
 from dicecam.commands.read import read_config
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config, table_pipeline
-from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
+from dicecam.vision.detect.side_faces import SideFaceZone
 from dicecam.vision.pipeline import PipelineConfig, build_pipeline, pipeline_from
-from dicecam.vision.side_faces import SideFaceZone
-from dicecam.vision.unsure_reread import UnsureReread
+from dicecam.vision.read.die_reader import TRAINED_MODEL
+from dicecam.vision.read.unsure_reread import UnsureReread
 from dicecam.webapp.camera.source import TableCamera
 
 

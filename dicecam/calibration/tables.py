@@ -2,7 +2,7 @@
 
 Everything dicecam keeps about one table lives in ``$DICECAM_HOME/tables/NAME/``: the
 picture of the empty table (``empty.png``: a frame with no dice on the table, as the camera
-sees it; ``dicecam/vision/empty_table.py`` compares detections with it) and what the table
+sees it; ``dicecam/vision/detect/empty_table.py`` compares detections with it) and what the table
 learnt from its players (``dicecam/teach/``). A picture saved by an earlier version as
 ``tables/NAME.png`` is still found; a path may be given instead of a name.
 """

@@ -52,11 +52,11 @@ from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_pipeline
-from dicecam.vision.colour import ColourReader
-from dicecam.vision.colour_fit import ColourSample, fit_profile, instructions, samples_by_columns
-from dicecam.vision.detect import DieDetector
-from dicecam.vision.die_reader import cut_crop
-from dicecam.vision.source_spec import open_source
+from dicecam.vision.colour.fit import ColourSample, fit_profile, instructions, samples_by_columns
+from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.detect.detector import DieDetector
+from dicecam.vision.read.die_reader import cut_crop
+from dicecam.vision.sources.source_spec import open_source
 
 #: Live cameras adjust exposure and white balance during the first frames; skip them.
 LIVE_WARMUP_FRAMES = 15

@@ -34,10 +34,10 @@ from dicecam.calibration.zones import board_names, load_board, load_zone_map
 from dicecam.errors import InputError
 from dicecam.paths import games_db_path, profiles_dir, zones_dir
 from dicecam.scorer.registry import replay
-from dicecam.vision.detect import MODEL_PATH, DieDetector
-from dicecam.vision.die_reader import DEFAULT_MODEL, DieReader
-from dicecam.vision.frames import frame_problem
-from dicecam.vision.source_spec import open_source
+from dicecam.vision.detect.detector import MODEL_PATH, DieDetector
+from dicecam.vision.read.die_reader import DEFAULT_MODEL, DieReader
+from dicecam.vision.sources.frames import frame_problem
+from dicecam.vision.sources.source_spec import open_source
 from dicecam.webapp.camera.source import camera_present
 from dicecam.webapp.hub_link.signing import TABLE_KEY_VARIABLE, TableKey, hub_table_key, sign
 from dicecam.webapp.journal.choose import open_journal, open_outbox

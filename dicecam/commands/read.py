@@ -28,14 +28,14 @@ from dicecam.calibration.profile import builtin_profile_names
 from dicecam.errors import InputError
 from dicecam.teach.table import table_config
 from dicecam.vision.pipeline import PipelineConfig, iter_outputs, pipeline_from
-from dicecam.vision.source_spec import open_source
-from dicecam.vision.sources import (
+from dicecam.vision.sources.frame_sources import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
     list_images,
     list_unreadable_photos,
     read_image,
 )
+from dicecam.vision.sources.source_spec import open_source
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ import onnx
 from dicecam.teach.detector_targets import STRIDE, Sample, targets
 from dicecam.teach.graph import Graph
 from dicecam.teach.optimiser import Adam
-from dicecam.vision.detect import MODEL_PATH, DieDetector
+from dicecam.vision.detect.detector import MODEL_PATH, DieDetector
 from dicecam.vision.matching import match_centres
 
 #: the detector's maps before the export's sigmoid and peak test

@@ -23,7 +23,7 @@ from dicecam.errors import InputError
 from dicecam.teach.reader_learning import cut_stored_crop
 from dicecam.teach.store import TableStore
 from dicecam.vision.matching import match_centres
-from dicecam.vision.sources import IMAGE_SUFFIXES
+from dicecam.vision.sources.frame_sources import IMAGE_SUFFIXES
 
 #: a found die's centre within this share of the label's size matches it
 MATCH_TOLERANCE = 0.5

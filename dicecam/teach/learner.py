@@ -57,11 +57,11 @@ from dicecam.teach.side_face_learning import (
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config
 from dicecam.teach.table_check import ModelChoice, Models, choose_models, held_back_frames
-from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
-from dicecam.vision.detect import DieDetector
-from dicecam.vision.die_reader import TRAINED_MODEL, DieReader
+from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR_MODEL
+from dicecam.vision.detect.detector import DieDetector
 from dicecam.vision.matching import match_centres
-from dicecam.vision.unsure_reread import UnsureReread
+from dicecam.vision.read.die_reader import TRAINED_MODEL, DieReader
+from dicecam.vision.read.unsure_reread import UnsureReread
 
 #: fewer confirmed dice than this teach nothing yet (too few to hold any back)
 MIN_DICE = 10

@@ -35,8 +35,8 @@ from dicecam.synth.dicesets import random_look
 from dicecam.synth.die import render_die
 from dicecam.teach.graph import Graph
 from dicecam.teach.optimiser import Adam
-from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, DieReader, resize_crop
-from dicecam.vision.unsure_reread import UnsureReread
+from dicecam.vision.read.die_reader import CLASS_VALUES, TRAINED_MODEL, DieReader, resize_crop
+from dicecam.vision.read.unsure_reread import UnsureReread
 
 #: the stored crop's side, as a multiple of the box's longer side; the runtime cuts
 #: ``CROP_MARGIN`` (1.4) of it, so a stored crop holds every re-cut the learning tries

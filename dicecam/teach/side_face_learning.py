@@ -1,4 +1,4 @@
-"""Learning where a table's side faces lie (``vision/side_faces.py``) from its whole frames.
+"""Learning where a table's side faces lie (``vision/detect/side_faces.py``) from its whole frames.
 
 In every frame whose dice are all known (a labelled photo, a roll accepted as read), the
 detector's boxes on no known die that lie ``NEAR_LIMIT`` to ``FAR_LIMIT`` of a side from
@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.detect.side_faces import SideFaceZone
 
 #: the detector's threshold for candidates: side faces reach its usual 0.35 on about one
 #: frame in ten (the webcam's 24 taught photos: 1 candidate; at 0.1, 23, aligned 0.89;

@@ -47,7 +47,7 @@ import numpy as np
 from dicecam.calibration.tables import table_dir
 from dicecam.errors import InputError
 from dicecam.teach.reader_learning import SURE, Example
-from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.detect.side_faces import SideFaceZone
 
 HOWS = ("confirmed", "corrected", "added", "labelled", "not_a_die")
 #: the models a table learns, each kept as KIND-vN.onnx

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dicecam.calibration.tables import saved_table_names
 from dicecam.teach.store import TableStore
-from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
+from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import PipelineConfig, TablePipeline, pipeline_from
 
 

@@ -78,7 +78,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.read.die_reader import cut_crop
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENV_VAR = "DICECAM_REAL_DATA"

@@ -3,7 +3,7 @@
 Every stage is a plain callable handed to ``TablePipeline``, so tests and tools can swap
 any of them (a fake value reader in a test, a different detector in a benchmark):
 
-- ``detect(frame_bgr) -> Detections`` (``dicecam.vision.detect.DieDetector``);
+- ``detect(frame_bgr) -> Detections`` (``dicecam.vision.detect.detector.DieDetector``);
 - ``read_values(crops) -> [ValueReading(value, confidence)]`` (``DieReader.read``);
 - ``read_colours(crops) -> [(colour or None, confidence[, scores])]``
   (``ColourReader.read_scores``; ``ColourReader.read`` without the scores), optional;
@@ -46,24 +46,24 @@ from dicecam.calibration.tables import load_table_picture
 from dicecam.calibration.zones import load_zone_map
 from dicecam.reading import LOW_CONFIDENCE, DieReading, FrameReading, SettledRoll
 from dicecam.vision.change import FULL_READ_SECONDS, ChangeMap
-from dicecam.vision.colour import WHITE_SAMPLE, ColourReader
-from dicecam.vision.counted_dice import FLOOR as MISSING_FLOOR
-from dicecam.vision.counted_dice import away_from_dice, surest_dice, without_surplus
-from dicecam.vision.detect import SAME_DIE_SHARE, Detections, DieDetector
-from dicecam.vision.die_reader import DieReader, ValueReading, cut_crop
-from dicecam.vision.empty_table import EmptyTable
-from dicecam.vision.frames import CheckedFrames
-from dicecam.vision.rescaled_look import look_rescaled
-from dicecam.vision.second_look import (
+from dicecam.vision.colour.reader import WHITE_SAMPLE, ColourReader
+from dicecam.vision.detect.counted_dice import FLOOR as MISSING_FLOOR
+from dicecam.vision.detect.counted_dice import away_from_dice, surest_dice, without_surplus
+from dicecam.vision.detect.detector import SAME_DIE_SHARE, Detections, DieDetector
+from dicecam.vision.detect.empty_table import EmptyTable
+from dicecam.vision.detect.side_faces import ASKED, SideFaceZone, ask_faces_below
+from dicecam.vision.read.die_reader import DieReader, ValueReading, cut_crop
+from dicecam.vision.read.rescaled_look import look_rescaled
+from dicecam.vision.read.second_look import (
     CROWD_BOXES,
     CROWD_SECOND_LOOK_SCORE,
     SECOND_LOOK_SCORE,
     look_again,
 )
+from dicecam.vision.read.unsure_reread import UnsureReread
+from dicecam.vision.read.wider_look import look_wider
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
-from dicecam.vision.side_faces import ASKED, SideFaceZone, ask_faces_below
-from dicecam.vision.unsure_reread import UnsureReread
-from dicecam.vision.wider_look import look_wider
+from dicecam.vision.sources.frames import CheckedFrames
 
 log = logging.getLogger(__name__)
 

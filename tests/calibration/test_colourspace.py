@@ -11,7 +11,7 @@ import pytest
 
 from dicecam.calibration.colourspace import _BGR_TO_XYZ, _WHITE_XYZ, linear_to_lab
 from dicecam.calibration.profile import builtin_profile_names, load_builtin_profile
-from dicecam.vision.colour import _ROBUST_CAP, ColourReader, _planar_squared_distance
+from dicecam.vision.colour.reader import _ROBUST_CAP, ColourReader, _planar_squared_distance
 
 
 def _plain_lab(linear, white=None):

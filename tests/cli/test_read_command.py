@@ -10,8 +10,8 @@ import pytest
 
 from dicecam.cli import main
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.vision.detect import MODEL_PATH
-from dicecam.vision.die_reader import DEFAULT_MODEL as READER_MODEL
+from dicecam.vision.detect.detector import MODEL_PATH
+from dicecam.vision.read.die_reader import DEFAULT_MODEL as READER_MODEL
 
 pytestmark = pytest.mark.skipif(not (MODEL_PATH.is_file() and READER_MODEL.is_file()),
                                 reason="the detector or die reader model is not built yet")
@@ -103,7 +103,7 @@ def test_told_how_many_dice_a_photo_shows_read_looks_for_a_die_painted_out_of_th
         images, scenes, capsys, monkeypatch):
     """A die whose peak the detector keeps under its bar (here: its box dropped unless the
     bar is the look's lower one) is read when ``--dice`` says one is missing."""
-    from dicecam.vision.detect import DieDetector
+    from dicecam.vision.detect.detector import DieDetector
 
     scene = scenes[0]
     hidden = scene.visible_dice[0]

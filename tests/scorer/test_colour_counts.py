@@ -13,7 +13,7 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import MIN_SUPPORT, fit_groups, fit_to_counts
 from dicecam.scorer.diceparty import adapter
 from dicecam.scorer.registry import get_game
-from dicecam.vision.colour import ColourReader
+from dicecam.vision.colour.reader import ColourReader
 from tests.support.doubles import scored_die
 
 COLOURS = ("yellow", "orange", "red")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicecam.reading import DieReading
-from dicecam.vision.detect import Detections
+from dicecam.vision.detect.detector import Detections
 
 SQUARES = [(100, 120, 3), (141, 120, 5), (400, 300, 6)]  # touching pair + a loose die
 

@@ -25,7 +25,7 @@ from dicecam.teach.learner import learn_table
 from dicecam.teach.reader_learning import LearnSettings, cut_stored_crop
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config
-from dicecam.vision.detect import DieDetector
+from dicecam.vision.detect.detector import DieDetector
 from tests.support.drawn_dice import CLOTH, drawn_photo
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from dicecam.teach.graph import Graph
 from dicecam.teach.reader_learning import LOGITS
-from dicecam.vision.detect import MODEL_PATH as DETECTOR
-from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR
+from dicecam.vision.read.die_reader import TRAINED_MODEL
 
 DETECTOR_RAW = "/net/head/head.1/Conv_output_0"
 

@@ -24,8 +24,8 @@ from dicecam.teach.reader_learning import (
     split_held_back,
 )
 from dicecam.teach.store import TableStore
-from dicecam.vision.detect import MODEL_PATH as DETECTOR_MODEL
-from dicecam.vision.die_reader import CROP_MARGIN, TRAINED_MODEL, DieReader, cut_crop
+from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR_MODEL
+from dicecam.vision.read.die_reader import CROP_MARGIN, TRAINED_MODEL, DieReader, cut_crop
 from tests.support.drawn_dice import drawn_examples, drawn_photo
 
 QUICK = LearnSettings(steps=30, batch=32, replay=8)

@@ -9,8 +9,8 @@ import pytest
 from dicecam.calibration.tables import save_table_picture, saved_table_names
 from dicecam.errors import InputError
 from dicecam.teach.store import TableStore
-from dicecam.vision.die_reader import TRAINED_MODEL
-from dicecam.vision.side_faces import SideFaceZone
+from dicecam.vision.detect.side_faces import SideFaceZone
+from dicecam.vision.read.die_reader import TRAINED_MODEL
 
 CROP = np.full((40, 40, 3), 128, np.uint8)
 

@@ -9,7 +9,7 @@ import pytest
 from dicecam.cli import main
 from dicecam.reading import DieReading
 from dicecam.tools.bench.crowd import classify
-from dicecam.vision.demo import DemoSource, DemoThrow
+from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
 
 def _die(x: float, value: int | None, colour: str | None = "red", confidence: float = 0.97
@@ -46,8 +46,8 @@ def test_a_throw_is_read_and_counted(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_other_models_are_read_with_and_missing_ones_refused(
         capsys: pytest.CaptureFixture[str], tmp_path) -> None:
-    from dicecam.vision.detect import MODEL_PATH
-    from dicecam.vision.die_reader import TRAINED_MODEL
+    from dicecam.vision.detect.detector import MODEL_PATH
+    from dicecam.vision.read.die_reader import TRAINED_MODEL
 
     assert main(["bench", "crowd", "--throws", "1", "--still", "--party", "20",
                  "--reader", str(TRAINED_MODEL), "--detector", str(MODEL_PATH)]) == 0

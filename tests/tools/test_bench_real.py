@@ -29,7 +29,7 @@ from dicecam.tools.realdata import (
     real_photos,
     select_photos,
 )
-from dicecam.vision.die_reader import CROP_MARGIN
+from dicecam.vision.read.die_reader import CROP_MARGIN
 from dicecam.vision.tally import RealTally, is_asked
 
 # Seven pxl shots: a run of three 2 s apart, a 30 s pause, a run of two, a 25 s pause, and

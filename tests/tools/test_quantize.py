@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 
 from dicecam.tools.train.quantize_cli import rendered_inputs
-from dicecam.vision.die_reader import (
+from dicecam.vision.read.die_reader import (
     DEFAULT_MODEL,
     QUANTIZED_MODEL,
     TRAINED_MODEL,
@@ -28,7 +28,7 @@ def _metadata(path) -> dict[str, str]:
 
 
 def test_the_table_reader_runs_the_model_that_reads_faster_here(monkeypatch):
-    from dicecam.vision import die_reader
+    from dicecam.vision.read import die_reader
 
     monkeypatch.setattr(die_reader, "_timed_choice", {})
     chosen = die_reader.faster_model(1)

@@ -21,7 +21,7 @@ from dicecam.tools.realdata import (
     photo_crops,
     real_photos,
 )
-from dicecam.vision.die_reader import TRAINED_MODEL
+from dicecam.vision.read.die_reader import TRAINED_MODEL
 from dicecam.vision.tally import RealTally
 from tests.tools.test_bench_real import _draw, _label
 

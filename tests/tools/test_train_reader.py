@@ -16,7 +16,7 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
     import onnxruntime as ort
 
     from dicecam.tools.train.reader import TrainConfig, train_reader
-    from dicecam.vision.die_reader import DieReader
+    from dicecam.vision.read.die_reader import DieReader
 
     out = tmp_path / "reader.onnx"
     lines: list[str] = []
@@ -64,7 +64,7 @@ def test_temperature_is_folded_into_the_written_model(tmp_path) -> None:
     import numpy as np
 
     from dicecam.tools.train.reader import TrainConfig, train_reader
-    from dicecam.vision.die_reader import DieReader
+    from dicecam.vision.read.die_reader import DieReader
 
     probs = {}
     for t in (1.0, 2.0):
@@ -94,7 +94,7 @@ def test_a_student_learns_the_turned_readings_the_table_reader_makes(tmp_path) -
     from dicecam.tools.train.from_onnx import load_folded_onnx
     from dicecam.tools.train.reader import TrainConfig, train_reader, turned_reading
     from dicecam.tools.train.reader_net import ReaderNet
-    from dicecam.vision.die_reader import DieReader
+    from dicecam.vision.read.die_reader import DieReader
 
     teacher_file = tmp_path / "teacher.onnx"
     train_reader(TrainConfig(seed=6, samples=64, val_samples=16, epochs=1, batch=32,
@@ -181,7 +181,7 @@ def test_detector_smoke_training_by_steps_writes_a_model_the_detector_loads(tmp_
     import numpy as np
 
     from dicecam.tools.train.detector import synthetic_tile, train_on
-    from dicecam.vision.detect import DieDetector
+    from dicecam.vision.detect.detector import DieDetector
 
     out = tmp_path / "detector.onnx"
     summary = train_on([synthetic_tile(s) for s in range(3)], [], out, seconds=float("inf"),

@@ -25,7 +25,7 @@ def test_percentile_is_the_nearest_rank(values: list[float], share: float,
 
 
 def test_truth_outputs_settle_each_demo_roll_once_with_its_dice() -> None:
-    from dicecam.vision.demo import ROLL_FRAMES, DemoSource
+    from dicecam.vision.sources.demo import ROLL_FRAMES, DemoSource
 
     demo = DemoSource("charidice", dice_per_roll=get_game("charidice").demo_dice_per_roll)
     outputs = list(itertools.islice(truth_outputs("charidice", speed=20.0),

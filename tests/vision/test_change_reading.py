@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from dicecam.vision.change import FULL_READ_SECONDS
-from dicecam.vision.detect import Detections
+from dicecam.vision.detect.detector import Detections
 from dicecam.vision.pipeline import STILL_FPS, TablePipeline, iter_outputs, square_crop
 from tests.support.doubles import PaintedValueReader, painted_frame
 

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from dicecam.calibration.profile import load_profile
-from dicecam.vision.colour import ColourReader
+from dicecam.vision.colour.reader import ColourReader
 from tests.vision.drawn_crops import drawn_crops
 
 FROZEN = Path(__file__).parent / "data" / "colour_readings.json"

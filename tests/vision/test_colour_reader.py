@@ -23,14 +23,14 @@ from dicecam.synth.dicesets import DieLook
 from dicecam.synth.die import render_die
 from dicecam.synth.light import degrade
 from dicecam.synth.scene import paste_die
-from dicecam.vision.colour import ColourReader, die_parts
-from dicecam.vision.colour_fit import (
+from dicecam.vision.colour.fit import (
     ColourSample,
     fit_profile,
     instructions,
     samples_by_columns,
 )
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.colour.reader import ColourReader, die_parts
+from dicecam.vision.read.die_reader import cut_crop
 
 IVORY = (215, 235, 242)
 
@@ -266,7 +266,7 @@ def test_an_unseen_dice_set_reads_once_fitted() -> None:
     from dicecam.synth.dicesets import DieLook
     from dicecam.synth.die import render_die
     from dicecam.synth.scene import paste_die
-    from dicecam.vision.die_reader import cut_crop
+    from dicecam.vision.read.die_reader import cut_crop
 
     looks = {"pink": DieLook((180, 105, 255), (255, 255, 255), "pips", "pink"),
              "lime": DieLook((50, 230, 160), (20, 20, 20), "pips", "lime"),

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
-from dicecam.vision.counted_dice import FLOOR, away_from_dice, surest_dice, without_surplus
-from dicecam.vision.detect import Detections
+from dicecam.vision.detect.counted_dice import FLOOR, away_from_dice, surest_dice, without_surplus
+from dicecam.vision.detect.detector import Detections
 from dicecam.vision.pipeline import TablePipeline, iter_outputs, square_crop
 from dicecam.vision.settle import SettleConfig
 from tests.support.doubles import PaintedValueReader, Value, painted_frame
@@ -175,10 +175,10 @@ def test_a_crowd_die_peaking_under_the_bar_is_found_when_the_party_is_counted():
     detector's bar, so 53 of the 54 dice are read; told 54, the reader finds it, right."""
     from dicecam.scorer.diceparty.grown import grown_parties
     from dicecam.scorer.registry import get_game
-    from dicecam.vision.demo import DemoSource, DemoThrow
-    from dicecam.vision.detect import MODEL_PATH
+    from dicecam.vision.detect.detector import MODEL_PATH
     from dicecam.vision.matching import match_centres
     from dicecam.vision.pipeline import build_pipeline
+    from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
     if not MODEL_PATH.is_file():
         pytest.skip("detector model not built")

@@ -1,4 +1,4 @@
-"""The demo's laid-out table (vision/demo_boards.py): boards, dice on their fields, agents,
+"""The demo's laid-out table (vision/sources/demo_boards.py): boards, dice on their fields, agents,
 the same table from the same seed, and the directed demo laying it out once."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from dicecam.calibration.zones import ZoneMap
-from dicecam.vision.demo import DemoSource
-from dicecam.vision.demo_boards import DemoLayout, LaidZone, lay_out
+from dicecam.vision.sources.demo import DemoSource
+from dicecam.vision.sources.demo_boards import DemoLayout, LaidZone, lay_out
 
 CITY = ("dicetopia-city", "")
 LAYOUT = DemoLayout(

@@ -16,7 +16,7 @@ from dicecam.errors import InputError
 from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.tools.matching import Tally, match_centres
 from dicecam.tools.realdata import LabelledDie, iter_photos, real_data_dir
-from dicecam.vision.detect import MODEL_PATH, Detections, DieDetector, empty_detections
+from dicecam.vision.detect.detector import MODEL_PATH, Detections, DieDetector, empty_detections
 
 needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="detector model not built")
 
@@ -62,7 +62,7 @@ def test_detections_check_their_shapes():
 
 
 def test_a_second_peak_on_the_same_die_is_dropped_but_touching_dice_stay():
-    from dicecam.vision.detect import _one_peak_per_die
+    from dicecam.vision.detect.detector import _one_peak_per_die
 
     boxes = np.array([
         [100, 100, 40, 40],   # a die
@@ -127,7 +127,7 @@ def test_a_die_only_the_middle_pass_sees_is_found_where_no_crowd_is():
     """A 2 on a woven cloth, 150 px in a 907 x 1209 photo (80 px at the main input): no
     pass but the one at half the main scale draws a box on it over the bar. In a crowd
     (more than 48 boxes at the main pass) no pass for large dice runs."""
-    from dicecam.vision.detect import CLOSE_MAX_BOXES, MIDDLE_SHARE
+    from dicecam.vision.detect.detector import CLOSE_MAX_BOXES, MIDDLE_SHARE
 
     finder = DieDetector(threads=1)
     scale = 640 / 1209
@@ -189,7 +189,7 @@ def test_a_small_die_two_smaller_passes_find_is_added_as_doubtful(passes, added)
     """A pxl die 45 px wide in a 640 x 640 photo that the main pass scored 0.2 (under its
     bar) scored 0.71 and 0.66 at the coarse and close passes. Found so, it is a die the
     table reader asks about; a die the main pass found is never added twice."""
-    from dicecam.vision.detect import SMALL_AGREED_SCORE
+    from dicecam.vision.detect.detector import SMALL_AGREED_SCORE
 
     assert SMALL_AGREED_SCORE == pytest.approx(0.6)
     finder = DieDetector(threads=1)
@@ -311,7 +311,7 @@ def test_dice_wider_than_the_coarse_pass_sees_are_found_by_the_close_pass(detect
     with_close, without_close = Tally(), Tally()
     for scene in scenes:
         with_close.add(truth_of(scene), found_of(detector.detect(scene.image_bgr)))
-    monkeypatch.setattr("dicecam.vision.detect.CLOSE_MAX_BOXES", -1)  # never a close pass
+    monkeypatch.setattr("dicecam.vision.detect.detector.CLOSE_MAX_BOXES", -1)  # never a close pass
     for scene in scenes:
         without_close.add(truth_of(scene), found_of(detector.detect(scene.image_bgr)))
     assert with_close.truth >= 6
@@ -370,7 +370,7 @@ def test_the_coarse_pass_can_run_another_model(tmp_path):
 def test_the_hand_share_is_the_plain_formulas_to_the_bit() -> None:
     """``_hand_share`` takes its medians from histograms and its distances a plane at a
     time: the same share as numpy's median and norm give, on lit maps of many looks."""
-    from dicecam.vision.detect import TABLE_DELTA_E, _hand_share
+    from dicecam.vision.detect.detector import TABLE_DELTA_E, _hand_share
 
     def plain(hand_map, image_bgr):
         lit = hand_map > 0.5

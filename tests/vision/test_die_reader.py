@@ -9,7 +9,7 @@ from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.synth.dicesets import DICE_SETS, DieLook
 from dicecam.synth.die import render_die
-from dicecam.vision.die_reader import (
+from dicecam.vision.read.die_reader import (
     CLASS_VALUES,
     CROP_MARGIN,
     DEFAULT_MODEL,

@@ -13,10 +13,10 @@ from dicecam.calibration.tables import load_table_picture, saved_table_names
 from dicecam.cli import main
 from dicecam.errors import InputError
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.vision.detect import Detections
-from dicecam.vision.die_reader import ValueReading
-from dicecam.vision.empty_table import EmptyTable
+from dicecam.vision.detect.detector import Detections
+from dicecam.vision.detect.empty_table import EmptyTable
 from dicecam.vision.pipeline import TablePipeline
+from dicecam.vision.read.die_reader import ValueReading
 
 
 def _board_and_dice() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,8 +5,8 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
-from dicecam.vision.detect import MODEL_PATH
-from dicecam.vision.input_scale import fold_input_scale
+from dicecam.vision.detect.detector import MODEL_PATH
+from dicecam.vision.detect.input_scale import fold_input_scale
 
 
 def _graph(second_reader: bool = False) -> onnx.ModelProto:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
-from dicecam.vision.detect import Detections
+from dicecam.vision.detect.detector import Detections
 from dicecam.vision.pipeline import (
     DISSENT,
     MIN_DIE_SHARE,
@@ -219,8 +219,8 @@ def test_a_hand_in_view_holds_publication_back():
 # ---------------------------------------------------------------- with the shipped detector
 
 def test_the_demo_publishes_each_roll_exactly_once_and_nothing_while_the_hand_is_in():
-    from dicecam.vision.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
-    from dicecam.vision.detect import MODEL_PATH, DieDetector
+    from dicecam.vision.detect.detector import MODEL_PATH, DieDetector
+    from dicecam.vision.sources.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
 
     if not MODEL_PATH.is_file():
         pytest.skip("detector model not built")

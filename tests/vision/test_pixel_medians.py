@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicecam.vision.pixel_medians import channel_medians, masked_channel_medians
+from dicecam.vision.colour.pixel_medians import channel_medians, masked_channel_medians
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 8, 9, 1000, 14400])

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import ValueReading, cut_crop
-from dicecam.vision.rescaled_look import MAX_BOXES, SCALES, look_rescaled
-from dicecam.vision.side_faces import ASKED
+from dicecam.vision.detect.side_faces import ASKED
+from dicecam.vision.read.die_reader import ValueReading, cut_crop
+from dicecam.vision.read.rescaled_look import MAX_BOXES, SCALES, look_rescaled
 
 FRAME = np.zeros((1080, 1920, 3), np.uint8)
 SIDE = 100.0

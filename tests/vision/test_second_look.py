@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
 from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
-from dicecam.vision.second_look import (
+from dicecam.vision.read.die_reader import CROP_MARGIN, ValueReading, cut_crop
+from dicecam.vision.read.second_look import (
     CROWD_BOXES,
     CROWD_SECOND_LOOK_SCORE,
     CROWDED_BY,
@@ -210,7 +210,7 @@ def test_in_a_crowd_the_pipeline_looks_again_in_boxes_the_detector_is_less_sure_
 
 def test_a_rendered_crowded_throw_is_asked_about_less_and_read_the_same():
     from dicecam.scorer.diceparty.verdict import COLOUR_OF, KINDS
-    from dicecam.vision.demo import DemoSource, DemoThrow
+    from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
     source = DemoSource("diceparty")
     colours = tuple(COLOUR_OF[kind] for kind, n in zip(KINDS, (20, 17, 17), strict=True)

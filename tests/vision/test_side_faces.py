@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from dicecam.reading import DieReading
+from dicecam.vision.detect.side_faces import SideFaceZone
 from dicecam.vision.pipeline import TablePipeline
-from dicecam.vision.side_faces import SideFaceZone
 from tests.support.doubles import FakeDetector, Value, painted_frame
 
 #: side faces 0.5-0.9 of a side below their die (a camera tilted towards the viewer)
@@ -76,7 +76,7 @@ def test_the_pipeline_drops_side_faces_where_its_table_has_a_zone():
 
 
 def test_before_teaching_a_sure_box_just_below_a_die_is_asked_not_dropped():
-    from dicecam.vision.side_faces import ask_faces_below
+    from dicecam.vision.detect.side_faces import ask_faces_below
 
     die = _die(100, 100, value=1, sure=0.8)  # the top face: surely read or not
     side_face = _die(104, 128, value=5)  # 0.7 of a side below, read sure
@@ -96,7 +96,7 @@ def test_before_teaching_a_sure_box_just_below_a_die_is_asked_not_dropped():
 
 
 def test_a_frame_with_touching_dice_side_by_side_is_a_crowd_and_left_alone():
-    from dicecam.vision.side_faces import ask_faces_below
+    from dicecam.vision.detect.side_faces import ask_faces_below
 
     crowd = [_die(100, 100), _die(104, 128), _die(140, 100)]  # the third beside the first
     assert ask_faces_below(crowd) == crowd

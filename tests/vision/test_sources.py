@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from dicecam.errors import InputError
-from dicecam.vision.source_spec import open_source
-from dicecam.vision.sources import CaptureSource, ImageFilesSource, read_image
+from dicecam.vision.sources.frame_sources import CaptureSource, ImageFilesSource, read_image
+from dicecam.vision.sources.source_spec import open_source
 
 
 def _image(value: int) -> np.ndarray:
@@ -106,7 +106,7 @@ def test_the_demo_is_deterministic_and_small():
 
 
 def test_the_demo_shows_a_still_roll_then_a_hand():
-    from dicecam.vision.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
+    from dicecam.vision.sources.demo import HAND_FRAMES, ROLL_FRAMES, STILL_FRAMES, DemoSource
 
     source = DemoSource("charidice", dice_per_roll=6, rolls=1)
     frames = list(source)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dicecam.vision.die_reader import ValueReading
-from dicecam.vision.unsure_reread import UnsureReread
+from dicecam.vision.read.die_reader import ValueReading
+from dicecam.vision.read.unsure_reread import UnsureReread
 
 
 class Fixed:

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import ValueReading
-from dicecam.vision.wider_look import LARGE_SHARE, MARGINS, is_large, look_wider
+from dicecam.vision.read.die_reader import ValueReading
+from dicecam.vision.read.wider_look import LARGE_SHARE, MARGINS, is_large, look_wider
 
 FRAME = np.zeros((1080, 1920, 3), np.uint8)
 LARGE = 1920 * LARGE_SHARE

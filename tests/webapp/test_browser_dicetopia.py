@@ -22,7 +22,7 @@ import pytest
 
 from dicecam.scorer.dicetopia.endgame import game_zone
 from dicecam.scorer.registry import get_game
-from dicecam.vision.demo import DemoSource
+from dicecam.vision.sources.demo import DemoSource
 from dicecam.webapp.api.app import services
 from dicecam.webapp.session.demo_table import demo_layout
 from tests.support.browsers import BROWSER_MARKS, wait

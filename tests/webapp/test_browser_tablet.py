@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
-from dicecam.vision.demo import DEMO_FPS, STILL_FRAMES
+from dicecam.vision.sources.demo import DEMO_FPS, STILL_FRAMES
 from dicecam.webapp.api.app import services
 from tests.support.browsers import BROWSER_MARKS, shot, wait
 from tests.support.waiting import WAIT_SECONDS

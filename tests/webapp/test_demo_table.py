@@ -11,8 +11,8 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, SettledRoll
-from dicecam.vision.demo import DemoSource, DemoThrow
-from dicecam.vision.demo_boards import DemoLayout
+from dicecam.vision.sources.demo import DemoSource, DemoThrow
+from dicecam.vision.sources.demo_boards import DemoLayout
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.demo_table import DemoDirector
 from dicecam.webapp.session.game_session import GameSession

@@ -11,8 +11,8 @@ import pytest
 
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.scorer.registry import get_game
-from dicecam.vision.demo import DemoThrow
-from dicecam.vision.demo_boards import DemoLayout
+from dicecam.vision.sources.demo import DemoThrow
+from dicecam.vision.sources.demo_boards import DemoLayout
 from dicecam.webapp.journal.sqlite import GameStore
 from dicecam.webapp.session.demo_table import DemoDirector, demo_layout
 from dicecam.webapp.session.game_session import GameSession

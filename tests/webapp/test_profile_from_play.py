@@ -13,7 +13,7 @@ from dicecam.calibration.profile import load_builtin_profile, load_profile, prof
 from dicecam.reading import DieReading, SettledRoll
 from dicecam.scorer.registry import get_game
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.vision.frames import CameraFault
+from dicecam.vision.sources.frames import CameraFault
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera

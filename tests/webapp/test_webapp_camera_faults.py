@@ -24,8 +24,13 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
-from dicecam.vision.frames import MAX_BAD_IN_A_ROW, CameraFault, CheckedFrames, frame_problem
 from dicecam.vision.pipeline import PipelineOutput
+from dicecam.vision.sources.frames import (
+    MAX_BAD_IN_A_ROW,
+    CameraFault,
+    CheckedFrames,
+    frame_problem,
+)
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.live import STALL_SECONDS

@@ -41,10 +41,10 @@ from dicecam.synth.scene import SceneSpec, paste_die, render_scene
 from dicecam.tools.bench.real_colours import SETS as REAL_SETS
 from dicecam.tools.bench.real_colours import print_colour_check
 from dicecam.tools.realdata import real_data_dir
-from dicecam.vision.colour import ColourReader
-from dicecam.vision.colour_fit import DICE_PER_COLOUR, fit_profile, samples_by_columns
-from dicecam.vision.detect import DieDetector
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.colour.fit import DICE_PER_COLOUR, fit_profile, samples_by_columns
+from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.detect.detector import DieDetector
+from dicecam.vision.read.die_reader import cut_crop
 
 HELP = ("colour accuracy per dice set under warm/neutral/cool light, before and after "
         "calibration; zone accuracy on synthetic board tables")

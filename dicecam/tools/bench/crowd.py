@@ -31,9 +31,9 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.diceparty.grown import grown_parties
 from dicecam.scorer.registry import get_game
-from dicecam.vision.demo import DemoSource, DemoThrow
 from dicecam.vision.matching import match_centres
 from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
 HELP = "54-die Dice Party throws from the demo: throws waiting for a tap, dice asked and why"
 
@@ -57,10 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a die detector model instead of the shipped one")
     parser.add_argument("--no-second-look", action="store_true",
                         help="without the second look at dice read unsure in a crowd "
-                             "(vision/second_look.py), for a before figure")
+                             "(vision/read/second_look.py), for a before figure")
     parser.add_argument("--uncounted", action="store_true",
                         help="without telling the table reader how many dice were thrown "
-                             "(vision/counted_dice.py), for a before figure")
+                             "(vision/detect/counted_dice.py), for a before figure")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,8 +23,8 @@ from typing import Any
 import cv2
 
 from dicecam.errors import InputError
-from dicecam.vision.demo import DemoThrow
 from dicecam.vision.pipeline import PipelineConfig, pipeline_from
+from dicecam.vision.sources.demo import DemoThrow
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.session.tablet_commands import NewGame

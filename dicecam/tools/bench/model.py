@@ -20,8 +20,8 @@ from dicecam.synth.dicesets import DICE_SETS
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
 from dicecam.tools.train.crops import CropOptions, generate_crops
 from dicecam.tools.train.reader import TEST_SEED
-from dicecam.vision.colour import ColourReader
-from dicecam.vision.die_reader import DieReader
+from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.read.die_reader import DieReader
 
 HELP = "die reader: crops/s on one thread, synthetic and real accuracy, colour accuracy"
 

@@ -51,7 +51,7 @@ from dicecam.tools.realdata import (
     iter_photos,
     real_data_dir,
 )
-from dicecam.vision.empty_table import EmptyTable
+from dicecam.vision.detect.empty_table import EmptyTable
 from dicecam.vision.pipeline import build_pipeline
 from dicecam.vision.tally import Outcome, RealTally
 

@@ -26,9 +26,9 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import fit_to_counts
 from dicecam.tools.real_colour_labels import colour_label
 from dicecam.tools.realdata import LabelledPhoto, pxl_runs, real_photos
-from dicecam.vision.colour import ColourReader
-from dicecam.vision.colour_fit import ColourSample, fit_profile
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.colour.fit import ColourSample, fit_profile
+from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.read.die_reader import cut_crop
 from dicecam.webapp.session.profile_from_play import MIN_DICE_PER_COLOUR, shows_every_colour
 
 #: the sets whose body colours the labels cover

@@ -36,7 +36,7 @@ from dicecam.teach.store import TableStore
 from dicecam.tools.bench.real import print_table, read_sources
 from dicecam.tools.bench.teach_live import live_cost, photo_labels
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
-from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
+from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("a table taught every 5th photo of each real source, the rest read before and "

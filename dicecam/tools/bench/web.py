@@ -30,7 +30,7 @@ from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.scorer.diceparty.grown import grown_parties, quiet_throw
 from dicecam.scorer.registry import get_game
-from dicecam.vision.demo import ROLL_FRAMES, DemoSource
+from dicecam.vision.sources.demo import ROLL_FRAMES, DemoSource
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera
 from dicecam.webapp.session.tablet_commands import Act, EnterRoll, NewGame

@@ -1,7 +1,7 @@
 """Labelled crops for the die reader: one die per crop, on a table, as the camera cuts it.
 
 A crop is cut around the top face of the die in the middle, the way
-``dicecam.vision.die_reader.cut_crop`` cuts one at run time (square, ``CROP_MARGIN`` times
+``dicecam.vision.read.die_reader.cut_crop`` cuts one at run time (square, ``CROP_MARGIN`` times
 the top face's box), with the box size and centre jittered as a detector's would be. Around
 it: a table surface (felt, wood, a grey tray, a printed board), neighbouring dice touching
 the crop, shadows, lamp colour 2700-6500 K, glare, blur, noise and JPEG.
@@ -29,7 +29,7 @@ import numpy as np
 from dicecam.synth.dicesets import DICE_SETS, DieLook, random_body, random_look, set_look
 from dicecam.synth.die import RenderedDie, render_die
 from dicecam.synth.light import apply_light, degrade
-from dicecam.vision.die_reader import CROP_MARGIN
+from dicecam.vision.read.die_reader import CROP_MARGIN
 
 UNREADABLE = 0
 CHUNK = 256

@@ -19,8 +19,8 @@ import numpy as np
 
 from dicecam.scorer.diceparty.grown import grown_parties
 from dicecam.scorer.registry import get_game
-from dicecam.vision.demo import DemoSource, DemoThrow
-from dicecam.vision.die_reader import cut_crop, resize_crop
+from dicecam.vision.read.die_reader import cut_crop, resize_crop
+from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
 GAME = "diceparty"
 #: a "not a die" crop is centred at least this many die sizes from every die's centre

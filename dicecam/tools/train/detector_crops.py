@@ -20,8 +20,8 @@ import numpy as np
 
 from dicecam.tools.matching import match_centres
 from dicecam.tools.realdata import LabelledDie, iter_photos
-from dicecam.vision.detect import DieDetector
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.detect.detector import DieDetector
+from dicecam.vision.read.die_reader import cut_crop
 
 
 def detector_crops(source: str, *, held_out: bool | None = False,

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from dicecam.tools.realdata import background_photos
-from dicecam.vision.detect import MODEL_PATH, DieDetector
-from dicecam.vision.die_reader import cut_crop, resize_crop
+from dicecam.vision.detect.detector import MODEL_PATH, DieDetector
+from dicecam.vision.read.die_reader import cut_crop, resize_crop
 
 #: The crops mined in this process, by what they were mined from (the files and their
 #: modification times, the detector, the size): ``bench loo`` trains a twin's four stages in

@@ -25,7 +25,7 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.tools.train.crops import generate_crops, print_progress
-from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader, resize_crop
+from dicecam.vision.read.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader, resize_crop
 
 HELP = "quantize the die reader to 8 bits (the model the table reader runs)"
 

@@ -27,7 +27,7 @@ from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import conv_widths, freeze_batch_norms, load_folded_onnx
 from dicecam.tools.train.hard_negatives import background_crops, rendered_table_crops
 from dicecam.tools.train.rendered import rendered_crops
-from dicecam.vision.die_reader import CLASS_VALUES, TRAINED_MODEL, TURNS_BELOW, resize_crop
+from dicecam.vision.read.die_reader import CLASS_VALUES, TRAINED_MODEL, TURNS_BELOW, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
 #: validation set used while training).

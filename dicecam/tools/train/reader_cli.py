@@ -17,7 +17,7 @@ from dicecam.tools.train.quantize_cli import (
     rendered_inputs,
 )
 from dicecam.tools.train.reader import TrainConfig, train_reader
-from dicecam.vision.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
+from dicecam.vision.read.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
 
 HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"
 

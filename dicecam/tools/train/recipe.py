@@ -27,13 +27,16 @@ FILE`` runs it (``--dry-run``: resolve the inputs and print the commands).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import re
 import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from dicecam.cli import build_parser
 from dicecam.errors import InputError
 
 #: where the project's recipes are
@@ -161,11 +164,6 @@ def commands(recipe: Recipe, files: dict[str, Path], work: Path) -> list[list[st
 
 def check_arguments(argv: list[str], where: str) -> None:
     """InputError where ``dicecam`` would refuse ``argv`` (argparse's own words kept)."""
-    import contextlib
-    import io
-
-    from dicecam.cli import build_parser
-
     said = io.StringIO()
     try:
         with contextlib.redirect_stderr(said):

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.vision.die_reader import cut_crop, resize_crop
+from dicecam.vision.read.die_reader import cut_crop, resize_crop
 
 #: box jitter: side times 0.88-1.18, centre moved by up to 7% of the side
 JITTER_SCALE = (0.88, 1.18)

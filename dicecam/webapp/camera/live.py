@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from dicecam.reading import FrameReading, SettledRoll
-from dicecam.vision.frames import CameraFault
+from dicecam.vision.sources.frames import CameraFault
 from dicecam.webapp import events
 from dicecam.webapp.camera.pump import OutputPump, Stalled
 from dicecam.webapp.camera.teacher import TableTeacher
@@ -56,7 +56,7 @@ _POLL_SECONDS = 0.1
 
 class LiveOutput(Protocol):
     """One frame read (``vision.pipeline.PipelineOutput``): a usable BGR picture (the
-    pipeline checked it, ``vision/frames.py``), its reading, and the roll it settled."""
+    pipeline checked it, ``vision/sources/frames.py``), its reading, and the roll it settled."""
 
     frame_bgr: np.ndarray
     reading: FrameReading

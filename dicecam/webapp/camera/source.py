@@ -13,7 +13,7 @@ switching games switches profiles. A camera at a named table (``table``) reads w
 reader and detector that table learnt (``teach.store.TableStore.in_use``; the shipped ones
 before it learnt) and its empty-table picture where one was taken, as ``teach.table`` does,
 and takes newly learnt versions while it runs (``use_models``). The vision pipeline checks its
-frames once and drops the unusable ones (``vision/frames.py``); a source that stops (a
+frames once and drops the unusable ones (``vision/sources/frames.py``); a source that stops (a
 camera unplugged, a folder whose images all became unreadable) raises ``CameraFault``
 rather than ending, so the live reader reports it lost and opens it again; an unreadable
 image in a folder is skipped and named once in the server's log. ``OutputsCamera`` makes
@@ -37,10 +37,8 @@ from dicecam.scorer.descriptor import GameDescriptor
 from dicecam.scorer.registry import get_game
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config
-from dicecam.vision.colour import ColourReader
-from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
-from dicecam.vision.detect import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.frames import CameraFault
+from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import (
     PipelineConfig,
     PipelineOutput,
@@ -50,7 +48,9 @@ from dicecam.vision.pipeline import (
     make_reader,
     pipeline_from,
 )
-from dicecam.vision.source_spec import open_source
+from dicecam.vision.sources.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
+from dicecam.vision.sources.frames import CameraFault
+from dicecam.vision.sources.source_spec import open_source
 from dicecam.webapp.camera.live import LiveOutput
 
 log = logging.getLogger(__name__)

@@ -77,7 +77,7 @@ class TableTeacher:
         self._use_models = use_models
         #: the reader and detector versions the camera reads with (None: the shipped ones)
         self.version, self.detector = self._in_use()
-        #: where the camera takes boxes for side faces (``vision/side_faces.py``)
+        #: where the camera takes boxes for side faces (``vision/detect/side_faces.py``)
         self.side_faces = self.store.side_faces()
         self._pictures: OrderedDict[int, _Picture] = OrderedDict()
         self._lock = threading.Lock()

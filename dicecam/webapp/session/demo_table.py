@@ -1,6 +1,6 @@
 """The demo table plays the game: it throws what the game waits for, when it waits for it.
 
-``DemoDirector`` directs the demo source (``dicecam.vision.demo``): before each throw the
+``DemoDirector`` directs the demo source (``dicecam.vision.sources.demo``): before each throw the
 demo asks it what to throw. It answers from the active game's ``throw_due``
 (``dicecam.scorer``): the thrower's whole party in Dice Party, six dice (the kept ones as
 they lie) in Charidice, one die in V6. A throw the game waits for by itself comes at once;
@@ -37,8 +37,8 @@ from typing import Any
 
 from dicecam.errors import InputError
 from dicecam.scorer.descriptor import TableDue
-from dicecam.vision.demo import DemoThrow, Director
-from dicecam.vision.demo_boards import DemoLayout, LaidZone
+from dicecam.vision.sources.demo import DemoThrow, Director
+from dicecam.vision.sources.demo_boards import DemoLayout, LaidZone
 from dicecam.webapp.session.game_session import GameSession
 from dicecam.webapp.session.messages import APP
 

@@ -29,7 +29,7 @@ from dicecam.calibration.profile import (
     save_profile,
 )
 from dicecam.errors import InputError
-from dicecam.vision.colour_fit import ColourSample, fit_profile
+from dicecam.vision.colour.fit import ColourSample, fit_profile
 from dicecam.webapp.session.views import CurrentRoll
 
 log = logging.getLogger(__name__)

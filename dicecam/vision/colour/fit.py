@@ -21,8 +21,8 @@ import numpy as np
 from dicecam.calibration.colourspace import linear_to_lab
 from dicecam.calibration.profile import ColourProfile, ColourRef, Marks
 from dicecam.errors import InputError
-from dicecam.vision.colour import ColourReader, die_parts, marks_polarity
-from dicecam.vision.die_reader import cut_crop
+from dicecam.vision.colour.reader import ColourReader, die_parts, marks_polarity
+from dicecam.vision.read.die_reader import cut_crop
 
 #: How many dice of each colour the user is asked for (Charidice has six dice in all, so
 #: one of each numeral colour).

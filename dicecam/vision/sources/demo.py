@@ -34,8 +34,8 @@ from dicecam.synth.dicesets import DEFAULT_DICE_SET, DICE_SETS, DieLook, set_loo
 from dicecam.synth.die import render_die
 from dicecam.synth.light import light_gains_bgr
 from dicecam.synth.scene import SceneDie, SceneSpec, _table, draw_hand, paste_die, place_dice
-from dicecam.vision.demo_boards import DemoLayout, LaidTable, lay_out
-from dicecam.vision.sources import FrameSource
+from dicecam.vision.sources.demo_boards import DemoLayout, LaidTable, lay_out
+from dicecam.vision.sources.frame_sources import FrameSource
 
 ROLL_FRAMES = 14
 STILL_FRAMES = 40

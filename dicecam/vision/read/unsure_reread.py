@@ -25,7 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import ValueReading
+from dicecam.vision.read.die_reader import ValueReading
 
 
 class ValueReader(Protocol):

@@ -1,8 +1,8 @@
 """Frame sources: every place a frame can come from, as a plain iterator of BGR images.
 
 Cameras, streams, video files and image files here; the rendered demo table in
-``dicecam.vision.demo``; ``dicecam.vision.source_spec.open_source`` opens any of them from
-a user's spec ("demo", "camera:0", a path, a URL).
+``dicecam.vision.sources.demo``; ``dicecam.vision.sources.source_spec.open_source`` opens
+any of them from a user's spec ("demo", "camera:0", a path, a URL).
 
 Every source yields ``numpy`` arrays of shape (H, W, 3), dtype uint8, BGR. ``source.fps`` is
 the nominal frame rate used for timestamps of recorded sources; ``source.live`` is True for

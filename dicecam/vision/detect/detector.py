@@ -32,11 +32,11 @@ import onnx
 import onnxruntime as ort
 
 from dicecam.errors import InputError
-from dicecam.vision.input_scale import fold_input_scale
-from dicecam.vision.pixel_medians import channel_medians
+from dicecam.vision.colour.pixel_medians import channel_medians
+from dicecam.vision.detect.input_scale import fold_input_scale
 from dicecam.vision.sessions import session_options
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "detector.onnx"
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
 #: Dice smaller than this at the network's input are hard to see; zoom in when found.
 MIN_DIE_INPUT_PX = 9.0
 #: What auto-zoom scales the median die to.
@@ -216,7 +216,7 @@ class DieDetector:
     def detect(self, frame_bgr: np.ndarray, *, threshold: float | None = None) -> Detections:
         """The frame's dice. ``threshold``: the main pass's peak bar for this call (None:
         the detector's own; a lower one finds the weaker peaks the table reader looks at
-        when a game says dice are missing, ``vision/counted_dice.py``)."""
+        when a game says dice are missing, ``vision/detect/counted_dice.py``)."""
         if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.dtype != np.uint8:
             raise ValueError(f"frame must be HxWx3 uint8 BGR, got {frame_bgr.shape} "
                              f"{frame_bgr.dtype}")

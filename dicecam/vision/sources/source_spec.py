@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.vision.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, DemoSource, Director
-from dicecam.vision.sources import (
+from dicecam.vision.sources.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, DemoSource, Director
+from dicecam.vision.sources.frame_sources import (
     IMAGE_SUFFIXES,
     STREAM_SCHEMES,
     VIDEO_SUFFIXES,

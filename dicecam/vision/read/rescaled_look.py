@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import ValueReading
-from dicecam.vision.second_look import ValueFn, ValueReadingLike
-from dicecam.vision.side_faces import ASKED
+from dicecam.vision.detect.side_faces import ASKED
+from dicecam.vision.read.die_reader import ValueReading
+from dicecam.vision.read.second_look import ValueFn, ValueReadingLike
 
 #: the boxes' sides, as shares of the detector's box, of the second and third looks
 SCALES = (0.85, 1.15)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
-from dicecam.vision.detect import SAME_DIE_SHARE, Detections
+from dicecam.vision.detect.detector import SAME_DIE_SHARE, Detections
 
 #: the peak bar of the look for missing dice (the detector's own is 0.35)
 FLOOR = 0.2

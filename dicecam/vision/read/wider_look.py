@@ -30,8 +30,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.die_reader import CROP_MARGIN, cut_crop
-from dicecam.vision.second_look import ValueFn, ValueReadingLike
+from dicecam.vision.read.die_reader import CROP_MARGIN, cut_crop
+from dicecam.vision.read.second_look import ValueFn, ValueReadingLike
 
 #: the wider crops' sides over the box's longer side (the first look's is ``CROP_MARGIN``)
 MARGINS = (1.3 * CROP_MARGIN, 1.7 * CROP_MARGIN, 2.2 * CROP_MARGIN)

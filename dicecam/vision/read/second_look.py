@@ -30,9 +30,9 @@ import cv2
 import numpy as np
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.detect import CLOSE_MAX_BOXES
-from dicecam.vision.die_reader import CROP_MARGIN, ValueReading, cut_crop
-from dicecam.vision.pixel_medians import masked_channel_medians
+from dicecam.vision.colour.pixel_medians import masked_channel_medians
+from dicecam.vision.detect.detector import CLOSE_MAX_BOXES
+from dicecam.vision.read.die_reader import CROP_MARGIN, ValueReading, cut_crop
 
 #: the margins (crop side / box side) of the second look's three crops
 MARGINS = (1.2, 1.3, 1.4)

@@ -3,7 +3,7 @@
 The model sees a square crop centred on the die's top face (cut by ``cut_crop``, the same
 way the training crops are cut), shrunk to its input size, and answers one of seven
 classes: "not a readable die" or a value 1-6, with a softmax confidence. Colour is not its
-job: ``dicecam.vision.colour.ColourReader`` reads that from the same crop.
+job: ``dicecam.vision.colour.reader.ColourReader`` reads that from the same crop.
 
 One ``onnxruntime.InferenceSession`` per reader; every call classifies its crops as one
 batch and keeps nothing between calls, so one reader can serve one pipeline thread.
@@ -23,7 +23,7 @@ import onnxruntime as ort
 from dicecam.errors import InputError
 from dicecam.vision.sessions import session_options
 
-_MODELS = Path(__file__).resolve().parent.parent / "models"
+_MODELS = Path(__file__).resolve().parents[2] / "models"
 #: The trained reader in floating point: what training writes and fine-tunes start from.
 TRAINED_MODEL = _MODELS / "die_reader.onnx"
 #: Its 8-bit copy (``dicecam train quantize``): on a CPU with 8-bit dot-product
