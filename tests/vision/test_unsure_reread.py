@@ -33,13 +33,13 @@ def crop(key: int) -> np.ndarray:
 def test_only_what_the_first_is_unsure_of_is_read_again_and_taken_where_sure() -> None:
     shipped = Fixed({0: ValueReading(3, 0.99), 1: ValueReading(4, 0.6),
                      2: ValueReading(5, 0.5), 3: ValueReading(2, 0.7)}, "shipped.onnx")
-    table = Fixed({0: ValueReading(6, 0.99), 1: ValueReading(1, 0.95),
-                   2: ValueReading(6, 0.55), 3: ValueReading(None, 0.97)}, "table.onnx")
+    table = Fixed({0: ValueReading(6, 0.99), 1: ValueReading(1, 0.98),
+                   2: ValueReading(6, 0.85), 3: ValueReading(None, 0.97)}, "table.onnx")
     reader = UnsureReread(shipped, table)
     got = reader.read([crop(k) for k in range(4)])
     assert table.asked == [1, 2, 3]  # the sure one never reaches the table's reader
     assert got == [ValueReading(3, 0.99),  # sure: as an untaught table reads it
-                   ValueReading(1, 0.95),  # the table's reader sure: taken
+                   ValueReading(1, 0.98),  # the table's reader sure: taken
                    ValueReading(5, 0.5),  # both unsure: asked with the shipped guess
                    ValueReading(None, 0.97)]  # a false box the table knows: not a die
     assert reader.model_path == Path("table.onnx") and reader.network_seconds == 1.0

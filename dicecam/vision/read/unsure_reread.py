@@ -3,7 +3,7 @@
 The shipped reader reads every crop; the reader a table learnt (``teach.reader_learning``)
 reads again only the crops the shipped one read less sure than ``LOW_CONFIDENCE`` (the
 ones the tablet would ask about, false boxes among them), and its reading stands there
-where it is sure itself (where it is unsure too, the die is asked with the shipped
+where it is sure itself, ``TAKEN_FROM_TABLE`` (where it is less sure, the die is asked with the shipped
 reader's guess, which was right more often: byler's asked dice). A die the shipped reader
 reads surely is read as at an untaught table, so teaching changes only what the table
 would have asked: it cannot make a sure reading wrong.
@@ -27,6 +27,13 @@ import numpy as np
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.vision.read.die_reader import ValueReading
 
+#: how sure the table's own reader must be for its reading to stand where the shipped one
+#: was unsure: the tablet's own line. 0.97 was tried (2026-12-07) and not kept: fewer
+#: silent errors after about 100 taught dice, but webcam taught in full read a die wrong
+#: and sure that 0.90 did not, and byler learnt nothing it used
+#: (``docs/experiments/2026-12-07-teach-taken-threshold.md``)
+TAKEN_FROM_TABLE = LOW_CONFIDENCE
+
 
 class ValueReader(Protocol):
     model_path: Path
@@ -37,13 +44,15 @@ class ValueReader(Protocol):
 
 class UnsureReread:
     """``first`` reads every crop; ``then`` reads again those ``first`` read less sure
-    than ``sure``, and its reading replaces the first one there where it is ``sure``."""
+    than ``sure``, and its reading replaces the first one there where it is at least
+    ``taken`` sure."""
 
     def __init__(self, first: ValueReader, then: ValueReader,
-                 sure: float = LOW_CONFIDENCE) -> None:
+                 sure: float = LOW_CONFIDENCE, taken: float = TAKEN_FROM_TABLE) -> None:
         self.first = first
         self.then = then
         self.sure = sure
+        self.taken = taken
         #: the table's own reader names what the table reads with
         self.model_path = then.model_path
 
@@ -57,6 +66,6 @@ class UnsureReread:
         if unsure:
             again = self.then.read([crops_bgr[i] for i in unsure])
             for i, reading in zip(unsure, again, strict=True):
-                if reading.confidence >= self.sure:
+                if reading.confidence >= self.taken:
                     readings[i] = reading
         return readings
