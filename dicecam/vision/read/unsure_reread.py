@@ -3,10 +3,10 @@
 The shipped reader reads every crop; the reader a table learnt (``teach.reader_learning``)
 reads again only the crops the shipped one read less sure than ``LOW_CONFIDENCE`` (the
 ones the tablet would ask about, false boxes among them), and its reading stands there
-where it is sure itself, ``TAKEN_FROM_TABLE`` (where it is less sure, the die is asked with the shipped
-reader's guess, which was right more often: byler's asked dice). A die the shipped reader
-reads surely is read as at an untaught table, so teaching changes only what the table
-would have asked: it cannot make a sure reading wrong.
+where it is sure itself, ``TAKEN_FROM_TABLE`` (where it is less sure, the die is asked
+with the shipped reader's guess, which was right more often: byler's asked dice). A die
+the shipped reader reads surely is read as at an untaught table, so teaching changes only
+what the table would have asked: it cannot make a sure reading wrong.
 
 Why not the table's reader alone: a reader fine-tuned on a few dozen of a table's dice
 reads some dice the shipped one read right and sure differently. ``bench teach`` on byler
