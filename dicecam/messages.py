@@ -27,6 +27,11 @@ Param = Union[str, int, float, "Message", tuple[Any, ...]]
 
 _TEMPLATES: dict[str, dict[str, str]] = {}
 
+
+def en_de(en: str, de: str) -> dict[str, str]:
+    """One template's words in English and German (a catalogue's entry)."""
+    return {"en": en, "de": de}
+
 #: how a list parameter ends, per language
 _AND = {"en": " and ", "de": " und "}
 #: a word in the form its number asks for: ``{n:one|other}``

@@ -837,6 +837,28 @@ def party_dice(x0: float, values: dict[str, list[int]], y0: float = 120.0
     return tuple(found)
 
 
+def rolls_on_demand(frame: np.ndarray, rolls: list[tuple[DieReading, ...]],
+                    settle: threading.Event, game: str) -> Callable[[str | None], Any]:
+    """A camera for ``game`` showing ``frame``: each time ``settle`` is set, the next of
+    ``rolls`` settles there and stays; the picture meanwhile."""
+    height, width = frame.shape[:2]
+
+    def outputs(playing: str | None) -> Iterator[Output]:
+        shown: tuple[DieReading, ...] = ()
+        roll_id = 0
+        while True:
+            if settle.is_set() and playing == game and roll_id < len(rolls):
+                settle.clear()
+                shown = rolls[roll_id]
+                roll_id += 1
+                yield Output(frame, FrameReading(width, height, shown),
+                             SettledRoll(roll_id, width, height, shown))
+            yield Output(frame, FrameReading(width, height, shown))
+            time.sleep(0.05)
+
+    return outputs
+
+
 def drag(browser: Any, frame_from: tuple[float, float], frame_to: tuple[float, float],
          frame_width: float = 640) -> None:
     """Drag across the picture between two points given in the frame's pixels."""
@@ -860,22 +882,8 @@ def test_dice_party_zones_drawn_on_the_picture_keep_two_parties_apart(
     bo = party_dice(400.0, {"yellow": [1, 1], "orange": [2, 1]})
     # Ann's turn: her party thrown again (a Mob came with it in no game here: four guests)
     ann_throw = party_dice(40.0, {"yellow": [2, 2], "orange": [6, 1]}, y0=220.0)
-    rolls = [ann + bo, ann_throw + bo]
     settle = threading.Event()
-
-    def outputs(game: str | None) -> Iterator[Output]:
-        shown: tuple[DieReading, ...] = ()
-        roll_id = 0
-        while True:
-            if settle.is_set() and game == "diceparty" and roll_id < len(rolls):
-                settle.clear()
-                shown = rolls[roll_id]
-                roll_id += 1
-                yield Output(frame, FrameReading(640, 400, shown),
-                             SettledRoll(roll_id, 640, 400, shown))
-            yield Output(frame, FrameReading(640, 400, shown))
-            time.sleep(0.05)
-
+    outputs = rolls_on_demand(frame, [ann + bo, ann_throw + bo], settle, "diceparty")
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
     try:
         open_on_live_frame(browser, running)

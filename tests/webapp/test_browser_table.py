@@ -403,8 +403,7 @@ def test_every_die_of_a_party_keeps_its_value_label(browser: Any, tmp_path: Path
 
     import numpy as np
 
-    from dicecam.reading import FrameReading, SettledRoll
-    from tests.webapp.test_browser import Output, party_dice
+    from tests.webapp.test_browser import party_dice, rolls_on_demand
 
     frame = np.full((400, 640, 3), 60, np.uint8)
     # each throw alone on the table: Ann's preparty, Bo's, then Ann's party (marked)
@@ -412,20 +411,7 @@ def test_every_die_of_a_party_keeps_its_value_label(browser: Any, tmp_path: Path
              party_dice(400.0, {"yellow": [1, 1], "orange": [2, 1]}),
              party_dice(40.0, {"yellow": [2, 2], "orange": [6, 1]}, y0=220.0)]
     settle = threading.Event()
-
-    def outputs(game: str | None) -> Iterator[Output]:
-        shown: tuple = ()
-        roll_id = 0
-        while True:
-            if settle.is_set() and game == "diceparty" and roll_id < len(rolls):
-                settle.clear()
-                shown = rolls[roll_id]
-                roll_id += 1
-                yield Output(frame, FrameReading(640, 400, shown),
-                             SettledRoll(roll_id, 640, 400, shown))
-            yield Output(frame, FrameReading(640, 400, shown))
-            time.sleep(0.05)
-
+    outputs = rolls_on_demand(frame, rolls, settle, "diceparty")
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"), "OUTPUTS": outputs})
     try:
         at_size(browser, size)

@@ -6,6 +6,7 @@ joker in the player's language before it is chosen."""
 from __future__ import annotations
 
 from dicecam.messages import Catalogue, Message, Text
+from dicecam.messages import en_de as _m
 
 #: each joker's rule in German (the English one is ``JokerSpec.rule_text``)
 JOKER_RULES_DE = {
@@ -38,10 +39,6 @@ OPTION_WORDS_DE = {
     "again": "nochmal", "retreat": "zurückziehen", "challenge": "herausfordern",
     "pass": "passen",
 }
-
-
-def _m(en: str, de: str) -> dict[str, str]:
-    return {"en": en, "de": de}
 
 
 MESSAGES = Catalogue({

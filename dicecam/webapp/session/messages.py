@@ -5,11 +5,7 @@ The page words them in the player's language, as it words the games' refusals.""
 from __future__ import annotations
 
 from dicecam.messages import Catalogue
-
-
-def _m(en: str, de: str) -> dict[str, str]:
-    return {"en": en, "de": de}
-
+from dicecam.messages import en_de as _m
 
 APP = Catalogue({
     "app.no_game_offered": _m("this server does not offer {game}; choose one of {games}",
