@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -465,7 +466,12 @@ def real_crops(held_out: bool | None = None, source: str | None = None,
     ``source`` (None: every source) and ``leave_out`` (sources to skip)."""
     crops, values, sources = [], [], []
     for photo in iter_photos(root, held_out=held_out, source=source, leave_out=leave_out):
-        for crop, value in photo_crops(photo):
+        try:
+            cut = photo_crops(photo)
+        except InputError as error:  # one broken file (aws holds an empty one) skips its photo
+            print(f"skipped: {error}", file=sys.stderr)
+            continue
+        for crop, value in cut:
             crops.append(crop)
             values.append(value)
             sources.append(photo.source)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dicecam.cli import main
-from dicecam.tools.realdata import photo_crops, real_data_dir, real_photos
+from dicecam.tools.realdata import photo_crops, real_crops, real_data_dir, real_photos
 
 
 @pytest.mark.slow
@@ -172,6 +172,17 @@ def test_real_crops_are_square_with_their_labelled_values() -> None:
     for crop, value in crops:
         assert crop.shape[0] == crop.shape[1] >= 70 and crop.shape[2] == 3
         assert 1 <= value <= 6
+
+
+@needs_real
+def test_a_photo_that_cannot_be_read_is_skipped_and_said(capsys) -> None:
+    # aws/images holds one empty file: the training's real crops go on without it
+    broken = [p for p in real_photos() if p.image.stat().st_size == 0]
+    if not broken:
+        pytest.skip("no empty photo among the real sources")
+    crops, values, sources = real_crops(source=broken[0].source)
+    assert crops and len(crops) == len(values) == len(sources)
+    assert f"skipped: could not read {broken[0].image}" in capsys.readouterr().err
 
 
 @pytest.mark.slow
