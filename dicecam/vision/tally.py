@@ -10,7 +10,11 @@ held-back frames (``teach.table_check``): the same words mean the same counts.
   asking (a value, or a colour where the truth has one); **asked**: found dice the tablet
   asks about (the value unreadable or under 0.90 sure, or ``needs_check`` where colours are
   read); **false dice**, and how many of them are silent (the tablet would score a die that
-  is not there).
+  is not there);
+- **calibration**: whether a confidence means what it says: of the found dice read with a
+  value at a confidence in each of ``CALIBRATION_BINS``, how many and the share right
+  (``right_at_95``: the share right of those read at 0.95 or more, which should be 0.95 or
+  more).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from dataclasses import dataclass, field
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.matching import match_centres
+
+#: the confidence bins of the calibration figure, (low, high): low <= confidence < high
+CALIBRATION_BINS = ((0.0, 0.5), (0.5, 0.9), (0.9, 0.95), (0.95, 0.99), (0.99, 1.01))
 
 
 def is_asked(die: DieReading, colour_read: bool) -> bool:
@@ -62,6 +69,9 @@ class RealTally:
     colour_total: int = 0
     colour_right: int = 0
     wrong_values: dict[str, int] = field(default_factory=dict)  # "truth->read": count
+    #: per ``CALIBRATION_BINS`` bin: [dice read with a value at that confidence, right]
+    by_confidence: list[list[int]] = field(
+        default_factory=lambda: [[0, 0] for _ in CALIBRATION_BINS])
 
     def add(self, truth: Sequence, dice: Sequence[DieReading], *, colour_read: bool,
             tolerance: float = 0.5) -> list[Outcome]:
@@ -90,6 +100,8 @@ class RealTally:
             self.asked += asked
             right = got.value == label.value
             self.value_right += right
+            if got.value is not None:
+                self._count_confidence(got.value_confidence, right)
             if not right:
                 key = f"{label.value}->{got.value if got.value is not None else '-'}"
                 self.wrong_values[key] = self.wrong_values.get(key, 0) + 1
@@ -116,6 +128,25 @@ class RealTally:
                                     got.w, got.h, got.value))
         return outcomes
 
+    def _count_confidence(self, confidence: float, right: bool) -> None:
+        for counts, (low, high) in zip(self.by_confidence, CALIBRATION_BINS, strict=True):
+            if low <= confidence < high:
+                counts[0] += 1
+                counts[1] += right
+                return
+
+    def calibration(self) -> dict:
+        """{bin "low-high": {"dice", "right"} share} and ``right_at_95``."""
+        bins = {f"{low:g}-{min(high, 1.0):g}": {
+                    "dice": n, "right": round(r / n, 4) if n else None}
+                for (low, high), (n, r) in zip(CALIBRATION_BINS, self.by_confidence,
+                                               strict=True)}
+        sure = [(n, r) for (low, _), (n, r) in zip(CALIBRATION_BINS, self.by_confidence,
+                                                   strict=True) if low >= 0.95]
+        dice, right = sum(n for n, _ in sure), sum(r for _, r in sure)
+        return {"bins": bins, "right_at_95": round(right / dice, 4) if dice else None,
+                "read_at_95": dice}
+
     def as_dict(self) -> dict:
         def share(part: int, whole: int) -> float | None:
             return round(part / whole, 4) if whole else None
@@ -132,4 +163,5 @@ class RealTally:
             "false_per_photo": share(self.false_dice, self.photos),
             "colour_accuracy": share(self.colour_right, self.colour_total),
             "wrong_values": dict(sorted(self.wrong_values.items(), key=lambda kv: -kv[1])),
+            "calibration": self.calibration(),
         }

@@ -4,6 +4,7 @@ models saw, on tiny fake sets drawn in the test's temp folder."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import onnxruntime as ort
@@ -110,6 +111,22 @@ def test_an_unclear_die_found_counts_for_recall_and_precision_and_for_no_value()
     plain = Tally()
     plain.add(truth, found)
     assert (plain.matched, plain.valued, plain.value_accuracy) == (2, 1, 1.0)
+
+
+def test_calibration_counts_each_read_value_in_its_confidence_bin() -> None:
+    truth = [LabelledDie(100 * i, 100, 30, 30, 3) for i in range(1, 6)]
+    found = [replace(_die(100 * i, 100, value, 0.5), value_confidence=sure)  # the value's
+             for i, value, sure in ((1, 3, 0.97), (2, 4, 0.96), (3, 3, 0.995), (4, 3, 0.92),
+                                    (5, None, 0.99))]  # the last: unreadable
+    tally = RealTally()
+    tally.add(truth, found, colour_read=False)
+    calibration = tally.as_dict()["calibration"]
+    assert calibration["bins"]["0.95-0.99"] == {"dice": 2, "right": 0.5}
+    assert calibration["bins"]["0.99-1"] == {"dice": 1, "right": 1.0}
+    assert calibration["bins"]["0.9-0.95"] == {"dice": 1, "right": 1.0}
+    assert calibration["bins"]["0-0.5"] == {"dice": 0, "right": None}
+    # two right of the three read at 0.95 or more; an unreadable die is read with no value
+    assert (calibration["read_at_95"], calibration["right_at_95"]) == (3, round(2 / 3, 4))
 
 
 def test_the_shipped_reader_says_it_learnt_from_the_shipped_sources_alone() -> None:

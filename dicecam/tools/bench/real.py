@@ -320,7 +320,7 @@ def print_table(figures: dict) -> None:
     # two decimals where the targets sit near 100%: 98.96% is not 99% (one rounding
     # hid a die short of a target for two sessions)
     head = (f"  {'group':<34}{'photos':>7}{'dice':>6}{'recall':>9}{'precis.':>9}{'value':>9}"
-            f"{'silent':>8}{'asked':>7}{'false':>7}{'f.silent':>9}")
+            f"{'silent':>8}{'asked':>7}{'false':>7}{'f.silent':>9}{'ok@.95':>8}")
     if colour:
         head += f"{'colour':>8}"
     print(head)
@@ -328,12 +328,15 @@ def print_table(figures: dict) -> None:
         line = (f"  {name:<34}{row['photos']:>7}{row['dice']:>6}{_pct(row['recall'], 2):>9}"
                 f"{_pct(row['precision'], 2):>9}{_pct(row['value_accuracy'], 2):>9}"
                 f"{_pct(row['silent_share']):>8}{_pct(row['asked_share']):>7}"
-                f"{row['false_dice']:>7}{row['false_silent']:>9}")
+                f"{row['false_dice']:>7}{row['false_silent']:>9}"
+                f"{_pct(row['calibration']['right_at_95']):>8}")
         if colour:
             line += f"{_pct(row['colour_accuracy']):>8}"
         print(line)
     print("  silent: share of found dice read wrong without asking; asked: share of found "
-          "dice asked; false / f.silent: detections matching no label / of them not asked")
+          "dice asked; false / f.silent: detections matching no label / of them not asked; "
+          "ok@.95: share right of the dice read at 0.95 sure or more (0.95 or more: the "
+          "confidence means what it says)")
     for name, row in groups.items():
         if row["wrong_values"]:
             listed = ", ".join(f"{k} x{v}" for k, v in list(row["wrong_values"].items())[:8])
