@@ -34,7 +34,7 @@ ALLOWED = {
     "commands": {"tools", "hub", "webapp", "teach", "scorer", "vision", "calibration", "synth"},
 }
 #: function-level imports kept on purpose: torch comes with the optional train extra
-LAZY = ("dicecam.tools.train.reader_net", "dicecam.tools.train.detector_net")
+LAZY = ("dicecam.tools.train.reader.net", "dicecam.tools.train.detector.net")
 
 
 def _imports() -> list[tuple[str, str, int, bool]]:
@@ -164,3 +164,16 @@ def test_only_the_scorer_names_a_game() -> None:
             if named:
                 found.append(f"{where}:{node.lineno} names {', '.join(sorted(named))}")
     assert not found, "game names outside scorer/:\n" + "\n".join(found)
+
+
+#: the most modules one folder holds before it is split by concept into sub-packages
+MODULES_PER_FOLDER = 12
+
+
+def test_no_folder_holds_more_modules_than_a_reader_can_take_in() -> None:
+    crowded = []
+    for folder in sorted({p.parent for p in ROOT.rglob("*.py")}):
+        modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+        if len(modules) > MODULES_PER_FOLDER:
+            crowded.append(f"{folder.relative_to(ROOT)}: {len(modules)} modules")
+    assert not crowded, "split these by concept: " + ", ".join(crowded)

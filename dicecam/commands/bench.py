@@ -11,18 +11,18 @@ import importlib
 
 # target name -> module with HELP, add_arguments(parser), run(args)
 BENCHES = {
-    "model": "dicecam.tools.bench.model",
-    "calibration": "dicecam.tools.bench.calibration",
-    "web": "dicecam.tools.bench.web",
-    "load": "dicecam.tools.bench.load",
-    "reader": "dicecam.tools.bench.reader",
-    "idle": "dicecam.tools.bench.idle",
-    "real": "dicecam.tools.bench.real",
-    "hub": "dicecam.tools.bench.hub",
-    "evening": "dicecam.tools.bench.evening",
-    "teach": "dicecam.tools.bench.teach",
-    "crowd": "dicecam.tools.bench.crowd",
-    "loo": "dicecam.tools.bench.loo",
+    "model": "dicecam.tools.bench.speed.model",
+    "calibration": "dicecam.tools.bench.accuracy.calibration",
+    "web": "dicecam.tools.bench.speed.web",
+    "load": "dicecam.tools.bench.speed.tablets",
+    "reader": "dicecam.tools.bench.speed.reader",
+    "idle": "dicecam.tools.bench.speed.idle",
+    "real": "dicecam.tools.bench.accuracy.real",
+    "hub": "dicecam.tools.bench.hub.load",
+    "evening": "dicecam.tools.bench.hub.evening",
+    "teach": "dicecam.tools.bench.accuracy.teach",
+    "crowd": "dicecam.tools.bench.accuracy.crowd",
+    "loo": "dicecam.tools.bench.accuracy.loo",
 }
 
 

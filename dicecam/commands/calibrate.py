@@ -46,10 +46,10 @@ from dicecam.jsoncheck import (
     require_str,
 )
 from dicecam.paths import profiles_dir, zones_dir
-from dicecam.teach.detector_learning import DetectorSettings
 from dicecam.teach.labelled import teach_from_folder
+from dicecam.teach.learn.detector import DetectorSettings
+from dicecam.teach.learn.reader import LearnSettings
 from dicecam.teach.learner import learn_table
-from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_pipeline
 from dicecam.vision.colour.fit import ColourSample, fit_profile, instructions, samples_by_columns

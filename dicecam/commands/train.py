@@ -11,10 +11,10 @@ import importlib
 
 # target name -> module with HELP, add_arguments(parser), run(args)
 TRAINERS = {
-    "reader": "dicecam.tools.train.reader_cli",
-    "detector": "dicecam.tools.train.detector_cli",
-    "soup": "dicecam.tools.train.soup_cli",
-    "quantize": "dicecam.tools.train.quantize_cli",
+    "reader": "dicecam.tools.train.reader.cli",
+    "detector": "dicecam.tools.train.detector.cli",
+    "soup": "dicecam.tools.train.detector.soup",
+    "quantize": "dicecam.tools.train.reader.quantize",
     "render": "dicecam.tools.render.cli",
     "recipe": "dicecam.tools.train.recipe_cli",
 }

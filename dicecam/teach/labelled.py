@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 
 from dicecam.errors import InputError
-from dicecam.teach.reader_learning import cut_stored_crop
+from dicecam.teach.learn.reader import cut_stored_crop
 from dicecam.teach.store import TableStore
 from dicecam.vision.matching import match_centres
 from dicecam.vision.sources.frame_sources import IMAGE_SUFFIXES

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Sequence
 
 from dicecam.reading import DieReading
-from dicecam.teach.reader_learning import SURE
+from dicecam.teach.learn.reader import SURE
 
 #: the rows of the layout, top to bottom: the value each holds
 ROWS = 6

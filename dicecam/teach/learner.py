@@ -12,7 +12,7 @@ checked on the held-back share against the shipped reader and against the versio
 it is kept in any case (with its figures and what it read worse, ``worse_on``), and used
 only where it beats both there and is worse than neither on any figure. The
 detector learns the same way from the table's whole frames and its dice pasted on its
-empty picture (``detector_learning``), checked on held-back frames.
+empty picture (``learn.detector``), checked on held-back frames.
 
 The learning is numpy on the CPU; ``OPENBLAS_NUM_THREADS`` (or the caller's process) decides
 how many cores it takes: the live view runs it in a child process at low priority on one.
@@ -31,15 +31,15 @@ import numpy as np
 import onnx
 
 from dicecam.calibration.tables import load_table_picture, saved_table_names
-from dicecam.teach.detector_learning import (
+from dicecam.teach.learn.detector import (
     MATCH_TOLERANCE,
     DetectorSettings,
     TableFrame,
     check_detector,
     learn_detector,
 )
-from dicecam.teach.detector_learning import split_held_back as split_frames
-from dicecam.teach.reader_learning import (
+from dicecam.teach.learn.detector import split_held_back as split_frames
+from dicecam.teach.learn.reader import (
     Example,
     LearnSettings,
     ReaderCheck,
@@ -49,7 +49,7 @@ from dicecam.teach.reader_learning import (
     learn_reader,
     split_held_back,
 )
-from dicecam.teach.side_face_learning import (
+from dicecam.teach.learn.side_faces import (
     CANDIDATE_THRESHOLD,
     FrameBoxes,
     learn_side_faces,
@@ -90,7 +90,7 @@ class TableLearning:
     #: the detector's part (version, used, frames, checks), None where the table kept no
     #: whole frame and no empty-table picture to learn it from
     detector: dict[str, Any] | None = None
-    #: where the table's side faces lie (``side_face_learning``): the zone, or None, and
+    #: where the table's side faces lie (``learn.side_faces``): the zone, or None, and
     #: the figures it was decided on
     side_faces: dict[str, Any] | None = None
     #: the figures the new reader read worse than the shipped one or the one in use
@@ -141,7 +141,7 @@ def _with_frame_negatives(store: TableStore, examples: list[Example], base_detec
     detector = DieDetector(base_detector, auto_zoom=True)
     # side faces: a tilted camera's side faces reach the detector's usual threshold on
     # about one frame in ten, and a table is taught from a few dozen; they are seen at a
-    # lower one (``side_face_learning``)
+    # lower one (``learn.side_faces``)
     faint = DieDetector(base_detector, auto_zoom=True, threshold=CANDIDATE_THRESHOLD)
     found, pieces, seen = [], [], []
     for stored in frames:

@@ -10,7 +10,7 @@ In the table's folder (``calibration.tables.table_dir``):
   said is no die (``not_a_die``). ``reader_value`` is what the reader had read (None:
   nothing read), ``reader_version`` which reader that was (None: the shipped one);
   ``roll`` names the roll or photo it was taught in (its dice are held back together).
-* ``dice/NNNNNN.png``: each example's crop, ``reader_learning.STORED_MARGIN`` x its box.
+* ``dice/NNNNNN.png``: each example's crop, ``learn.reader.STORED_MARGIN`` x its box.
 * ``frames.jsonl`` and ``frames/NNNNNN.jpg``: the frames those dice were taught in, with
   every taught box of the frame (``dice``, ``not_dice``: [cx, cy, w, h] in its pixels),
   whether every die in it is known (``complete``: a roll the players accepted, a labelled
@@ -46,7 +46,7 @@ import numpy as np
 
 from dicecam.calibration.tables import table_dir
 from dicecam.errors import InputError
-from dicecam.teach.reader_learning import SURE, Example
+from dicecam.teach.learn.reader import SURE, Example
 from dicecam.vision.detect.side_faces import SideFaceZone
 
 HOWS = ("confirmed", "corrected", "added", "labelled", "not_a_die")

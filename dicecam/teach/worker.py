@@ -14,9 +14,9 @@ import os
 import sys
 
 from dicecam.errors import DicecamError
-from dicecam.teach.detector_learning import DetectorSettings
+from dicecam.teach.learn.detector import DetectorSettings
+from dicecam.teach.learn.reader import LearnSettings
 from dicecam.teach.learner import learn_table
-from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
 
 

@@ -16,7 +16,7 @@ from dicecam.cli import main
 
 @pytest.fixture(scope="module")
 def calibration_image(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
-    from dicecam.tools.bench.calibration import calibration_frame, light_and_camera
+    from dicecam.tools.bench.accuracy.calibration import calibration_frame, light_and_camera
 
     rng = np.random.default_rng(11)
     frame, boxes = calibration_frame("diceparty", ("yellow", "orange", "red"), 3, 36.0, rng)

@@ -6,7 +6,7 @@ import numpy as np
 
 from dicecam.calibration.profile import load_builtin_profile, load_profile, save_profile
 from dicecam.calibration.zones import ZoneMap, load_zone_map, save_zone_map
-from dicecam.tools.bench.calibration import dicetopia_table, light_and_camera
+from dicecam.tools.bench.accuracy.calibration import dicetopia_table, light_and_camera
 from dicecam.vision.colour.fit import fit_profile, samples_by_columns
 from dicecam.vision.colour.reader import ColourReader
 from dicecam.vision.detect.detector import Detections
@@ -15,7 +15,7 @@ from dicecam.vision.read.die_reader import ValueReading, cut_crop
 
 
 def test_a_dicetopia_table_is_read_with_saved_calibration() -> None:
-    from dicecam.tools.bench.calibration import calibration_frame
+    from dicecam.tools.bench.accuracy.calibration import calibration_frame
 
     rng = np.random.default_rng(21)
     frame, boards, dice = dicetopia_table(rng, 2)

@@ -165,7 +165,7 @@ def test_boards_are_listed() -> None:
 
 
 def test_rendered_board_tables_put_dice_in_their_zones() -> None:
-    from dicecam.tools.bench.calibration import zone_figures
+    from dicecam.tools.bench.accuracy.calibration import zone_figures
 
     figures = zone_figures(np.random.default_rng(3), scenes=2)
     # with the shipped detector, the dice it missed are counted apart (not a zone figure)

@@ -33,7 +33,7 @@ from dicecam.errors import InputError
 from dicecam.hub.store import HubStore
 from dicecam.scorer.v6 import tables as v6_tables
 from dicecam.tools import services as private
-from dicecam.tools.bench.hub import run_evening
+from dicecam.tools.bench.hub.load import run_evening
 from dicecam.tools.hub_harness import Hub, keys_printed, open_idle_websockets, private_hub
 from dicecam.tools.v6_evening import play_group
 from dicecam.webapp import events

@@ -10,7 +10,7 @@ import numpy as np
 
 from dicecam.synth.dicesets import DieLook
 from dicecam.synth.die import render_die
-from dicecam.teach.reader_learning import Example
+from dicecam.teach.learn.reader import Example
 
 MARBLED_RED = DieLook((40, 40, 200), (0, 200, 255), "pips", "red", marbled=True,
                       marble_bgr=(80, 80, 240))

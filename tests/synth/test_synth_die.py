@@ -11,7 +11,7 @@ import pytest
 from dicecam.synth.dicesets import DICE_SETS, DieLook, random_look, set_look
 from dicecam.synth.die import PIP_LAYOUT, render_die, side_values
 from dicecam.synth.light import apply_light, degrade, light_gains_bgr
-from dicecam.tools.train.crops import UNREADABLE, CropOptions, generate_crops, make_crop
+from dicecam.tools.train.reader.crops import UNREADABLE, CropOptions, generate_crops, make_crop
 
 WHITE_DIE = DieLook((235, 235, 235), (20, 20, 20), "pips", "white")
 RED_DIE = DieLook((40, 30, 200), (240, 240, 240), "pips", "red")

@@ -10,7 +10,7 @@ import onnx
 import pytest
 
 from dicecam.calibration.tables import save_table_picture
-from dicecam.teach.detector_learning import (
+from dicecam.teach.learn.detector import (
     TILE,
     DetectorCheck,
     DetectorSettings,
@@ -20,9 +20,9 @@ from dicecam.teach.detector_learning import (
     loss_and_grad,
     pasted_tile,
 )
-from dicecam.teach.detector_targets import Sample, targets
+from dicecam.teach.learn.detector_targets import Sample, targets
+from dicecam.teach.learn.reader import LearnSettings, cut_stored_crop
 from dicecam.teach.learner import learn_table
-from dicecam.teach.reader_learning import LearnSettings, cut_stored_crop
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config
 from dicecam.vision.detect.detector import DieDetector

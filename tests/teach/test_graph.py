@@ -8,8 +8,8 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from dicecam.teach.graph import Graph
-from dicecam.teach.reader_learning import LOGITS
+from dicecam.teach.learn.graph import Graph
+from dicecam.teach.learn.reader import LOGITS
 from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR
 from dicecam.vision.read.die_reader import TRAINED_MODEL
 

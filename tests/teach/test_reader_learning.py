@@ -11,8 +11,7 @@ import onnx
 import pytest
 
 from dicecam.teach import learner
-from dicecam.teach.learner import learn_table
-from dicecam.teach.reader_learning import (
+from dicecam.teach.learn.reader import (
     LearnedReader,
     LearnSettings,
     ReaderCheck,
@@ -23,6 +22,7 @@ from dicecam.teach.reader_learning import (
     runtime_crop,
     split_held_back,
 )
+from dicecam.teach.learner import learn_table
 from dicecam.teach.store import TableStore
 from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR_MODEL
 from dicecam.vision.read.die_reader import CROP_MARGIN, TRAINED_MODEL, DieReader, cut_crop

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from dicecam.teach.side_face_learning import MIN_SIDE_FACES, FrameBoxes, learn_side_faces
+from dicecam.teach.learn.side_faces import MIN_SIDE_FACES, FrameBoxes, learn_side_faces
 
 
 def _frames(offsets, dice=((200.0, 200.0, 50.0),)) -> list[FrameBoxes]:

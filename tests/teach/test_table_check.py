@@ -109,7 +109,7 @@ def test_a_reader_the_table_reads_worse_with_is_not_used(tmp_path: Path) -> None
 def test_a_learnt_reader_that_passed_its_own_check_is_kept_out_by_the_tables(
         monkeypatch, tmp_path: Path) -> None:
     from dicecam.teach import learner
-    from dicecam.teach.reader_learning import LearnedReader, ReaderCheck
+    from dicecam.teach.learn.reader import LearnedReader, ReaderCheck
     from tests.support.drawn_dice import drawn_examples
 
     store = _table_with_frames("felt", 8, seed=3)

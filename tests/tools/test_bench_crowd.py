@@ -8,7 +8,7 @@ import pytest
 
 from dicecam.cli import main
 from dicecam.reading import DieReading
-from dicecam.tools.bench.crowd import classify
+from dicecam.tools.bench.accuracy.crowd import classify
 from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
 

@@ -13,7 +13,7 @@ import pytest
 from dicecam.cli import main
 from dicecam.errors import InputError
 from dicecam.reading import DieReading, FrameReading
-from dicecam.tools.bench.real import read_backgrounds, read_sources
+from dicecam.tools.bench.accuracy.real import read_backgrounds, read_sources
 from dicecam.tools.realdata import (
     LABEL_ADDENDA,
     LABEL_ERRATA,
@@ -144,7 +144,7 @@ def test_a_die_the_labels_left_out_is_added_and_a_wrong_value_fixed(tmp_path: Pa
     assert photo.die_lines() == [0]
     assert photo.dice(640, 640)[1].cx == pytest.approx(float(added.split()[1]) * 640)
     # bench teach confirms the same dice a player would: the added one too
-    from dicecam.tools.bench.teach_live import photo_labels
+    from dicecam.tools.bench.speed.teach_live import photo_labels
     assert [(b.value, round(b.cx)) for b in photo_labels(photo, 640, 640)] == [
         (4, round(0.366 * 640)), (3, round(float(added.split()[1]) * 640))]
 
@@ -299,7 +299,7 @@ def test_bench_teach_refuses_learning_without_steps(fake_root, monkeypatch, caps
 
 
 def test_bench_teach_learns_with_the_seed_it_is_given(fake_root, monkeypatch, capsys) -> None:
-    from dicecam.tools.bench import teach
+    from dicecam.tools.bench.accuracy import teach
 
     monkeypatch.setenv("DICECAM_REAL_DATA", str(fake_root))
     seen = []
@@ -373,7 +373,7 @@ def test_bench_loo_trains_the_reader_without_the_source_once_and_reads_with_both
 
 
 def test_a_stopped_twin_goes_on_from_the_last_stage_it_wrote(tmp_path, monkeypatch) -> None:
-    from dicecam.tools.bench import loo
+    from dicecam.tools.bench.accuracy import loo
 
     made = []
 

@@ -10,7 +10,7 @@ import pytest
 def test_the_yardstick_has_yolov8n_size_and_outputs(tmp_path) -> None:
     pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
     pytest.importorskip("onnx", reason="onnx is not installed")
-    from dicecam.tools.bench import yolo_class
+    from dicecam.tools.bench.speed import yolo_class
 
     params = yolo_class.export(tmp_path / "y.onnx", 96, 160)
     assert 2.9e6 < params < 3.1e6  # YOLOv8n for one class: 3.01 M
@@ -23,7 +23,7 @@ def test_the_yardstick_has_yolov8n_size_and_outputs(tmp_path) -> None:
 def test_the_yardstick_is_timed_on_each_frame_in_turn_with_the_reader() -> None:
     pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
     pytest.importorskip("onnx", reason="onnx is not installed")
-    from dicecam.tools.bench.reader import _YoloPasses
+    from dicecam.tools.bench.speed.reader import _YoloPasses
 
     passes = _YoloPasses(1080, 1920)
     frame = np.random.default_rng(0).integers(0, 256, (1080, 1920, 3), np.uint8)
@@ -42,7 +42,7 @@ def test_the_yardstick_is_timed_on_each_frame_in_turn_with_the_reader() -> None:
 def test_the_networks_own_runs_are_counted_within_the_read() -> None:
     import time
 
-    from dicecam.tools.bench.reader import _network_seconds, synthetic_frames
+    from dicecam.tools.bench.speed.reader import _network_seconds, synthetic_frames
     from dicecam.vision.pipeline import TablePipeline, build_pipeline
 
     pipeline = build_pipeline("diceparty", threads=1)

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from dicecam.tools.train.copy_paste import (
+from dicecam.tools.train.detector.copy_paste import (
     DIE_HALF,
     FACE_PX,
     FADE,
@@ -16,7 +16,7 @@ from dicecam.tools.train.copy_paste import (
     copy_paste_tile,
     die_patches,
 )
-from dicecam.tools.train.detector import TILE, real_pool
+from dicecam.tools.train.detector.training import TILE, real_pool
 
 WHITE = (245, 245, 245)
 

@@ -9,7 +9,7 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from dicecam.tools.train.quantize_cli import rendered_inputs
+from dicecam.tools.train.reader.quantize import rendered_inputs
 from dicecam.vision.read.die_reader import (
     DEFAULT_MODEL,
     QUANTIZED_MODEL,
@@ -99,7 +99,7 @@ def test_both_models_read_rendered_crops_alike():
 def test_quantizing_writes_a_model_the_reader_loads_and_nothing_beside_it(tmp_path,
                                                                           monkeypatch):
     pytest.importorskip("onnx", reason="onnx is not installed (the test extra)")
-    from dicecam.tools.train.quantize_cli import quantize_reader
+    from dicecam.tools.train.reader.quantize import quantize_reader
 
     work = tmp_path / "cwd"
     work.mkdir()
@@ -117,7 +117,7 @@ def test_quantizing_writes_a_model_the_reader_loads_and_nothing_beside_it(tmp_pa
 def test_quantizing_a_missing_model_says_so(tmp_path):
     pytest.importorskip("onnx", reason="onnx is not installed (the test extra)")
     from dicecam.errors import InputError
-    from dicecam.tools.train.quantize_cli import quantize_reader
+    from dicecam.tools.train.reader.quantize import quantize_reader
 
     with pytest.raises(InputError, match="no model"):
         quantize_reader(tmp_path / "absent.onnx", tmp_path / "out.onnx",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicecam.tools.bench.real_views import closeup, tilted
+from dicecam.tools.bench.accuracy.real_views import closeup, tilted
 from dicecam.tools.realdata import LabelledDie
 
 

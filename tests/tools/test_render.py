@@ -12,7 +12,7 @@ import pytest
 
 from dicecam.errors import InputError
 from dicecam.tools.render.cli import DEFAULT_ENV, render
-from dicecam.tools.train.rendered import read_labels, rendered_crops
+from dicecam.tools.train.reader.rendered import read_labels, rendered_crops
 
 
 def _has_renderer() -> bool:

@@ -1,4 +1,4 @@
-"""Rendered tables without dice (``dicecam.tools.bench.empty_tables``) and their bench rows."""
+"""Rendered tables without dice (``tools.bench.accuracy.empty_tables``) and their bench rows."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from dicecam.reading import DieReading, FrameReading
-from dicecam.tools.bench.empty_tables import EMPTY_TABLE_KINDS, empty_table, empty_tables
-from dicecam.tools.bench.real import read_rendered_tables
+from dicecam.tools.bench.accuracy.empty_tables import EMPTY_TABLE_KINDS, empty_table, empty_tables
+from dicecam.tools.bench.accuracy.real import read_rendered_tables
 
 SMALL = (320, 180)
 

@@ -22,7 +22,7 @@ def test_the_shipped_detector_comes_back_into_torch_unchanged() -> None:
     import onnxruntime as ort
     import torch
 
-    from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.detector.net import DetectorNet, ExportedDetector
     from dicecam.tools.train.from_onnx import load_folded_onnx
 
     net = DetectorNet()
@@ -42,7 +42,7 @@ def test_the_shipped_reader_comes_back_into_torch_and_frozen_norms_stay_put() ->
     import torch
 
     from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
-    from dicecam.tools.train.reader_net import Exported, ReaderNet
+    from dicecam.tools.train.reader.net import Exported, ReaderNet
 
     net = ReaderNet()
     load_folded_onnx(net, MODELS / "die_reader.onnx")
@@ -61,7 +61,7 @@ def test_the_shipped_reader_comes_back_into_torch_and_frozen_norms_stay_put() ->
 
 def test_a_net_of_another_shape_is_refused() -> None:
     _need_training_extra()
-    from dicecam.tools.train.detector_net import DetectorNet
+    from dicecam.tools.train.detector.net import DetectorNet
     from dicecam.tools.train.from_onnx import load_folded_onnx
 
     with pytest.raises(ValueError, match="shape|layers"):
@@ -91,7 +91,7 @@ def test_a_soup_of_one_model_with_itself_is_that_model_and_bad_weights_are_refus
 
     from dicecam.cli import main
     from dicecam.errors import InputError
-    from dicecam.tools.train.soup_cli import soup_weights
+    from dicecam.tools.train.detector.soup import soup_weights
 
     shipped = MODELS / "detector.onnx"
     out = tmp_path / "soup.onnx"
@@ -110,7 +110,7 @@ def test_a_soup_of_one_model_with_itself_is_that_model_and_bad_weights_are_refus
 
 
 def test_pasted_tiles_draw_dice_on_the_photos_without_dice() -> None:
-    from dicecam.tools.train.detector import TILE, pasted_pool
+    from dicecam.tools.train.detector.training import TILE, pasted_pool
 
     photo = np.zeros((300, 400, 3), np.uint8)
     photo[:, :, 1] = 200  # a green cloth no drawn table has
@@ -126,7 +126,14 @@ def test_pasted_tiles_draw_dice_on_the_photos_without_dice() -> None:
 
 
 def test_a_squashed_tile_squeezes_its_dice_boxes_with_its_pixels() -> None:
-    from dicecam.tools.train.detector import CROP, MAX_SQUASH, TILE, Sample, augment, squash
+    from dicecam.tools.train.detector.training import (
+        CROP,
+        MAX_SQUASH,
+        TILE,
+        Sample,
+        augment,
+        squash,
+    )
 
     image = np.zeros((TILE, TILE, 3), np.uint8)
     image[100:140, 60:100] = 255  # a 40 px "die" centred at (80, 120)
@@ -150,7 +157,7 @@ def test_a_squashed_tile_squeezes_its_dice_boxes_with_its_pixels() -> None:
 
 
 def test_a_tilted_tile_stretches_its_dice_and_their_boxes_hold_the_whole_face() -> None:
-    from dicecam.tools.train.detector import TILE, Sample, augment, tilt
+    from dicecam.tools.train.detector.training import TILE, Sample, augment, tilt
 
     image = np.zeros((TILE, TILE, 3), np.uint8)
     image[100:140, 60:100] = 255  # a 40 px "die" centred at (80, 120)
@@ -185,7 +192,7 @@ def test_train_detector_refuses_a_squash_share_out_of_range(capsys) -> None:
 
 
 def test_crowd_tiles_hold_the_dice_of_crowded_throws_at_the_detectors_scale() -> None:
-    from dicecam.tools.train.crowd_crops import PARTY, crowd_tiles, party_throws
+    from dicecam.tools.train.reader.crowd_crops import PARTY, crowd_tiles, party_throws
 
     tiles = crowd_tiles(2, seed=0, tile=256, long_side=640)
     assert len(tiles) == 4  # two a throw
@@ -214,7 +221,7 @@ def test_train_detector_refuses_a_negative_crowd_tile_count(capsys) -> None:
 
 
 def test_crowd_tiles_drawn_at_other_scales_shrink_their_boxes_with_their_pixels() -> None:
-    from dicecam.tools.train.crowd_crops import crowd_tiles
+    from dicecam.tools.train.reader.crowd_crops import crowd_tiles
 
     plain = crowd_tiles(4, seed=0, tile=256, long_side=640)
     scaled = crowd_tiles(4, seed=0, tile=256, long_side=640, scales=(0.75, 0.8))

@@ -15,7 +15,7 @@ def test_smoke_training_writes_a_model_the_reader_loads(tmp_path) -> None:
     import numpy as np
     import onnxruntime as ort
 
-    from dicecam.tools.train.reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader.training import TrainConfig, train_reader
     from dicecam.vision.read.die_reader import DieReader
 
     out = tmp_path / "reader.onnx"
@@ -39,7 +39,7 @@ def test_a_wider_reader_trains_and_fine_tunes_at_its_own_widths(tmp_path) -> Non
     import onnxruntime as ort
 
     from dicecam.tools.train.from_onnx import conv_widths
-    from dicecam.tools.train.reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader.training import TrainConfig, train_reader
 
     wide = tmp_path / "wide.onnx"
     train_reader(TrainConfig(seed=3, samples=64, val_samples=16, epochs=1, batch=32, workers=1,
@@ -63,7 +63,7 @@ def test_temperature_is_folded_into_the_written_model(tmp_path) -> None:
     pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
     import numpy as np
 
-    from dicecam.tools.train.reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader.training import TrainConfig, train_reader
     from dicecam.vision.read.die_reader import DieReader
 
     probs = {}
@@ -92,8 +92,8 @@ def test_a_student_learns_the_turned_readings_the_table_reader_makes(tmp_path) -
     import torch
 
     from dicecam.tools.train.from_onnx import load_folded_onnx
-    from dicecam.tools.train.reader import TrainConfig, train_reader, turned_reading
-    from dicecam.tools.train.reader_net import ReaderNet
+    from dicecam.tools.train.reader.net import ReaderNet
+    from dicecam.tools.train.reader.training import TrainConfig, train_reader, turned_reading
     from dicecam.vision.read.die_reader import DieReader
 
     teacher_file = tmp_path / "teacher.onnx"
@@ -191,7 +191,7 @@ def test_detector_smoke_training_by_steps_writes_a_model_the_detector_loads(tmp_
     pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
     import numpy as np
 
-    from dicecam.tools.train.detector import synthetic_tile, train_on
+    from dicecam.tools.train.detector.training import synthetic_tile, train_on
     from dicecam.vision.detect.detector import DieDetector
 
     out = tmp_path / "detector.onnx"
@@ -207,7 +207,7 @@ def test_detector_weights_kept_by_one_run_start_the_next(tmp_path) -> None:
     torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
     pytest.importorskip("onnx", reason="onnx is not installed (the optional train extra)")
 
-    from dicecam.tools.train.detector import synthetic_tile, train_on
+    from dicecam.tools.train.detector.training import synthetic_tile, train_on
 
     tiles = [synthetic_tile(s) for s in range(2)]
     first, second = tmp_path / "first.pt", tmp_path / "second.pt"
@@ -229,7 +229,7 @@ def test_detector_weights_kept_by_one_run_start_the_next(tmp_path) -> None:
 
 def test_warp_squashes_shifts_and_turns_only_the_share_asked() -> None:
     torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
-    from dicecam.tools.train.reader import WARP_ASPECT, _warp
+    from dicecam.tools.train.reader.training import WARP_ASPECT, _warp
 
     # a bright square die face in the middle of a dark 32 px crop
     x = torch.zeros(64, 3, 32, 32)
@@ -261,7 +261,7 @@ def test_real_dice_are_cut_again_around_the_detectors_boxes() -> None:
     import numpy as np
 
     from dicecam.tools.realdata import LabelledDie
-    from dicecam.tools.train.detector_crops import cut_found
+    from dicecam.tools.train.reader.detector_crops import cut_found
 
     frame = np.zeros((200, 300, 3), np.uint8)
     frame[40:80, 40:80] = 255  # a die's face where the detector's box is, off the label's
@@ -285,7 +285,7 @@ def test_rendered_tables_join_the_detectors_hard_negatives_without_boxes(tmp_pat
     import cv2
     import numpy as np
 
-    from dicecam.tools.train.detector import background_pool
+    from dicecam.tools.train.detector.training import background_pool
 
     monkeypatch.setenv("DICECAM_REAL_BACKGROUNDS", str(tmp_path / "none"))
     folder = tmp_path / "tables"
@@ -305,7 +305,7 @@ def test_rendered_tables_join_the_detectors_hard_negatives_without_boxes(tmp_pat
 def test_crowded_throws_give_crops_of_their_dice_and_join_a_smoke_training(tmp_path) -> None:
     import numpy as np
 
-    from dicecam.tools.train.crowd_crops import PARTY, crowd_crops
+    from dicecam.tools.train.reader.crowd_crops import PARTY, crowd_crops
 
     images, values = crowd_crops(1, 40, seed=0)
     assert images.shape == (PARTY, 40, 40, 3) and images.dtype == np.uint8
@@ -317,7 +317,7 @@ def test_crowded_throws_give_crops_of_their_dice_and_join_a_smoke_training(tmp_p
     pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
     import onnxruntime as ort
 
-    from dicecam.tools.train.reader import TrainConfig, train_reader
+    from dicecam.tools.train.reader.training import TrainConfig, train_reader
 
     out = tmp_path / "reader.onnx"
     config = TrainConfig(seed=3, samples=64, val_samples=16, epochs=1, batch=32, workers=1,
@@ -333,7 +333,7 @@ def test_crowded_throws_give_crops_of_their_dice_and_join_a_smoke_training(tmp_p
 def test_crowded_throws_can_add_places_without_a_die(tmp_path) -> None:
     import numpy as np
 
-    from dicecam.tools.train.crowd_crops import PARTY, crowd_crops
+    from dicecam.tools.train.reader.crowd_crops import PARTY, crowd_crops
 
     images, classes = crowd_crops(2, 32, seed=0, negatives=5)
     assert np.count_nonzero(classes == 0) > 0
@@ -349,7 +349,7 @@ def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
     import cv2
     import numpy as np
 
-    from dicecam.tools.train.hard_negatives import rendered_table_crops
+    from dicecam.tools.train.reader.hard_negatives import rendered_table_crops
     from tests.support.drawn_dice import drawn_photo
 
     image, labels = drawn_photo(np.random.default_rng(0))
@@ -371,7 +371,7 @@ def test_rendered_tables_give_the_reader_hard_negatives(tmp_path) -> None:
 
 def test_recolour_turns_hues_and_keeps_each_pixels_brightness() -> None:
     torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
-    from dicecam.tools.train.reader import _recolour
+    from dicecam.tools.train.reader.training import _recolour
 
     # a saturated red die (BGR) with dark pips on grey felt
     x = torch.full((64, 3, 32, 32), 0.5)
@@ -398,7 +398,7 @@ def test_recolour_turns_hues_and_keeps_each_pixels_brightness() -> None:
 
 def test_soften_blurs_only_the_share_asked_and_keeps_the_mean() -> None:
     torch = pytest.importorskip("torch", reason="torch is not installed (the optional train extra)")
-    from dicecam.tools.train.reader import _soften
+    from dicecam.tools.train.reader.training import _soften
 
     x = torch.zeros(200, 3, 32, 32)
     x[:, :, ::2, ::2] = 1.0  # the finest detail a 32 px crop holds

@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from dicecam.scorer.registry import get_game
-from dicecam.tools.bench import web
-from dicecam.tools.bench.web import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
+from dicecam.tools.bench.speed import web
+from dicecam.tools.bench.speed.web import TRUTH_SETTLE_FRAMES, percentile, truth_outputs
 
 
 @pytest.mark.parametrize(("values", "share", "expected"), [

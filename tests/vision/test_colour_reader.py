@@ -252,7 +252,7 @@ def test_instructions_say_what_to_lay_out() -> None:
                                              ("charidice", 4000)])
 def test_rendered_scenes_read_before_and_after_calibration(set_name: str,
                                                            kelvin: float) -> None:
-    from dicecam.tools.bench.calibration import colour_condition
+    from dicecam.tools.bench.accuracy.calibration import colour_condition
 
     rng = np.random.default_rng(17)
     counts = colour_condition(set_name, kelvin, rng, scenes=1).counts
@@ -396,7 +396,7 @@ def test_a_close_call_between_body_and_pips_is_settled_by_the_profile() -> None:
 def test_synthetic_crops_are_read_or_asked(set_name: str) -> None:
     """The bench's crops (other seeds): pip dice read right; numeral dice right when sure,
     and the ones whose colour is gone are asked."""
-    from dicecam.tools.train.crops import CropOptions, generate_crops
+    from dicecam.tools.train.reader.crops import CropOptions, generate_crops
 
     options = CropOptions(out_px=48, only_set=set_name, kelvin=4000.0, unreadable_share=0.0)
     images, _, colours = generate_crops(120, 4242, options)

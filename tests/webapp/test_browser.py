@@ -431,7 +431,7 @@ def test_charidice_and_v6_play_on_the_demo_source(browser: Any, tmp_path: Path) 
 
     The demo's own dice stand in for the table reader here (``bench web --truth``), so the
     test needs no trained model and checks the web path only."""
-    from dicecam.tools.bench.web import truth_outputs
+    from dicecam.tools.bench.speed.web import truth_outputs
 
     running = start_server({"DB_PATH": str(tmp_path / "g.sqlite"),
                             "OUTPUTS": lambda game: truth_outputs(game or "charidice", 4.0)})

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dicecam.tools.bench.load import LoadResult, measure_load, report
+from dicecam.tools.bench.speed.tablets import LoadResult, measure_load, report
 from dicecam.webapp.api.app import send_at_once
 from tests.support.waiting import WAIT_SECONDS
 

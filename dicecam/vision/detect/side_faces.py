@@ -10,7 +10,7 @@ every table cannot tell them from a crowd's touching dice (a die leaning on anot
 ``ask_faces_below`` only asks about a box just below a die, and only in a frame whose close
 dice all lie one above the other (no crowd). One table's camera does not move, though, so
 the table learns its own zone from the frames it was taught
-(``teach/side_face_learning.py``): the direction and distance at which its false boxes lie
+(``teach/learn/side_faces.py``): the direction and distance at which its false boxes lie
 from its known dice, kept only when they all point one way and no two of its known dice lie
 that way from each other.
 

@@ -1,6 +1,6 @@
 """A taught table's die reader: the shipped reader first, the table's own where it is unsure.
 
-The shipped reader reads every crop; the reader a table learnt (``teach.reader_learning``)
+The shipped reader reads every crop; the reader a table learnt (``teach.learn.reader``)
 reads again only the crops the shipped one read less sure than ``LOW_CONFIDENCE`` (the
 ones the tablet would ask about, false boxes among them), and its reading stands there
 where it is sure itself, ``TAKEN_FROM_TABLE`` (where it is less sure, the die is asked

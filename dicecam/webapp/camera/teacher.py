@@ -4,7 +4,7 @@ The camera side keeps the picture of each settled roll and the dice the reader r
 (``remember``, by the session's roll id; the last ``KEEP_PICTURES``). When the session
 says what the players told it about dice of a roll (``session/taught.py``: a tap that
 confirms or corrects a die, a roll accepted as read, *a die here*, *not a die*), the die's
-crop is cut from that picture (``teach.reader_learning.cut_stored_crop``) and kept in the
+crop is cut from that picture (``teach.learn.reader.cut_stored_crop``) and kept in the
 table's store with its box, value, colour and what the reader had read there (value,
 confidence and which reader version), after the roll was published and outside the
 session's lock. A roll the players accepted as a whole (every die of it said) also keeps
@@ -36,7 +36,7 @@ import numpy as np
 
 from dicecam.reading import DieReading
 from dicecam.teach.background import LEARN_EVERY, BackgroundLearner
-from dicecam.teach.reader_learning import cut_stored_crop
+from dicecam.teach.learn.reader import cut_stored_crop
 from dicecam.teach.store import TableStore
 from dicecam.webapp import events
 from dicecam.webapp.session.taught import Said, TaughtDie

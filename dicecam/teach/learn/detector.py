@@ -29,9 +29,9 @@ import cv2
 import numpy as np
 import onnx
 
-from dicecam.teach.detector_targets import STRIDE, Sample, targets
-from dicecam.teach.graph import Graph
-from dicecam.teach.optimiser import Adam
+from dicecam.teach.learn.detector_targets import STRIDE, Sample, targets
+from dicecam.teach.learn.graph import Graph
+from dicecam.teach.learn.optimiser import Adam
 from dicecam.vision.detect.detector import MODEL_PATH, DieDetector
 from dicecam.vision.matching import match_centres
 

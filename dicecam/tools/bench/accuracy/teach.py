@@ -28,13 +28,13 @@ from pathlib import Path
 import cv2
 
 from dicecam.errors import InputError
-from dicecam.teach.detector_learning import DetectorSettings
 from dicecam.teach.labelled import TaughtFromPhotos, teach_photo
+from dicecam.teach.learn.detector import DetectorSettings
+from dicecam.teach.learn.reader import LearnSettings
 from dicecam.teach.learner import learn_table
-from dicecam.teach.reader_learning import LearnSettings
 from dicecam.teach.store import TableStore
-from dicecam.tools.bench.real import print_table, read_sources
-from dicecam.tools.bench.teach_live import live_cost, photo_labels
+from dicecam.tools.bench.accuracy.real import print_table, read_sources
+from dicecam.tools.bench.speed.teach_live import live_cost, photo_labels
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
 from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.pipeline import build_pipeline

@@ -30,7 +30,7 @@ import numpy as np
 from dicecam.synth.boards import board_image, warp_onto
 from dicecam.synth.light import apply_light, degrade
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.tools.bench.calibration import dicetopia_boards
+from dicecam.tools.bench.accuracy.calibration import dicetopia_boards
 
 EMPTY_TABLE_KINDS = ("boards", "drawn table", "speckled carpet", "patterned cloth",
                      "stone counter")

@@ -25,7 +25,7 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.tools.bench import yolo_class
+from dicecam.tools.bench.speed import yolo_class
 from dicecam.tools.matching import Tally
 from dicecam.tools.realdata import SOURCES, LabelledDie, iter_photos, real_data_dir
 from dicecam.vision.pipeline import build_pipeline

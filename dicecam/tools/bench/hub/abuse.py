@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from dicecam.tools.bench.web import percentile
+from dicecam.tools.bench.speed.web import percentile
 from dicecam.tools.hub_harness import Hub, open_idle_websockets, private_hub
 from dicecam.webapp.hub_link.signing import sign
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.tools.realdata import check_sources
-from dicecam.tools.train.detector import CROWD_SCALES, train_detector
+from dicecam.tools.train.detector.training import CROWD_SCALES, train_detector
 
 HELP = "train the die detector (tiny CenterNet) on synthetic tables and export it to ONNX"
 

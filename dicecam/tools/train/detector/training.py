@@ -20,7 +20,7 @@ import numpy as np
 
 from dicecam.synth.camera import turned_table_corners
 from dicecam.synth.scene import SceneSpec, render_scene
-from dicecam.teach.detector_targets import STRIDE, Sample, targets
+from dicecam.teach.learn.detector_targets import STRIDE, Sample, targets
 from dicecam.tools.realdata import (
     SOURCES,
     background_photos,
@@ -28,10 +28,10 @@ from dicecam.tools.realdata import (
     real_photos,
     select_photos,
 )
-from dicecam.tools.train.copy_paste import copy_paste_pool, table_crop
-from dicecam.tools.train.crowd_crops import crowd_tiles
+from dicecam.tools.train.detector.copy_paste import copy_paste_pool, table_crop
 from dicecam.tools.train.from_onnx import freeze_batch_norms, load_folded_onnx
-from dicecam.tools.train.rendered import read_labels
+from dicecam.tools.train.reader.crowd_crops import crowd_tiles
+from dicecam.tools.train.reader.rendered import read_labels
 
 TILE = 256
 #: Training crops are cut from tiles: small crops keep a step cheap on a shared CPU.
@@ -391,7 +391,7 @@ def train_on(synth: list[Sample], real: list, out_path: Path, *, seconds: float,
     its batch norms folded into the convolutions and cannot be trained on."""
     import torch
 
-    from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.detector.net import DetectorNet, ExportedDetector
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)

@@ -44,11 +44,11 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.tools.bench.real import print_table, read_sources
+from dicecam.tools.bench.accuracy.real import print_table, read_sources
 from dicecam.tools.extras import require_extra
 from dicecam.tools.realdata import SOURCES, UNSEEN_SOURCES, iter_photos
 from dicecam.tools.render.cli import render, render_count
-from dicecam.tools.train import reader_cli
+from dicecam.tools.train.reader import cli as reader_cli
 from dicecam.vision.pipeline import build_pipeline
 
 HELP = ("a real source read by the shipped reader and by its twin trained without the "

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from dicecam.teach.detector_targets import Sample
+from dicecam.teach.learn.detector_targets import Sample
 
 #: How far a die reaches from its label's centre, in face sides, per source: a byler or
 #: webcam label is the top face (and the sides a near-top-down camera sees a little of);

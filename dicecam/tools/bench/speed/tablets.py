@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.tools.bench.web import percentile
+from dicecam.tools.bench.speed.web import percentile
 from dicecam.tools.child_server import start_child_server
 from dicecam.tools.extras import require_extra
 from dicecam.tools.tablet_client import ConnectionLost, Tablet

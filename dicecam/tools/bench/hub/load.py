@@ -41,8 +41,8 @@ import socketio  # python-socketio comes with flask-socketio (runtime)
 
 from dicecam.errors import InputError
 from dicecam.scorer.v6 import tables as v6_tables
-from dicecam.tools.bench.hub_abuse import run_abuse
-from dicecam.tools.bench.web import percentile
+from dicecam.tools.bench.hub.abuse import run_abuse
+from dicecam.tools.bench.speed.web import percentile
 from dicecam.tools.child_server import ChildServer, children, memory_kb, start_child_server
 from dicecam.tools.extras import require_extra
 from dicecam.tools.hub_harness import Hub, private_hub

@@ -38,8 +38,8 @@ from dicecam.synth.dicesets import set_look
 from dicecam.synth.die import render_die
 from dicecam.synth.light import apply_light, degrade
 from dicecam.synth.scene import SceneSpec, paste_die, render_scene
-from dicecam.tools.bench.real_colours import SETS as REAL_SETS
-from dicecam.tools.bench.real_colours import print_colour_check
+from dicecam.tools.bench.accuracy.real_colours import SETS as REAL_SETS
+from dicecam.tools.bench.accuracy.real_colours import print_colour_check
 from dicecam.tools.realdata import real_data_dir
 from dicecam.vision.colour.fit import DICE_PER_COLOUR, fit_profile, samples_by_columns
 from dicecam.vision.colour.reader import ColourReader

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.tools.realdata import check_sources
-from dicecam.tools.train.quantize_cli import (
+from dicecam.tools.train.reader.quantize import (
     CALIBRATION_SAMPLES,
     CALIBRATION_SEED,
     quantize_reader,
     rendered_inputs,
 )
-from dicecam.tools.train.reader import TrainConfig, train_reader
+from dicecam.tools.train.reader.training import TrainConfig, train_reader
 from dicecam.vision.read.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader
 
 HELP = "train the die reader (value 1-6 or unreadable) on synthetic crops, export ONNX"

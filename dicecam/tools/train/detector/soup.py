@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from dicecam.errors import InputError
-from dicecam.tools.train.detector import export
+from dicecam.tools.train.detector.training import export
 from dicecam.tools.train.from_onnx import load_folded_onnx
 
 HELP = "average the weights of detector ONNX files fine-tuned from one start (a model soup)"
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def soup_weights(models: list[Path], weights: list[float] | None):  # -> state dict
     """The weighted average of the models' torch weights."""
-    from dicecam.tools.train.detector_net import DetectorNet
+    from dicecam.tools.train.detector.net import DetectorNet
 
     weights = weights or [1.0] * len(models)
     if len(weights) != len(models):
@@ -59,7 +59,7 @@ def soup_weights(models: list[Path], weights: list[float] | None):  # -> state d
 
 
 def run(args: argparse.Namespace) -> int:
-    from dicecam.tools.train.detector_net import DetectorNet, ExportedDetector
+    from dicecam.tools.train.detector.net import DetectorNet, ExportedDetector
 
     models = [Path(m) for m in args.models]
     soup = soup_weights(models, args.weights)

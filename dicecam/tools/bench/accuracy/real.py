@@ -25,7 +25,7 @@ colour stage with a dice set's profile.
 With the real background photos (``realdata.real_backgrounds_dir``: boards, cloths,
 tables, no die anywhere) present, each of their folders is one more row: every die found
 there is false (``--no-backgrounds`` skips them). So is each kind of rendered table without
-dice (``dicecam.tools.bench.empty_tables``: printed boards, drawn tables with cards and tokens,
+dice (``bench.accuracy.empty_tables``: printed boards, drawn tables with cards and tokens,
 speckled carpets, patterned cloths, stone counters; ``--rendered N`` frames, 0 skips them).
 
 The figure that generalises is a source read by models never tuned on it: the shipped
@@ -42,8 +42,8 @@ from pathlib import Path
 
 from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.tools.bench.empty_tables import EMPTY_TABLE_KINDS, empty_tables
-from dicecam.tools.bench.real_views import views
+from dicecam.tools.bench.accuracy.empty_tables import EMPTY_TABLE_KINDS, empty_tables
+from dicecam.tools.bench.accuracy.real_views import views
 from dicecam.tools.realdata import (
     SOURCES,
     background_photos,

@@ -18,8 +18,8 @@ from dicecam.errors import InputError
 from dicecam.reading import LOW_CONFIDENCE
 from dicecam.synth.dicesets import DICE_SETS
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
-from dicecam.tools.train.crops import CropOptions, generate_crops
-from dicecam.tools.train.reader import TEST_SEED
+from dicecam.tools.train.reader.crops import CropOptions, generate_crops
+from dicecam.tools.train.reader.training import TEST_SEED
 from dicecam.vision.colour.reader import ColourReader
 from dicecam.vision.read.die_reader import DieReader
 
@@ -59,7 +59,7 @@ def confusion_text(truth, pred, labels: tuple[str, ...]) -> str:  # numpy arrays
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from dicecam.tools.train.reader_net import INPUT_PX
+    from dicecam.tools.train.reader.net import INPUT_PX
 
     if args.samples < BATCH:
         raise InputError(f"--samples must be at least {BATCH}")

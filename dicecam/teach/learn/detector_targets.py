@@ -1,7 +1,7 @@
 """What the die detector learns from: a tile with its dice, and the maps it should answer.
 
 Shared by the shipped detector's training (``dicecam train detector``) and a table's own
-learning (``teach.detector_learning``), so both teach the network the same answers: a
+learning (``teach.learn.detector``), so both teach the network the same answers: a
 CenterNet heat peak on each die's top-face centre (a Gaussian around it, 1 at the cell),
 the centre's offset within its cell, the log of the face box's width and height (where
 the box is the face: ``size_known``), and the hand mask.

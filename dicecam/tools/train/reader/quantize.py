@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from dicecam.errors import InputError
-from dicecam.tools.train.crops import generate_crops, print_progress
+from dicecam.tools.train.reader.crops import generate_crops, print_progress
 from dicecam.vision.read.die_reader import QUANTIZED_MODEL, TRAINED_MODEL, DieReader, resize_crop
 
 HELP = "quantize the die reader to 8 bits (the model the table reader runs)"

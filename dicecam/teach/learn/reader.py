@@ -33,8 +33,8 @@ import onnx
 
 from dicecam.synth.dicesets import random_look
 from dicecam.synth.die import render_die
-from dicecam.teach.graph import Graph
-from dicecam.teach.optimiser import Adam
+from dicecam.teach.learn.graph import Graph
+from dicecam.teach.learn.optimiser import Adam
 from dicecam.vision.read.die_reader import CLASS_VALUES, TRAINED_MODEL, DieReader, resize_crop
 from dicecam.vision.read.unsure_reread import UnsureReread
 

@@ -1,8 +1,8 @@
 """Train the die reader from synthetic crops (plus, optionally, the real tuning photos) and
 export it to ONNX.
 
-Reproducible from the seed: the crops come from ``dicecam.tools.train.crops`` with that seed, torch
-is seeded and runs on one thread (the same seed gives the same weights on the same torch
+Reproducible from the seed: the crops come from ``train.reader.crops`` with that seed, torch is
+seeded and runs on one thread (the same seed gives the same weights on the same torch
 build). Progress goes to stderr. Needs the ``train`` extra (torch, onnx).
 """
 
@@ -21,12 +21,12 @@ import numpy as np
 
 from dicecam.errors import InputError
 from dicecam.tools.realdata import SOURCES, real_crops, real_data_dir
-from dicecam.tools.train.crops import CropOptions, generate_crops
-from dicecam.tools.train.crowd_crops import crowd_crops
-from dicecam.tools.train.detector_crops import detector_crops
 from dicecam.tools.train.from_onnx import conv_widths, freeze_batch_norms, load_folded_onnx
-from dicecam.tools.train.hard_negatives import background_crops, rendered_table_crops
-from dicecam.tools.train.rendered import rendered_crops
+from dicecam.tools.train.reader.crops import CropOptions, generate_crops
+from dicecam.tools.train.reader.crowd_crops import crowd_crops
+from dicecam.tools.train.reader.detector_crops import detector_crops
+from dicecam.tools.train.reader.hard_negatives import background_crops, rendered_table_crops
+from dicecam.tools.train.reader.rendered import rendered_crops
 from dicecam.vision.read.die_reader import CLASS_VALUES, TRAINED_MODEL, TURNS_BELOW, resize_crop
 
 #: Synthetic crops never trained on, for the model card and the bench (not the seed + 1
@@ -305,7 +305,7 @@ def _accuracy(torch, net, images: np.ndarray, labels: np.ndarray) -> tuple[float
 def train_reader(config: TrainConfig, log: Callable[[str], None]) -> TrainReport:
     """Train, export to ``config.out`` and return the figures measured along the way."""
     torch = _need_torch()
-    from dicecam.tools.train.reader_net import WIDTHS, ReaderNet, widths_of
+    from dicecam.tools.train.reader.net import WIDTHS, ReaderNet, widths_of
 
     INPUT_PX = config.input_px  # noqa: N806 (the module constant's name, per run)
     started = time.monotonic()
@@ -535,8 +535,8 @@ def export_onnx(torch, net, path: Path, metadata: dict[str, str]) -> None:
     of ``metadata["input_px"]`` pixels (default 32)."""
     import onnx
 
-    from dicecam.tools.train.reader_net import INPUT_PX as DEFAULT_PX
-    from dicecam.tools.train.reader_net import Exported
+    from dicecam.tools.train.reader.net import INPUT_PX as DEFAULT_PX
+    from dicecam.tools.train.reader.net import Exported
 
     INPUT_PX = int(metadata.get("input_px", DEFAULT_PX))  # noqa: N806
 

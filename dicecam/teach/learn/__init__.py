@@ -1,0 +1,1 @@
+"""Learning a table's own models: the shipped ONNX files as trainable numpy networks."""
