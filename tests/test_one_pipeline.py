@@ -9,9 +9,10 @@ import argparse
 from dicecam.commands.read import read_config
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config, table_pipeline
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
 from dicecam.vision.detect.side_faces import SideFaceZone
-from dicecam.vision.pipeline import PipelineConfig, build_pipeline, pipeline_from
+from dicecam.vision.factory import build_pipeline, pipeline_from
 from dicecam.vision.read.die_reader import TRAINED_MODEL
 from dicecam.vision.read.unsure_reread import UnsureReread
 from dicecam.webapp.camera.source import TableCamera

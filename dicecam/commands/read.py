@@ -27,7 +27,9 @@ import cv2
 from dicecam.calibration.profile import builtin_profile_names
 from dicecam.errors import InputError
 from dicecam.teach.table import table_config
-from dicecam.vision.pipeline import PipelineConfig, iter_outputs, pipeline_from
+from dicecam.vision.config import PipelineConfig
+from dicecam.vision.factory import pipeline_from
+from dicecam.vision.pipeline import iter_outputs
 from dicecam.vision.sources.frame_sources import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,

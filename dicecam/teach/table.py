@@ -13,8 +13,10 @@ from pathlib import Path
 
 from dicecam.calibration.tables import saved_table_names
 from dicecam.teach.store import TableStore
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.pipeline import PipelineConfig, TablePipeline, pipeline_from
+from dicecam.vision.factory import pipeline_from
+from dicecam.vision.pipeline import TablePipeline
 
 
 def table_config(name: str, *, dice_set: str | None = None, zones: str | Path | None = None,

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from dicecam.teach.store import StoredFrame
-from dicecam.vision.pipeline import PipelineConfig, pipeline_from
+from dicecam.vision.config import PipelineConfig
+from dicecam.vision.factory import pipeline_from
 from dicecam.vision.tally import RealTally
 
 #: fewer held-back dice than this in whole known frames judge nothing end to end: each

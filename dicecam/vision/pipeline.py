@@ -20,12 +20,11 @@ frame it found a texture's hundreds of boxes on (``asked_on_a_texture``).
 
 Where a game says how many dice it waits to see thrown (``expected_dice``, or
 ``read_frame(expected=N)``), a settled roll is fitted to that count (``fit_count``,
-``counted_dice.py``). ``PipelineConfig`` is how a reader is built, its defaults the
-product's (small dice zoomed, every look on), and ``pipeline_from(config)`` the one factory
-``dicecam serve``, ``dicecam read``, the benches and teaching use (``build_pipeline(dice_set,
-**settings)`` for short; a taught table's configuration is ``teach.table.table_config``);
-``iter_outputs(source, pipeline)`` runs an opened source through it, its frames checked
-once (``frames.py``), and yields a ``PipelineOutput`` per frame for the web app.
+``counted_dice.py``). The rules over one frame's dice it applies in turn are in
+``dice_filters.py``; how a reader is built, with the product's defaults, is
+``config.PipelineConfig``, built by ``factory.pipeline_from``. ``iter_outputs(source,
+pipeline)`` runs an opened source through it, its frames checked once (``frames.py``), and
+yields a ``PipelineOutput`` per frame for the web app.
 """
 
 from __future__ import annotations
@@ -35,24 +34,34 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
-from dicecam.calibration.profile import load_profile
-from dicecam.calibration.tables import load_table_picture
-from dicecam.calibration.zones import load_zone_map
-from dicecam.reading import LOW_CONFIDENCE, DieReading, FrameReading, SettledRoll
+from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.vision.change import FULL_READ_SECONDS, ChangeMap
-from dicecam.vision.colour.reader import WHITE_SAMPLE, ColourReader
+from dicecam.vision.colour.reader import WHITE_SAMPLE
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.counted_dice import FLOOR as MISSING_FLOOR
 from dicecam.vision.detect.counted_dice import away_from_dice, surest_dice, without_surplus
-from dicecam.vision.detect.detector import SAME_DIE_SHARE, Detections, DieDetector
+from dicecam.vision.detect.detector import Detections
 from dicecam.vision.detect.empty_table import EmptyTable
-from dicecam.vision.detect.side_faces import ASKED, SideFaceZone, ask_faces_below
-from dicecam.vision.read.die_reader import DieReader, ValueReading, cut_crop
+from dicecam.vision.detect.side_faces import SideFaceZone, ask_faces_below
+from dicecam.vision.dice_filters import (
+    SMALL_BOX_SHARE,
+    VETO_BELOW_SCORE,
+    asked_on_a_texture,
+    asked_where_doubtful,
+    dice_boxes_from_specks,
+    one_box_per_die,
+    parts_of_wholes,
+    split_specks,
+    within_whole,
+    without_parts_of_larger_dice,
+    without_too_small_to_read,
+)
+from dicecam.vision.read.die_reader import ValueReading, cut_crop
 from dicecam.vision.read.rescaled_look import look_rescaled
 from dicecam.vision.read.second_look import (
     CROWD_BOXES,
@@ -60,111 +69,20 @@ from dicecam.vision.read.second_look import (
     SECOND_LOOK_SCORE,
     look_again,
 )
-from dicecam.vision.read.unsure_reread import UnsureReread
 from dicecam.vision.read.wider_look import look_wider
 from dicecam.vision.settle import MotionMeter, SettleConfig, SettleDetector
 from dicecam.vision.sources.frames import CheckedFrames
 
 log = logging.getLogger(__name__)
 
-#: A box the detector is unsure of (score below this) is dropped when the value reader
-#: also finds no readable die in it: two independent models agreeing it is not a die.
-#: Above it the box stays even when unreadable: a cocked die the detector is sure of is
-#: shown for a tap, not hidden. (0.8: on rendered tables with tokens, cards and cubes it
-#: halved the false dice of 0.6 and lost no real one.)
-VETO_BELOW_SCORE = 0.8
-#: ...and the reader says "not a die" with at least this probability. A reader that has
-#: learnt real boards and carpets as "not a die" also calls a new source's odd dice so,
-#: unsurely. The stage-3 reader (trained with ``--warp``) with pxl left out, read on all of
-#: pxl: 0.7 kept 81.8% of the dice (precision 86.6%), 0.6 79.0% (91.0%), 0.5 76.8%
-#: (93.2%); dice found and read right 58.5% at each, dice read wrong unasked 0.7-0.8%. 0.6
-#: keeps the recall the stage-2 reader had on pxl unseen at 0.7 (79.1%) and halves the false
-#: dice on the held-out photos without dice of the shipped models (31 -> 19;
-#: 2026-12-07-die-reader-notebook.md).
-#: 0.5 since stage 5, which is tempered (softmax(logits / 1.5)): its "not a die" reads less
-#: sure than stage 4's, and at 0.6 it vetoed fewer false boxes (damiantab, unseen: precision
-#: 78.3 -> 72.6%); at 0.5 79.6%, pxl's precision 86.0 -> 87.3% and its recall 90.7 -> 90.1%.
+#: ...and the reader says "not a die" with at least this probability, for a box the
+#: detector scored under ``VETO_BELOW_SCORE`` to be dropped. Low, because the reader is
+#: tempered (softmax(logits / 1.5)) and calls a new source's odd dice "not a die" unsurely.
 VETO_SURE = 0.5
 #: A large box that gave way to smaller boxes none of which reads as a die with a value
-#: (``Detections.wholes``) is taken when its own read is at least this sure: damiantab's
-#: 6 split in halves on a white table read 0.87 whole, two of its 3s 0.98 and two of pxl's
-#: 5s 0.61-0.90; a go board's stones 0.35-0.37 (a price tag on webcam's desk 0.81: asked)
+#: (``Detections.wholes``) is taken when its own read is at least this sure (a die split in
+#: halves reads whole at 0.6-0.98; a go board's stones 0.35).
 WHOLE_MIN_CONFIDENCE = 0.5
-#: A die whose box side is under this share of another die's, with its centre inside that
-#: die's box, is a pip or side face of that die (the detector's second box on an unseen
-#: die), not a die: dice on a table do not lie on top of each other. Only a die read at
-#: least as surely swallows it: a large unsure box over a synthetic cluster swallowed 3
-#: real dice. On all of pxl it removed 18 of 338 false dice and no found die (held-out
-#: precision 70.3 -> 72.2%); byler, webcam, the photos without dice and the synthetic
-#: tables were unchanged (0.8 and 1.0 also cost pxl dice).
-PART_OF_DIE_SHARE = 0.6
-#: A box read unsure whose side is under this share of the median side of the dice read
-#: surely in the same frame is no die: one table's dice are one size under one camera (a
-#: tilted camera's far dice are still over half its near ones'), and such boxes are keys,
-#: a laptop's keys and ports, a board's tokens, a knot in the wood, or the pips of a dark
-#: die the detector took for dice (those are read again as one die: ``SPECK_REACH``).
-#: Measured with the shipped models on every real source (unsure boxes under the share
-#: dropped, false / found dice): 0.3 dropped 64 / 0 on webcam (precision 78.2 -> 82.6%),
-#: 48 / 0 on damiantab (79.6 -> 94.8%), 24 / 16 on pxl (87.3 -> 88.6%; the 16 found dice
-#: were pip boxes of dark dice, all asked), none on byler; 0.4 dropped 7 more false boxes
-#: and 14 more of pxl's pip boxes.
-SMALL_BOX_SHARE = 0.3
-#: ...counted where at least this many dice of the frame are read surely: one is enough, a
-#: die read surely is a die of the table's size. With 3 (until 2026-11-27), the webcam
-#: captures' two or three dice beside a laptop left its keys' icons and a cable's tag to be
-#: asked; at 1, ``bench real``: webcam false dice 188 -> 163 (precision 83.39 -> 85.28%),
-#: pxl 149 -> 128, tilt:damiantab 5 -> 1, damiantab 2 -> 1, values up on pxl (85.44 ->
-#: 85.66%); lost, one pxl die whose only box was one of its pips (11 px, read without a
-#: value); every other row, ``bench crowd`` and ``bench teach`` the same.
-SIZE_REFERENCE_DICE = 1
-#: The smallest die the table reader reads: 12 px at 1080p (issue 33), a 160th of the
-#: frame's long side. A box under it read unsure is dropped, not asked: the rendered
-#: speckled carpets drew 6-7 px "dice" on 720p frames (19 -> 9 false dice on 10 frames);
-#: on the real photos, ``bench reader``'s 13-19 px Dice Party dice and the crowds, no
-#: figure moved (2026-11-27). One read sure is kept: the reader saw a die there.
-MIN_DIE_SHARE = 12 / 1920
-#: Where fewer are, more unsure boxes than this (the largest party, Dice Party's 60, and
-#: half as many false boxes again) are a texture, all of them specks: a speckled carpet
-#: drew 386 boxes on one rendered frame, none read surely. At 120 (twice the largest party,
-#: the line the detector's auto-zoom draws, ``detect.py``) ``bench real``'s rendered
-#: speckled carpets kept 112 false dice on 10 frames; at 90, 19, every other figure of
-#: ``bench real``, ``bench reader`` and ``bench crowd`` the same (2026-11-27). A party
-#: of 60 read with fewer than 3 dice sure is unreadable either way.
-TEXTURE_BOXES = 90
-#: ...where the dice read surely are fewer than this share of those boxes: a carpet's
-#: flecks stay a texture beside the few of them read sure (one rendered speckled carpet drew
-#: 398 boxes of 13 px, 3 of them read sure: until 2026-11-27 only a frame with fewer than 3
-#: sure dice could be a texture, and all 398 were kept); a real party read surely is not
-TEXTURE_SURE_SHARE = 0.1
-#: Boxes under twice the smallest die read (``MIN_DIE_SHARE``) make a texture at fewer:
-#: more than this many of them read unsure, with fewer dice read surely than the share
-#: above, are a carpet's flecks (only they are dropped). Two rendered speckled carpets drew
-#: 83 and 25 such boxes of 8-9 px on 720p frames, none read surely: ``bench real``'s
-#: carpets 113 -> 5 false dice, every other row, ``bench crowd`` and ``bench reader`` the
-#: same (2026-11-27). A table of 20 dice that small, all unsure, is unreadable from where
-#: the camera is. The same bar for boxes of any size cost pxl 10 of its dice (25-60 px on
-#: 640 px photos, a photo of many read unsure).
-TINY_TEXTURE_BOXES = 20
-#: A frame where the detector finds more boxes than this (three times the largest party,
-#: Dice Party's 60) shows a texture: the speckled carpets and patterned cloths of ``bench
-#: real``'s rendered tables drew 224-2,223 on 6 of 20 frames, while the real photos drew
-#: 52 at most and ``bench reader``'s 60-die frames 65. There a die read surely in a box the
-#: detector scored under ``VETO_BELOW_SCORE`` is asked: three pairs of white flecks on a
-#: purple carpet were read "2" at 0.90-0.96 in boxes scored 0.39-0.47, among 489 boxes.
-TEXTURE_DETECTIONS = 180
-#: Small boxes (specks) all within this share of the sure dice's side of each other may be
-#: the pips of one die the detector did not see whole: a pip pattern is symmetric about its
-#: face's centre, so a die-sized box at their centre is read as a die (kept where the
-#: reader finds a value there). A six's corner pips lie 0.76 of the face apart.
-SPECK_REACH = 0.8
-#: ...unless a die already found lies closer than this share of the side: dice do not
-#: overlap, so the centres of two dice of one size lie a side apart at least
-FOUND_DIE_REACH = 0.8
-#: Two boxes on one die (``one_box_per_die``) that read different values: the surer one
-#: stands, asked where the other's value was read at least this surely (twice the chance
-#: of one class in seven). On pxl a 6 read at 0.98 beside a 2 read at 0.32 on a die
-#: showing 2: from 0.5 it stayed sure (``bench real``'s sure mistakes 22, from 0.3 21).
-DISSENT = 0.3
 #: A detection is the same die as one of the last reading when their centres are within
 #: this share of the die's size (and nothing changed there).
 SAME_PLACE = 0.25
@@ -173,6 +91,7 @@ STILL_FPS = 4.0
 #: How many dice the colour stage sees when only some dice are read again: the others'
 #: crops join the batch so the table light it estimates is the whole table's.
 WHITE_COMPANY = WHITE_SAMPLE
+
 
 
 class ValueReadingLike(Protocol):
@@ -392,7 +311,7 @@ class TablePipeline:
         if wholes is None or len(wholes) == 0:
             return dice
         for box, score in zip(wholes.boxes, wholes.scores, strict=True):
-            parts = [d for d in dice if _within_whole(d.x, d.y, box)]
+            parts = [d for d in dice if within_whole(d.x, d.y, box)]
             if any(d.value is not None for d in parts):
                 continue
             whole = self._read_dice(frame_bgr, box[None], score[None], [None], regrow=False)
@@ -599,186 +518,6 @@ class TablePipeline:
         self._last = None
         self._frame_index = 0
 
-
-def parts_of_wholes(boxes: np.ndarray, wholes: Detections | None) -> np.ndarray:
-    """bool (N,): which of ``boxes`` lie within ``SAME_DIE_SHARE`` of a whole die's side
-    of its centre (the parts ``TablePipeline._whole_dice`` reads the whole for)."""
-    if wholes is None or not len(wholes) or not len(boxes):
-        return np.zeros(len(boxes), bool)
-    return np.array([any(_within_whole(float(b[0]), float(b[1]), whole)
-                         for whole in wholes.boxes) for b in boxes], bool)
-
-
-def _within_whole(x: float, y: float, whole: np.ndarray) -> bool:
-    """Whether a box centred at (x, y) is a part of the ``whole`` box (cx, cy, w, h): its
-    centre within ``SAME_DIE_SHARE`` of the whole's side of the whole's centre."""
-    return bool(np.hypot(x - whole[0], y - whole[1]) < SAME_DIE_SHARE * float(whole[2:4].max()))
-
-
-def asked_where_doubtful(dice: list[DieReading], found: Detections) -> list[DieReading]:
-    """``dice``, those read in ``found``'s doubtful boxes (found only by the detector's
-    smaller passes) asked however surely they were read: a box the main pass scored under
-    its bar is less well placed, and 2 of pxl's 28 such dice read wrong and sure."""
-    if found.doubtful is None or not found.doubtful.any():
-        return dice
-    return _asked_in(dice, found.boxes[found.doubtful])
-
-
-def _asked_in(dice: list[DieReading], boxes: np.ndarray) -> list[DieReading]:
-    """``dice``, those read in one of ``boxes`` (by its centre) asked however surely they
-    were read; a die a player corrected stays as it is."""
-    centres = {(float(b[0]), float(b[1])) for b in boxes}
-    return [_asked(d) if (d.x, d.y) in centres and not d.corrected else d for d in dice]
-
-
-def _asked(die: DieReading) -> DieReading:
-    """``die`` read however surely, now under the tablet's bar (``ASKED``)."""
-    return replace(die, confidence=min(die.confidence, ASKED),
-                   value_confidence=min(die.value_confidence, ASKED))
-
-
-def asked_on_a_texture(dice: list[DieReading], found: Detections) -> list[DieReading]:
-    """``dice``, those in ``found``'s boxes the detector scored under
-    ``VETO_BELOW_SCORE`` asked however surely they were read, where ``found`` holds more
-    boxes than ``TEXTURE_DETECTIONS``: on a texture the reader alone does not make a sure
-    die."""
-    if len(found) <= TEXTURE_DETECTIONS:
-        return dice
-    return _asked_in(dice, found.boxes[found.scores < VETO_BELOW_SCORE])
-
-
-def one_box_per_die(dice: list[DieReading]) -> list[DieReading]:
-    """``dice`` with one box a die: of two boxes whose centres lie closer than
-    ``SAME_DIE_SHARE`` of the larger box's side (dice do not overlap) the surer reading
-    stands for the die, asked where the other read another value at ``DISSENT`` or more.
-    A die a player corrected is kept, and wins over a box it shares with one not corrected.
-
-    The detector keeps one peak a die by the stronger box's size; a weak large box around
-    a strong small one, or a box the later stages add (the second look, the rescaled look,
-    a whole die), can still be a second box on a die. On pxl's photos 12 such pairs were
-    all on one die (the boxes' nearest label the same), two of them read surely twice;
-    every pair of two labelled dice lay at least half a side apart (2026-11-27; ``bench
-    real``: pxl's false boxes 128 -> 117, sure mistakes 23 -> 21, webcam's false 165 ->
-    164, every recall the same)."""
-    if len(dice) < 2:
-        return dice
-    centres = np.array([(d.x, d.y) for d in dice])
-    sides = np.array([max(d.w, d.h) for d in dice])
-    gap = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-    same = gap < SAME_DIE_SHARE * np.maximum(sides[:, None], sides[None, :])
-    np.fill_diagonal(same, False)
-    if not same.any():
-        return dice
-    # the surest first (a corrected die before any other); each box the surer of its die's
-    # boxes takes the others with it
-    order = sorted(range(len(dice)), key=lambda i: (not dice[i].corrected, -dice[i].confidence))
-    kept: dict[int, DieReading] = {}
-    gone: set[int] = set()
-    for i in order:
-        if i in gone:
-            continue
-        die = dice[i]
-        for j in np.flatnonzero(same[i]):
-            other = dice[j]
-            if j in gone or j in kept or (other.corrected and die.corrected):
-                continue
-            gone.add(int(j))
-            if (other.value != die.value and other.value is not None
-                    and other.value_confidence >= DISSENT and not die.corrected):
-                die = _asked(die)
-        kept[i] = die
-    return [kept[i] for i in range(len(dice)) if i in kept]
-
-
-def without_too_small_to_read(dice: list[DieReading], long_side: int) -> list[DieReading]:
-    """``dice`` less the boxes read unsure that are smaller than the smallest die the
-    table reader reads (``MIN_DIE_SHARE`` of the frame's long side); a die a player
-    corrected stays."""
-    smallest = MIN_DIE_SHARE * long_side
-    return [d for d in dice if d.corrected or max(d.w, d.h) >= smallest
-            or (d.value is not None and d.confidence >= LOW_CONFIDENCE)]
-
-
-def without_parts_of_larger_dice(dice: list[DieReading]) -> list[DieReading]:
-    """``dice`` less those that are a part of a larger die read at least as surely
-    (``PART_OF_DIE_SHARE``)."""
-    if len(dice) < 2:
-        return dice
-    centres = np.array([(d.x, d.y) for d in dice])
-    halves = np.array([(d.w / 2, d.h / 2) for d in dice])
-    sides = np.array([max(d.w, d.h) for d in dice])
-    sure = np.array([d.confidence for d in dice])
-    # inside[i, j]: die i's centre lies in die j's box, i is much the smaller and j is read
-    # at least as surely (a large unsure box over a cluster of dice swallows none of them)
-    inside = ((np.abs(centres[:, None, :] - centres[None, :, :]) < halves[None, :, :]).all(axis=2)
-              & (sides[:, None] < PART_OF_DIE_SHARE * sides[None, :])
-              & (sure[None, :] >= sure[:, None]))
-    return [d for d, part in zip(dice, inside.any(axis=1), strict=True) if not part]
-
-
-def split_specks(dice: list[DieReading], long_side: float = 0.0
-                 ) -> tuple[list[DieReading], list[DieReading], float | None]:
-    """(``dice`` less the specks, the specks, the sure dice's median side): specks are dice
-    read unsure and far smaller than the dice read surely beside them
-    (``SMALL_BOX_SHARE``), or every die read unsure where the boxes are a texture
-    (``TEXTURE_BOXES``), or every tiny one where the tiny ones are (``TINY_TEXTURE_BOXES``,
-    tiny by the frame's ``long_side``); a die a player corrected is never one. The side is
-    None where no die is read surely, or the boxes are a texture (no speck is then read
-    again as a die)."""
-    sure = [max(d.w, d.h) for d in dice
-            if d.value is not None and d.value_confidence >= LOW_CONFIDENCE]
-    side = float(np.median(sure)) if len(sure) >= SIZE_REFERENCE_DICE else None
-    unsure = len(dice) - len(sure)
-    tiny = 2 * MIN_DIE_SHARE * long_side
-    tiny_unsure = sum(1 for d in dice if max(d.w, d.h) < tiny and not d.corrected
-                      and (d.value is None or d.value_confidence < LOW_CONFIDENCE))
-    if unsure > TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * unsure:
-        side, smallest = None, np.inf  # a texture: no speck is read again as a die
-    elif tiny_unsure > TINY_TEXTURE_BOXES and len(sure) < TEXTURE_SURE_SHARE * tiny_unsure:
-        # a texture of tiny flecks, none read again as a die; the size rule still holds
-        smallest = tiny if side is None else max(tiny, SMALL_BOX_SHARE * side)
-        side = None
-    elif side is None:
-        return dice, [], None
-    else:
-        smallest = SMALL_BOX_SHARE * side
-    kept, specks = [], []
-    for d in dice:
-        speck = (not d.corrected and max(d.w, d.h) < smallest
-                 and (d.value is None or d.value_confidence < LOW_CONFIDENCE))
-        (specks if speck else kept).append(d)
-    return kept, specks, side
-
-
-def dice_boxes_from_specks(specks: Sequence[DieReading], side: float,
-                           dice: Sequence[DieReading],
-                           vetoed: Sequence[DieReading] = ()) -> Detections:
-    """Die-sized boxes (``side`` square), one at the centre of each group of specks within
-    ``SPECK_REACH`` of each other, where no die of ``dice`` already lies
-    (``FOUND_DIE_REACH``), scored 0 (the detector never saw them whole). ``vetoed``: small
-    boxes the reader surely found no die in, which join the groups as pips; a box whose
-    group needs one is doubtful (``Detections.doubtful``: asked however surely read)."""
-    groups: list[list[tuple[DieReading, bool]]] = []
-    reach = SPECK_REACH * side
-    ordered = [(d, False) for d in sorted(specks, key=lambda d: -d.confidence)]
-    for speck, was_vetoed in [*ordered, *((d, True) for d in vetoed)]:
-        for group in groups:
-            if all(np.hypot(speck.x - o.x, speck.y - o.y) <= reach for o, _ in group):
-                group.append((speck, was_vetoed))
-                break
-        else:
-            groups.append([(speck, was_vetoed)])
-    boxes, doubtful = [], []
-    for group in groups:
-        cx = float(np.mean([d.x for d, _ in group]))
-        cy = float(np.mean([d.y for d, _ in group]))
-        if not any(np.hypot(cx - d.x, cy - d.y) < FOUND_DIE_REACH * side for d in dice):
-            boxes.append((cx, cy, side, side))
-            doubtful.append(any(v for _, v in group))
-    return Detections(np.array(boxes, np.float32).reshape(-1, 4),
-                      np.zeros(len(boxes), np.float32), doubtful=np.array(doubtful, bool))
-
-
 def _light_company(known: Sequence[DieReading | None], reading: int) -> list[int]:
     """Indices of known dice to read the colour of beside the dice being read, so the
     batch that estimates the table's light holds a spread of the table's dice."""
@@ -794,83 +533,6 @@ def _unit(value: Any) -> float:
     number = float(value)
     return 0.0 if not np.isfinite(number) else min(1.0, max(0.0, number))
 
-
-@dataclass(frozen=True)
-class PipelineConfig:
-    """How a table reader is built. The defaults are the product's: ``dicecam serve``,
-    ``dicecam read``, the benches and teaching all build from one of these
-    (``pipeline_from``), so the live view reads a table as the benches measure it.
-
-    ``dice_set``: its colour profile (None: no colours); ``zones``: a built-in zone map or a
-    JSON file (None: one zone); ``empty_table``: a picture of the table without dice
-    (``calibrate table``); ``detector_path``/``reader_path``: other models (None: the
-    shipped ones); ``taught_reader_path``: a taught table's own reader, which reads again
-    the crops the reader is unsure of (``unsure_reread``); ``coarse_detector_path``: the
-    detector of the coarse pass (None: the detector's own); ``side_faces``: where a taught
-    table's camera shows side faces."""
-
-    dice_set: str | None = None
-    zones: str | Path | None = None
-    detector_path: str | Path | None = None
-    reader_path: str | Path | None = None
-    taught_reader_path: str | Path | None = None
-    coarse_detector_path: str | Path | None = None
-    threads: int | None = None
-    settle: SettleConfig | None = None
-    #: small dice (a phone photo of a whole table) read again at a larger scale
-    auto_zoom: bool = True
-    empty_table: str | Path | None = None
-    side_faces: SideFaceZone | None = None
-    second_look: bool = True
-    wider_look: bool = True
-    rescaled_look: bool = True
-
-
-def make_detector(config: PipelineConfig) -> DieDetector:
-    """The detector ``config`` names (also what a running pipeline swaps in)."""
-    return DieDetector(config.detector_path, threads=config.threads,
-                       auto_zoom=config.auto_zoom,
-                       coarse_model_path=config.coarse_detector_path)
-
-
-def make_reader(config: PipelineConfig) -> DieReader | UnsureReread:
-    """The die reader ``config`` names (at a taught table, the shipped one and the table's
-    where the shipped one is unsure)."""
-    reader = _make_reader(DieReader, config.reader_path, config.threads)
-    if config.taught_reader_path is None:
-        return reader
-    return UnsureReread(reader, _make_reader(DieReader, config.taught_reader_path,
-                                             config.threads))
-
-
-def pipeline_from(config: PipelineConfig) -> TablePipeline:
-    """The table reader ``config`` describes; the pipeline keeps it (``.config``)."""
-    read_colours = None
-    if config.dice_set is not None:
-        read_colours = ColourReader(load_profile(config.dice_set)).read_scores
-    zone_of = None
-    if config.zones is not None:
-        zone_of = load_zone_map(config.zones).zone_of
-    table = None
-    if config.empty_table is not None:
-        table = EmptyTable.from_frame(load_table_picture(config.empty_table))
-    pipeline = TablePipeline(make_detector(config), make_reader(config).read, read_colours,
-                             zone_of, crop=cut_crop, settle=config.settle, empty_table=table,
-                             second_look=config.second_look, wider_look=config.wider_look,
-                             rescaled_look=config.rescaled_look,
-                             side_faces=config.side_faces)
-    pipeline.config = config
-    return pipeline
-
-
-def build_pipeline(dice_set: str | None, **settings: Any) -> TablePipeline:
-    """The pipeline with the product's settings for ``dice_set``, ``settings`` (the fields
-    of ``PipelineConfig``) overriding them."""
-    return pipeline_from(PipelineConfig(dice_set, **settings))
-
-
-def _make_reader(reader_cls: Any, path: str | Path | None, threads: int | None) -> Any:
-    return reader_cls(path) if threads is None else reader_cls(path, threads=threads)
 
 
 def iter_outputs(

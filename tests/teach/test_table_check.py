@@ -18,8 +18,8 @@ from dicecam.teach.table_check import (
     choose_models,
     held_back_frames,
 )
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.detector import MODEL_PATH as DETECTOR_MODEL
-from dicecam.vision.pipeline import PipelineConfig
 from dicecam.vision.read.die_reader import TRAINED_MODEL
 from tests.support.drawn_dice import drawn_photo
 

@@ -43,7 +43,8 @@ def test_the_networks_own_runs_are_counted_within_the_read() -> None:
     import time
 
     from dicecam.tools.bench.speed.reader import _network_seconds, synthetic_frames
-    from dicecam.vision.pipeline import TablePipeline, build_pipeline
+    from dicecam.vision.factory import build_pipeline
+    from dicecam.vision.pipeline import TablePipeline
 
     pipeline = build_pipeline("diceparty", threads=1)
     frame, _scene = next(iter(synthetic_frames(1)))

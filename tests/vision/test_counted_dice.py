@@ -176,8 +176,8 @@ def test_a_crowd_die_peaking_under_the_bar_is_found_when_the_party_is_counted():
     from dicecam.scorer.diceparty.grown import grown_parties
     from dicecam.scorer.registry import get_game
     from dicecam.vision.detect.detector import MODEL_PATH
+    from dicecam.vision.factory import build_pipeline
     from dicecam.vision.matching import match_centres
-    from dicecam.vision.pipeline import build_pipeline
     from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
     if not MODEL_PATH.is_file():

@@ -36,7 +36,7 @@ def detector():
 def pipeline():
     """Detector plus the die reader's veto (an unreadable crop the detector was unsure of is
     dropped), with the Dice Party colours: what ``dicecam read`` and the live view report."""
-    from dicecam.vision.pipeline import build_pipeline
+    from dicecam.vision.factory import build_pipeline
 
     return build_pipeline("diceparty", threads=1)
 

@@ -14,24 +14,26 @@ import pytest
 
 from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.vision.detect.detector import Detections
-from dicecam.vision.pipeline import (
+from dicecam.vision.dice_filters import (
     DISSENT,
     MIN_DIE_SHARE,
     TEXTURE_BOXES,
     TEXTURE_DETECTIONS,
     TINY_TEXTURE_BOXES,
     VETO_BELOW_SCORE,
+    asked_on_a_texture,
+    dice_boxes_from_specks,
+    one_box_per_die,
+    split_specks,
+    without_parts_of_larger_dice,
+    without_too_small_to_read,
+)
+from dicecam.vision.pipeline import (
     VETO_SURE,
     PipelineOutput,
     TablePipeline,
-    asked_on_a_texture,
-    dice_boxes_from_specks,
     iter_outputs,
-    one_box_per_die,
-    split_specks,
     square_crop,
-    without_parts_of_larger_dice,
-    without_too_small_to_read,
 )
 from dicecam.vision.settle import SettleConfig
 from tests.support.doubles import SQUARES, FakeDetector, PaintedValueReader, Value, painted_frame

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from dicecam.reading import LOW_CONFIDENCE
-from dicecam.vision.pipeline import VETO_SURE, TablePipeline, build_pipeline
+from dicecam.vision.factory import build_pipeline
+from dicecam.vision.pipeline import VETO_SURE, TablePipeline
 from dicecam.vision.read.die_reader import CROP_MARGIN, ValueReading, cut_crop
 from dicecam.vision.read.second_look import (
     CROWD_BOXES,

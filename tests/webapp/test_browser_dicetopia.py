@@ -31,6 +31,7 @@ from tests.support.waiting import WAIT_SECONDS
 pytestmark = BROWSER_MARKS
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (the test extra)")
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from tests.webapp.test_browser import (  # noqa: E402
@@ -271,10 +272,20 @@ def test_a_finished_game_opened_again_stores_nothing_the_camera_reads(
         game_id = _play_dicetopia_to_the_end(session)
         store = session.store
         logged, updated = len(store.log(game_id)), store.get_game(game_id).updated
+        # a roll is told apart by when it settled: a source opened again counts its rolls
+        # from 1 again
+        shown_before = _roll(browser).get("settled_at")
         new_game(browser, "charidice", PLAYERS)  # another game: the demo's table changes
         wait(browser, lambda b: b.execute_script(
             "return DicecamPage.app.view.game_id") != game_id)
-        before = _roll(browser).get("roll_id")
+        # the other game's dice thrown and read first: Charidice's demo throws when asked,
+        # and until then the endgame lies there still, so that opening the finished game
+        # again would change nothing the camera could settle on
+        wait(browser, lambda b: _visible(b, "#demo-roll"))
+        tap(browser, "#demo-roll")
+        wait(browser, lambda b: _roll(b).get("settled_at") not in (None, shown_before),
+             3 * WAIT_SECONDS)
+        before = _roll(browser).get("settled_at")
         tap(browser, "#open-games")
         finished = {"en": "finished", "de": "zu ende gespielt"}[lang]
         row = wait(browser, lambda b: css(b, f'li.stored-game[data-game-id="{game_id}"]'))
@@ -282,8 +293,16 @@ def test_a_finished_game_opened_again_stores_nothing_the_camera_reads(
         assert not row.find_elements(By.CSS_SELECTOR, "[data-close-game]")  # no "End game"
         tap(browser, f'[data-open-game="{game_id}"]')
         # the demo lays the endgame out again; it settles and is read
-        wait(browser, lambda b: (r := _roll(b)).get("roll_id") not in (None, before)
-             and r.get("status") in ("shown", "pending"), 3 * WAIT_SECONDS)
+        try:
+            wait(browser, lambda b: (r := _roll(b)).get("settled_at") not in (None, before)
+                 and r.get("status") in ("shown", "pending"), 3 * WAIT_SECONDS)
+        except TimeoutException:
+            roll = _roll(browser)
+            raise AssertionError(
+                f"the finished game's table was not shown: roll {roll.get('roll_id')} "
+                f"settled at {roll.get('settled_at')} (before {before}), status "
+                f"{roll.get('status')}, {len(roll.get('dice') or [])} dice, game "
+                f"{browser.execute_script('return DicecamPage.app.view.game_id')}") from None
         wait_text(browser, "#dt-winner", {"en": "Winner:", "de": "Sieger:"}[lang])
         time.sleep(1)  # a reading stored by mistake would land now
         assert len(store.log(game_id)) == logged

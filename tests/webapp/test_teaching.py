@@ -17,8 +17,9 @@ import pytest
 
 from dicecam.reading import DieReading, FrameReading, SettledRoll
 from dicecam.teach.store import TableStore
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.side_faces import SideFaceZone
-from dicecam.vision.pipeline import PipelineConfig, PipelineOutput
+from dicecam.vision.pipeline import PipelineOutput
 from dicecam.vision.read.die_reader import TRAINED_MODEL
 from dicecam.webapp import events
 from dicecam.webapp.api.app import create_app, services

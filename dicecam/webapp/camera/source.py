@@ -38,16 +38,10 @@ from dicecam.scorer.registry import get_game
 from dicecam.teach.store import TableStore
 from dicecam.teach.table import table_config
 from dicecam.vision.colour.reader import ColourReader
+from dicecam.vision.config import PipelineConfig
 from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.pipeline import (
-    PipelineConfig,
-    PipelineOutput,
-    TablePipeline,
-    iter_outputs,
-    make_detector,
-    make_reader,
-    pipeline_from,
-)
+from dicecam.vision.factory import make_detector, make_reader, pipeline_from
+from dicecam.vision.pipeline import PipelineOutput, TablePipeline, iter_outputs
 from dicecam.vision.sources.demo import DEFAULT_DICE_SET, DICE_PER_ROLL, Director
 from dicecam.vision.sources.frames import CameraFault
 from dicecam.vision.sources.source_spec import open_source

@@ -31,8 +31,8 @@ from dicecam.reading import LOW_CONFIDENCE, DieReading
 from dicecam.scorer.colour_counts import fit_groups
 from dicecam.scorer.diceparty.grown import grown_parties
 from dicecam.scorer.registry import get_game
+from dicecam.vision.factory import build_pipeline
 from dicecam.vision.matching import match_centres
-from dicecam.vision.pipeline import build_pipeline
 from dicecam.vision.sources.demo import DemoSource, DemoThrow
 
 HELP = "54-die Dice Party throws from the demo: throws waiting for a tap, dice asked and why"

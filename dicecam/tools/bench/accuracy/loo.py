@@ -49,7 +49,7 @@ from dicecam.tools.extras import require_extra
 from dicecam.tools.realdata import SOURCES, UNSEEN_SOURCES, iter_photos
 from dicecam.tools.render.cli import render, render_count
 from dicecam.tools.train.reader import cli as reader_cli
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.factory import build_pipeline
 
 HELP = ("a real source read by the shipped reader and by its twin trained without the "
         "source by the shipped recipe (trained here once, ~40 min): the reader's "

@@ -52,7 +52,7 @@ from dicecam.tools.realdata import (
     real_data_dir,
 )
 from dicecam.vision.detect.empty_table import EmptyTable
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.factory import build_pipeline
 from dicecam.vision.tally import Outcome, RealTally
 
 HELP = ("recall, precision, value accuracy, silent errors and dice asked on every real "

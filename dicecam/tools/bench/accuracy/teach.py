@@ -37,7 +37,7 @@ from dicecam.tools.bench.accuracy.real import print_table, read_sources
 from dicecam.tools.bench.speed.teach_live import live_cost, photo_labels
 from dicecam.tools.realdata import SOURCES, check_sources, iter_photos, real_data_dir
 from dicecam.vision.detect.detector import MODEL_PATH as SHIPPED_DETECTOR
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.factory import build_pipeline
 
 HELP = ("a table taught every 5th photo of each real source, the rest read before and "
         "after it learns: recall, precision, value, silent, asked, learning seconds")

@@ -23,7 +23,8 @@ from typing import Any
 import cv2
 
 from dicecam.errors import InputError
-from dicecam.vision.pipeline import PipelineConfig, pipeline_from
+from dicecam.vision.config import PipelineConfig
+from dicecam.vision.factory import pipeline_from
 from dicecam.vision.sources.demo import DemoThrow
 from dicecam.webapp.api.app import create_app, services
 from dicecam.webapp.camera.source import TableCamera

@@ -28,7 +28,7 @@ from dicecam.synth.scene import SceneSpec, render_scene
 from dicecam.tools.bench.speed import yolo_class
 from dicecam.tools.matching import Tally
 from dicecam.tools.realdata import SOURCES, LabelledDie, iter_photos, real_data_dir
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.factory import build_pipeline
 
 HELP = "speed, recall, precision, value and colour accuracy of the table reader (one thread)"
 

@@ -24,7 +24,7 @@ from dicecam.teach.background import BackgroundLearner
 from dicecam.teach.labelled import LabelledBox, TaughtFromPhotos, teach_photo
 from dicecam.teach.store import TableStore
 from dicecam.tools.bench.speed.reader import synthetic_frames
-from dicecam.vision.pipeline import build_pipeline
+from dicecam.vision.factory import build_pipeline
 
 #: the live view's budget: frame time while learning at most this much above normal
 BUDGET = 0.10
