@@ -1,5 +1,5 @@
 """``dicecam bench evening``: a whole simulated V6 evening through the hub, with a hub
-worker and a table killed and the hub away (the code is in ``bench/hub.py``)."""
+worker and a table killed and the hub away (the code is in ``bench/hub/load.py``)."""
 
 from __future__ import annotations
 
