@@ -38,32 +38,21 @@ from dicecam.vision.read.die_reader import CROP_MARGIN, ValueReading, cut_crop
 MARGINS = (1.2, 1.3, 1.4)
 #: the confidence the views give the first value: the mean of all three, or of the best
 #: ``VIEWS_COUNTED`` for a die with at least ``CROWDED_BY`` other boxes reaching its widest
-#: crop where every view reads the first value. Among several neighbours the widest crop
-#: keeps the most of their painted-over edges and is the weakest view (0.69-0.83 where the
-#: tighter two read 0.88-0.95). The best two for every die (2026-11-27): ``bench crowd
-#: --still`` throws 120-239 waiting 9 -> 5 of 120, but ``bench real`` read a webcam side
-#: face sure (views 0.91, 0.90, 0.85: a crowd die's look), sure mistakes 46 -> 47; the
-#: side faces and the webcam dice beside one other box have one neighbour.
+#: crop where every view reads the first value: among several neighbours the widest crop
+#: keeps the most of their painted-over edges and is the weakest view. (The best two for
+#: every die read a side face beside one other box sure.)
 VIEWS_COUNTED = 2
 CROWDED_BY = 2
 #: dice read less surely than this get the second look (the tablet asks below it)
 SECOND_LOOK_BELOW = LOW_CONFIDENCE
-#: the second look is for boxes the detector is this sure are dice: on the real photos the
-#: boxes it confirmed wrongly (a tag beside a false box, a die's side face beside its top,
-#: half a die beside the box of the whole one) scored 0.40-0.61, those it confirmed rightly
-#: 0.52-0.78; on the rendered throws 88% of the dice it confirms score 0.7 or more. 0.7
-#: until the side faces and overlaps were kept out (``MAX_OVERLAP``, ``SQUARE``); at 0.55
-#: (2026-11-27, the shipped models) throws 120-239 of ``bench crowd --still`` wait 9 times
-#: instead of 18 (dice asked 17 -> 7), throws 400-439 4 instead of 6, no die read wrong,
-#: and ``bench real`` asks a little less (webcam 4.7 -> 4.5%, pxl 44.7 -> 44.2%) with no
-#: more dice or false boxes read sure; 0.45 confirms no more crowd dice than 0.55
+#: the second look is for boxes the detector is this sure are dice: the boxes it confirmed
+#: wrongly on the real photos (a tag beside a false box, a side face beside its top, half
+#: a die beside the whole) scored lower than most it confirmed rightly
 SECOND_LOOK_SCORE = 0.55
 #: ...and in a frame of more than ``CROWD_BOXES`` boxes (a crowd: the close pass's own
-#: test, ``detect.CLOSE_MAX_BOXES``), from this score: throw 400's orange 6, read right at
-#: 0.81 and scoring 0.54, is confirmed, and ``bench crowd --still`` throws 400-439 wait 3
-#: -> 2 times of 40 (120-239 and 600-719, ``bench reader`` the same). From 0.5 in every
-#: frame it also made a webcam photo's false box sure (2026-11-27); no real photo here is
-#: a crowd, and ``bench real`` read as before (pxl's value 83.97 -> 84.05%)
+#: test, ``detect.CLOSE_MAX_BOXES``), from this lower score: a crowd's dice score lower,
+#: and no real photo of a single table is a crowd (from 0.5 everywhere a false box on a
+#: desk was made sure)
 CROWD_SECOND_LOOK_SCORE = 0.5
 CROWD_BOXES = CLOSE_MAX_BOXES
 #: a box another covers more of than this (of the smaller of the two) is a die's side
