@@ -117,13 +117,8 @@ class LearnSettings:
     replay: int = 16  # drawn dice per step, read as the shipped reader reads them
     learning_rate: float = 1e-3
     anchor: float = 1e-3  # L2-SP: pull towards the shipped weights
-    #: the targets' label smoothing. ``bench teach`` from readers trained without it
-    #: (webcam from its leave-one-out reader / damiantab from stage 5; asked after
-    #: learning, dice and false boxes read wrong and sure): 0.05 14.4% / 0 and 3.7% / 0;
-    #: 0.02 5.5% / 4 and 3.2% / 0; none 1.3% / 16 and 2.1% / 1. With the side-face zone,
-    #: the trusted temperature floor and the whole-die rule (2026-11-27, twelfth session,
-    #: the label errata applied): 0.02 3.1% / 1 and 0.5% / 1; 0.01 2.3% / 1 and 0.5% / 1,
-    #: recall, values and silent errors the same
+    #: the targets' label smoothing: a little keeps a table's reader from growing sure of
+    #: false boxes; more made it ask many more dice
     label_smoothing: float = 0.01
     seed: int = 0
 
@@ -229,12 +224,7 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 #: the least temperature ``fit_temperature`` may choose (its docstring says why), and the
 #: least once at least ``TRUSTED_HELD_BACK`` examples are held back to fit it on: a fit on
-#: a few dozen is trusted that far. Measured 2026-11-27 (``bench teach``, every 5th photo
-#: teaches, the side-face zone on): webcam (33 held back) from its leave-one-out reader,
-#: floor 1 -> 0.8: dice asked 4.6 -> 2.9%, false boxes 8 -> 6 (read sure 1 -> 2), recall,
-#: values and silent errors the same; 0.6: 2.1% asked, more false boxes read sure. On
-#: damiantab (18 held back) 0.8 lost a die to a sharper "not a die" veto (recall 99.0 ->
-#: 98.4%): there the floor stays 1.
+#: a few dozen is trusted that far (with fewer, a sharper "not a die" veto lost a die)
 MIN_TEMPERATURE = 1.0
 TRUSTED_MIN_TEMPERATURE = 0.8
 TRUSTED_HELD_BACK = 30

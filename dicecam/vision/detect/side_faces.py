@@ -96,12 +96,7 @@ class SideFaceZone:
 #: Before any teaching, where the frame says so itself: a box ``BELOW`` (near, far) of a
 #: die's side below it (``BELOW_SLOPE``: no further sideways than this times downwards)
 #: is asked. A camera on a stand sees each die's side face turned towards it below the
-#: die in the frame: 11 of webcam's 12 sure false boxes lie 0.54-0.80 of a side below a
-#: die (the untaught zone, measured on ``bench real``). A die off to one side of the
-#: camera shows its face down and that way: 0.8 (39 degrees; was 0.6, 31 degrees) asks
-#: two more of webcam's side faces read sure (one in its tilted views) for three more real
-#: dice asked (one of byler's 1,491, two in the tilted views; ``bench real``, 2026-11-28;
-#: 1.0 asked eleven more for the same two); ``bench crowd`` is the same.
+#: die in the frame, and a die off to one side of the camera shows it down and that way.
 BELOW = (0.45, 0.82)
 BELOW_SLOPE = 0.8
 #: ...only where every two dice closer than this (in sides) lie one above the other: a
