@@ -183,7 +183,10 @@ def run(args: argparse.Namespace) -> int:
         return Built(app, hub(app).store.close)
 
     def started(number: int, pid: int) -> None:  # a worker started again counts on
-        print(f"hub worker {number}: pid {pid}", flush=True)
+        # one write a line: the workers print at once, and print() writes the line's end
+        # apart, so two workers' lines ran together
+        sys.stdout.write(f"hub worker {number}: pid {pid}\n")
+        sys.stdout.flush()
 
     return serve(build, ServerOptions(settings.host, settings.port, workers=args.processes,
                                       threads=CONNECTIONS, reuse_port=True,

@@ -7,12 +7,14 @@ from __future__ import annotations
 import base64
 import json
 import os
+import queue
 import re
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -58,21 +60,34 @@ class Hub:
              *([] if self.phones_per_address is None else
                ["--phones-per-address", str(self.phones_per_address)])],
             env=self.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # a thread reads the hub's output for as long as it runs: the start waits for the
+        # workers' pids with a deadline (a read that never returns cannot hang the start),
+        # and the pipe never fills while a test runs
+        started: queue.Queue[int | None] = queue.Queue()
+        threading.Thread(target=self._read_output, args=(started,), daemon=True).start()
         pids: list[int] = []
         deadline = time.monotonic() + START_SECONDS
-        assert self.process.stdout is not None
         while len(pids) < self.processes:
-            line = self.process.stdout.readline()
-            if not line:
+            try:
+                pid = started.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise RuntimeError(f"dicecam hub did not start its workers in "
+                                   f"{START_SECONDS:.0f} s:\n" + "".join(self._lines)) from None
+            if pid is None:
                 raise RuntimeError("dicecam hub stopped at start:\n" + "".join(self._lines))
-            self._lines.append(line)
-            found = re.match(r"hub worker \d+: pid (\d+)", line)
-            if found:
-                pids.append(int(found.group(1)))
-            if time.monotonic() > deadline:
-                raise RuntimeError("dicecam hub did not start its workers")
+            pids.append(pid)
         self.worker_pids = pids
         self.wait_ready()
+
+    def _read_output(self, started: queue.Queue[int | None]) -> None:
+        """Every line the hub prints kept (for errors), each worker's pid handed on; None
+        once the hub's output ends. Several workers' lines may arrive on one line."""
+        assert self.process is not None and self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.append(line)
+            for pid in re.findall(r"hub worker \d+: pid (\d+)", line):
+                started.put(int(pid))
+        started.put(None)
 
     def wait_ready(self) -> None:
         deadline = time.monotonic() + START_SECONDS
@@ -170,8 +185,8 @@ def private_hub(players: Sequence[str], tables: int, *, processes: int = 2,
             raise RuntimeError(f"dicecam hub init failed: {init.stderr}")
         hub = Hub(url, db, redis, home, port, processes, keys_printed(init.stdout),
                   phones_per_address)
+        stack.callback(hub.stop)  # also a hub whose start failed: its workers run
         hub.start()
-        stack.callback(hub.stop)
         yield hub
 
 
