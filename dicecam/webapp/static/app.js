@@ -38,7 +38,7 @@
     paired: false,
     movedSinceRoll: false, // the table moved after the roll settled: gone dice lose their boxes
     drawnDice: null, // the roll's dice whose boxes are drawn (the ones a tap may pick)
-    rollPicture: null, // {roll_id, canvas}: the picture the roll settled in
+    rollPicture: null, // {roll, canvas}: the picture the roll settled in
     labels: [], // where the dice's value labels were drawn (canvas pixels)
     camera: null, // the camera's last status payload
     teach: null, // what the camera's table learnt of its dice (null: it learns none)
@@ -266,13 +266,19 @@
     copy.width = img.naturalWidth;
     copy.height = img.naturalHeight;
     copy.getContext("2d").drawImage(img, 0, 0);
-    app.rollPicture = { roll_id: roll.roll_id, canvas: copy };
+    app.rollPicture = { roll: roll, canvas: copy };
+  }
+
+  // one roll, corrected or not: a camera opened again (another game, the demo laying a
+  // table out) counts its rolls from 1 again, so the id alone does not tell two apart
+  function sameRoll(a, b) {
+    return Boolean(a && b && a.roll_id === b.roll_id && a.settled_at === b.settled_at);
   }
 
   socket.on(E.ROLL, (roll) => {
     const received = Date.now();
     // a roll corrected is the same roll: whether the table moved since it settled stays
-    if (!app.roll || app.roll.roll_id !== roll.roll_id) {
+    if (!sameRoll(app.roll, roll)) {
       app.movedSinceRoll = false;
       keepRollPicture(roll);
     }
@@ -1006,7 +1012,7 @@
     const canvas = $("die-zoom");
     // the picture the roll settled in, where it was kept: its dice may be gone from the
     // live one (taken away, or the next throw rolling in)
-    const kept = app.rollPicture && app.rollPicture.roll_id === roll.roll_id
+    const kept = app.rollPicture && sameRoll(app.rollPicture.roll, roll)
       ? app.rollPicture.canvas : null;
     const img = kept || $("frame");
     const natural = kept ? kept.width : img.naturalWidth;
